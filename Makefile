@@ -1,0 +1,38 @@
+# Accord: `make run` sets everything up and runs the demo; `make test` runs the whole suite.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+DEMO_DB ?= sqlite:///accord-demo.db
+
+.PHONY: setup run test lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 is required"'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+## The main job: sign a realistic sequence of case events into a fresh SQLite ledger and verify it.
+run: setup
+	$(BIN)/accord demo --db $(DEMO_DB) --keys .accord-demo-keys --fresh
+
+## Lint (ruff + mypy strict), then the whole suite with coverage (SQLite always; PostgreSQL
+## when ACCORD_TEST_POSTGRES_URL is set, as .ci/run does).
+test: setup lint
+	rm -f .coverage .coverage.*
+	$(BIN)/python -m pytest --cov=accord --cov-report=term --cov-fail-under=90 -p no:cacheprovider
+
+lint: setup
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/mypy
+
+## Benchmarks: a table on stdout and JSON in bench-results/.
+bench: setup
+	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
+
+clean:
+	rm -rf $(VENV) .coverage .coverage.* .mypy_cache .ruff_cache .pytest_cache bench-results accord-demo.db* .accord-demo-keys

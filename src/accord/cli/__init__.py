@@ -1,0 +1,1 @@
+"""The ``accord`` command line (Typer + Rich)."""

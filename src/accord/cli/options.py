@@ -1,0 +1,29 @@
+"""Options shared by every command."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+DbOption = Annotated[
+    str | None,
+    typer.Option("--db", help="Database URL (default: $ACCORD_DB, then sqlite:///accord.db)."),
+]
+KeysOption = Annotated[
+    Path | None,
+    typer.Option("--keys", help="Key directory (default: $ACCORD_KEYS, then the config's)."),
+]
+ConfigOption = Annotated[
+    Path | None,
+    typer.Option("--config", "-c", help="accord.yaml (default: ./accord.yaml if present)."),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+def default_config(path: Path | None) -> Path | None:
+    if path is not None:
+        return path
+    candidate = Path("accord.yaml")
+    return candidate if candidate.is_file() else None

@@ -1,0 +1,146 @@
+"""``accord.yaml`` → validated settings. Unknown keys, wrong types and broken references
+fail with the file, the key path and the rule."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ValidationError as PydanticValidationError
+
+from accord.errors import ConfigError
+from accord.org import OrgChart, org_chart_from_mapping
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class DatabaseSettings(_Strict):
+    url: str | None = Field(default=None, min_length=1)
+    sqlite_synchronous: Literal["OFF", "NORMAL", "FULL", "EXTRA"] = "FULL"
+
+
+class KeySettings(_Strict):
+    directory: str = Field(default="accord-keys", min_length=1)
+    service_key: str = Field(default="service", min_length=1)
+
+
+class LedgerSettings(_Strict):
+    checkpoint_every: int | None = Field(default=1024, ge=1)
+
+
+class Settings(_Strict):
+    """Everything ``accord.yaml`` may say (sections grow with each room)."""
+
+    database: DatabaseSettings = DatabaseSettings()
+    keys: KeySettings = KeySettings()
+    ledger: LedgerSettings = LedgerSettings()
+    org: str | dict[str, Any] | None = None
+
+
+def key_path(loc: tuple[int | str, ...], prefix: str = "") -> str:
+    """Render a pydantic location as ``agents[3].manager``."""
+    out = prefix
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else str(part)
+    return out or "(top level)"
+
+
+def _rule(error: Mapping[str, Any]) -> str:
+    kind = error.get("type", "")
+    if kind == "extra_forbidden":
+        return "unknown key"
+    if kind == "missing":
+        return "required key is missing"
+    return str(error.get("msg", "invalid value"))
+
+
+def read_yaml(path: Path) -> Any:
+    """Parse a YAML file, turning syntax errors into ConfigError with the line."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(
+            f"{path}: cannot read: {exc.strerror}",
+            code="config.unreadable",
+            file=str(path),
+            key_path="",
+            rule="file must be readable",
+        ) from exc
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        raise ConfigError(
+            f"{path}: line {line}: invalid YAML: {getattr(exc, 'problem', exc)}",
+            code="config.syntax",
+            file=str(path),
+            key_path="",
+            line=line,
+            rule="must be valid YAML",
+        ) from exc
+
+
+class LoadedConfig(BaseModel):
+    """Settings plus what they reference, resolved relative to the config file."""
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True)
+
+    source: str
+    base_dir: Path
+    settings: Settings
+    org: OrgChart | None
+
+    def keys_directory(self) -> Path:
+        return (self.base_dir / self.settings.keys.directory).resolve()
+
+
+def settings_from_mapping(data: Any, *, source: str) -> Settings:
+    if data is None:
+        data = {}
+    if not isinstance(data, Mapping):
+        raise ConfigError(
+            f"{source}: the top level must be a mapping",
+            code="config.invalid",
+            file=source,
+            key_path="(top level)",
+            rule="must be a mapping",
+        )
+    try:
+        return Settings.model_validate(data)
+    except PydanticValidationError as exc:
+        first = exc.errors()[0]
+        where = key_path(tuple(first["loc"]))
+        rule = _rule(first)
+        raise ConfigError(
+            f"{source}: {where}: {rule}",
+            code="config.invalid",
+            file=source,
+            key_path=where,
+            rule=rule,
+        ) from exc
+
+
+def load_config(path: Path | None) -> LoadedConfig:
+    """Load ``accord.yaml`` (or defaults when ``path`` is None)."""
+    if path is None:
+        return LoadedConfig(source="(defaults)", base_dir=Path.cwd(), settings=Settings(), org=None)
+    data = read_yaml(path)
+    source = str(path)
+    settings = settings_from_mapping(data, source=source)
+    base = path.resolve().parent
+    org: OrgChart | None = None
+    if isinstance(settings.org, str):
+        org_path = base / settings.org
+        org = org_chart_from_mapping(read_yaml(org_path) or {}, source=str(org_path))
+    elif isinstance(settings.org, dict):
+        org = org_chart_from_mapping(settings.org, source=source, key_prefix="org")
+    return LoadedConfig(source=source, base_dir=base, settings=settings, org=org)

@@ -1,0 +1,253 @@
+"""A directory of named signing keys: one per signer (agent, arbitrator, reviewer, the service).
+
+Each key is two files. ``<name>.key.json`` (0600, in a 0700 directory) holds the seeds, sealed
+under a passphrase if one was given. ``<name>.pub.json`` (0644) holds only public keys and kids,
+so an auditor can verify signatures with nothing but the ``.pub.json`` files.
+"""
+
+from __future__ import annotations
+
+import builtins
+import os
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict
+
+from accord.clock import Clock, isoformat
+from accord.crypto.ed25519 import SEED_BYTES as ED25519_SEED_BYTES
+from accord.crypto.ed25519 import Ed25519Signer
+from accord.crypto.encoding import b64decode, b64encode
+from accord.crypto.key_files import (
+    DIRECTORY_MODE,
+    PRIVATE_FILE_MODE,
+    PRIVATE_SUFFIX,
+    PUBLIC_FILE_MODE,
+    PUBLIC_SUFFIX,
+    PlainSeeds,
+    PrivateKeyFile,
+    PublicKeyFile,
+    corrupt,
+    private_path,
+    public_path,
+    read_private_key_file,
+    read_public_key_file,
+    write_key_file,
+)
+from accord.crypto.kid import ML_DSA_65
+from accord.crypto.ml_dsa import SEED_BYTES as ML_DSA_65_SEED_BYTES
+from accord.crypto.ml_dsa import MlDsa65Signer
+from accord.crypto.sealing import SealedSecret, seal, unseal
+from accord.errors import CryptoError, KeyNotFound, ValidationError
+
+
+class KeyInfo(BaseModel):
+    """What is public about a key in the keyring, and whether its seeds are sealed."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    name: str
+    alg: str
+    kid: str
+    public_key_b64: str
+    pq_kid: str | None
+    pq_public_key_b64: str | None
+    encrypted: bool
+    created_at: str
+
+
+class Keyring:
+    """Named keys in ``directory``; ``clock`` stamps ``created_at``.
+
+    Unlocking a sealed key runs Argon2id (tens of milliseconds): keep the signer you get.
+    """
+
+    def __init__(self, directory: Path, clock: Clock) -> None:
+        self._directory = Path(directory)
+        self._clock = clock
+
+    @property
+    def directory(self) -> Path:
+        """The keyring's directory."""
+        return self._directory
+
+    def create(self, name: str, *, passphrase: str | None = None, with_pq: bool = False) -> KeyInfo:
+        """Make a new key called ``name``; never overwrites (``crypto.key_exists``)."""
+        private_file = private_path(self._directory, name)
+        public_file = public_path(self._directory, name)
+        if passphrase is not None and not passphrase:
+            raise ValidationError(
+                "an empty passphrase protects nothing",
+                code="keyring.invalid_passphrase",
+                field="passphrase",
+                rule="a passphrase, when given, is non-empty",
+            )
+        for existing in (private_file, public_file):
+            if existing.exists():
+                raise CryptoError(
+                    f"a key named {name!r} already exists",
+                    code="crypto.key_exists",
+                    name=name,
+                    file=str(existing),
+                    rule="keys are never overwritten",
+                )
+        classical = Ed25519Signer.generate()
+        pq = MlDsa65Signer.generate() if with_pq else None
+        public = PublicKeyFile(
+            name=name,
+            kid=classical.kid,
+            public_key_b64=b64encode(classical.public_key),
+            pq_alg=None if pq is None else ML_DSA_65,
+            pq_kid=None if pq is None else pq.kid,
+            pq_public_key_b64=None if pq is None else b64encode(pq.public_key),
+            created_at=isoformat(self._clock.now()),
+        )
+        secret: PlainSeeds | SealedSecret
+        if passphrase is None:
+            secret = PlainSeeds(
+                seed_b64=b64encode(classical.seed),
+                pq_seed_b64=None if pq is None else b64encode(pq.seed),
+            )
+        else:
+            secret = seal(classical.seed + (b"" if pq is None else pq.seed), passphrase)
+        key_file = PrivateKeyFile(public=public, secret=secret)
+        self._ensure_directory()
+        write_key_file(private_file, key_file, PRIVATE_FILE_MODE)
+        try:
+            write_key_file(public_file, public, PUBLIC_FILE_MODE)
+        except BaseException:
+            private_file.unlink(missing_ok=True)  # no half-made key
+            raise
+        return _key_info(key_file)
+
+    def get_or_create(
+        self, name: str, *, passphrase: str | None = None, with_pq: bool = False
+    ) -> KeyInfo:
+        """The key called ``name``, made first if the keyring has none by that name.
+
+        ``passphrase`` and ``with_pq`` apply only when the key is made here.
+        """
+        if private_path(self._directory, name).exists():
+            return self.info(name)
+        return self.create(name, passphrase=passphrase, with_pq=with_pq)
+
+    def info(self, name: str) -> KeyInfo:
+        """Public facts about key ``name`` (no passphrase needed); ``KeyNotFound`` if absent."""
+        return _key_info(self._read_private(name)[1])
+
+    def signer(self, name: str, passphrase: str | None = None) -> Ed25519Signer:
+        """The Ed25519 signer of key ``name``."""
+        return self._unlock(name, passphrase)[0]
+
+    def pq_signer(self, name: str, passphrase: str | None = None) -> MlDsa65Signer:
+        """The ML-DSA-65 signer of key ``name``; ``KeyNotFound`` if it was made without one."""
+        pq = self._unlock(name, passphrase)[1]
+        if pq is None:
+            raise KeyNotFound(
+                f"key {name!r} has no ML-DSA-65 part",
+                name=name,
+                alg=ML_DSA_65,
+                rule="create the key with with_pq=True to sign post-quantum",
+            )
+        return pq
+
+    def trusted_public_keys(self) -> dict[str, bytes]:
+        """Ed25519 kid → raw public key, from every ``*.pub.json`` in the directory."""
+        return load_public_keys(self._directory)
+
+    def list(self) -> builtins.list[KeyInfo]:
+        """Every key this keyring can sign with, sorted by name."""
+        if not self._directory.is_dir():
+            return []
+        infos = [
+            _key_info(read_private_key_file(path))
+            for path in self._directory.glob(f"*{PRIVATE_SUFFIX}")
+        ]
+        return sorted(infos, key=lambda info: info.name)
+
+    def _read_private(self, name: str) -> tuple[Path, PrivateKeyFile]:
+        path = private_path(self._directory, name)
+        if not path.is_file():
+            raise KeyNotFound(f"no key named {name!r}", name=name, file=str(path))
+        return path, read_private_key_file(path)
+
+    def _unlock(
+        self, name: str, passphrase: str | None
+    ) -> tuple[Ed25519Signer, MlDsa65Signer | None]:
+        path, key_file = self._read_private(name)
+        secret = key_file.secret
+        if isinstance(secret, PlainSeeds):
+            seed = b64decode(secret.seed_b64)
+            pq_seed = None if secret.pq_seed_b64 is None else b64decode(secret.pq_seed_b64)
+        else:
+            if passphrase is None:
+                raise CryptoError(
+                    f"key {name!r} is sealed: a passphrase is required",
+                    code="crypto.passphrase_required",
+                    name=name,
+                    file=str(path),
+                    rule="sealed keys open only with their passphrase",
+                )
+            seeds = _unseal_in(path, secret, passphrase)
+            if len(seeds) not in (ED25519_SEED_BYTES, ED25519_SEED_BYTES + ML_DSA_65_SEED_BYTES):
+                raise corrupt(path, "sealed seeds are 32 bytes, or 64 with an ML-DSA-65 seed")
+            seed, pq_seed = seeds[:ED25519_SEED_BYTES], seeds[ED25519_SEED_BYTES:] or None
+        return _signers(path, key_file.public, seed, pq_seed)
+
+    def _ensure_directory(self) -> None:
+        if not self._directory.is_dir():
+            self._directory.mkdir(mode=DIRECTORY_MODE, parents=True, exist_ok=True)
+            os.chmod(self._directory, DIRECTORY_MODE)
+
+
+def load_public_keys(directory: Path) -> dict[str, bytes]:
+    """Ed25519 kid → raw public key from the ``*.pub.json`` files of ``directory`` only.
+
+    A missing directory holds no keys. A malformed or inconsistent file raises
+    ``crypto.key_corrupt`` naming it.
+    """
+    directory = Path(directory)
+    if not directory.is_dir():
+        return {}
+    keys: dict[str, bytes] = {}
+    for path in sorted(directory.glob(f"*{PUBLIC_SUFFIX}")):
+        public = read_public_key_file(path)
+        keys[public.kid] = public.public_key
+    return keys
+
+
+def _key_info(key_file: PrivateKeyFile) -> KeyInfo:
+    public = key_file.public
+    return KeyInfo(
+        name=public.name,
+        alg=public.alg,
+        kid=public.kid,
+        public_key_b64=public.public_key_b64,
+        pq_kid=public.pq_kid,
+        pq_public_key_b64=public.pq_public_key_b64,
+        encrypted=key_file.encrypted,
+        created_at=public.created_at,
+    )
+
+
+def _unseal_in(path: Path, secret: SealedSecret, passphrase: str) -> bytes:
+    try:
+        return unseal(secret, passphrase)
+    except CryptoError as exc:
+        raise type(exc)(exc.message, code=exc.code, **{**exc.context, "file": str(path)}) from None
+
+
+def _signers(
+    path: Path, public: PublicKeyFile, seed: bytes, pq_seed: bytes | None
+) -> tuple[Ed25519Signer, MlDsa65Signer | None]:
+    """Signers from the seeds, once they are shown to yield the recorded public keys."""
+    classical = Ed25519Signer.from_seed(seed)
+    if classical.public_key != public.public_key:
+        raise corrupt(path, "the Ed25519 seed does not yield the recorded public key")
+    if (pq_seed is None) != (public.pq_public_key is None):
+        raise corrupt(path, "an ML-DSA-65 seed is stored exactly when its public key is")
+    if pq_seed is None:
+        return classical, None
+    pq = MlDsa65Signer.from_seed(pq_seed)
+    if pq.public_key != public.pq_public_key:
+        raise corrupt(path, "the ML-DSA-65 seed does not yield the recorded public key")
+    return classical, pq

@@ -1,0 +1,382 @@
+"""The append-only, signed, hash-chained ledger with Merkle checkpoints."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import Connection, func, insert, select
+
+from accord.clock import Clock, isoformat
+from accord.crypto import Ed25519Signer
+from accord.errors import LedgerError, NotFound, ValidationError
+from accord.ledger.checkpoint import Checkpoint, checkpoint_from_row, sign_checkpoint
+from accord.ledger.entry import (
+    ChainHead,
+    LedgerEntry,
+    SealedEntry,
+    entry_from_row,
+    record_bytes,
+    seal,
+    validate_event_type,
+)
+from accord.ledger.merkle import (
+    Frontier,
+    consistency_path,
+    inclusion_path,
+    leaf_hash,
+    subtree_root,
+)
+from accord.ledger.proofs import ConsistencyProof, InclusionProof
+from accord.ledger.verify import (
+    VerificationReport,
+    checkpoint_rows_to_items,
+    decode_frontier,
+    encode_frontier,
+    verify_ledger,
+)
+from accord.store import Database
+from accord.store.tables import ledger_checkpoints, ledger_entries
+
+Event = tuple[str, Mapping[str, Any]]
+_SHA256 = re.compile(r"^sha256:[0-9a-f]{64}\Z")
+_SHA3 = re.compile(r"^sha3-256:[0-9a-f]{64}\Z")
+_ENTRY_COLUMNS = (
+    ledger_entries.c.seq,
+    ledger_entries.c.event_type,
+    ledger_entries.c.timestamp,
+    ledger_entries.c.signer_kid,
+    ledger_entries.c.body,
+    ledger_entries.c.signature,
+    ledger_entries.c.entry_hash,
+    ledger_entries.c.entry_hash_secondary,
+)
+
+
+class Ledger:
+    """Signs and appends events; reads, proves and verifies them.
+
+    Appends take the database writer lock, so concurrent writers (threads or processes,
+    SQLite or PostgreSQL) serialize and the chain never forks. ``checkpoint_every``
+    entries, a signed checkpoint is written in the same transaction.
+    """
+
+    def __init__(
+        self,
+        db: Database,
+        signer: Ed25519Signer,
+        clock: Clock,
+        *,
+        checkpoint_every: int | None = 1024,
+    ) -> None:
+        if checkpoint_every is not None and checkpoint_every < 1:
+            raise ValidationError(
+                "checkpoint_every must be a positive number of entries or None",
+                code="ledger.bad_setting",
+                field="checkpoint_every",
+            )
+        self.db = db
+        self.signer = signer
+        self.clock = clock
+        self.checkpoint_every = checkpoint_every
+
+    # --- writing ------------------------------------------------------------------------
+
+    def append(self, event_type: str, record: Mapping[str, Any]) -> LedgerEntry:
+        """Sign and append one event; returns the stored entry once it is durable."""
+        sealed = self.append_many([(event_type, record)])
+        return entry_from_row(sealed[0].row())
+
+    def append_many(self, events: Iterable[Event]) -> list[SealedEntry]:
+        """Append several events atomically (all or none), in order."""
+        prepared = self._prepare(events)
+        with self.db.write() as conn:
+            return self._append_prepared(conn, prepared)
+
+    def append_within(self, conn: Connection, events: Iterable[Event]) -> list[SealedEntry]:
+        """Append inside a transaction the caller opened with ``db.write()``."""
+        return self._append_prepared(conn, self._prepare(events))
+
+    def _prepare(self, events: Iterable[Event]) -> list[tuple[str, bytes]]:
+        prepared = []
+        for index, (event_type, record) in enumerate(events):
+            try:
+                prepared.append((validate_event_type(event_type), record_bytes(record)))
+            except ValidationError as exc:
+                exc.context = {**exc.context, "index": index}
+                raise
+        return prepared
+
+    def _append_prepared(
+        self, conn: Connection, prepared: Sequence[tuple[str, bytes]]
+    ) -> list[SealedEntry]:
+        if not prepared:
+            return []
+        head = _head(conn)
+        timestamp = isoformat(self.clock.now())
+        sealed: list[SealedEntry] = []
+        for event_type, canonical in prepared:
+            entry = seal(head.seq + 1, event_type, canonical, head, self.signer, timestamp)
+            sealed.append(entry)
+            head = entry.head()
+        conn.execute(insert(ledger_entries), [s.row() for s in sealed])
+        every = self.checkpoint_every
+        if every is not None and head.seq // every > (sealed[0].seq - 1) // every:
+            self._checkpoint_multiples(conn, sealed, every)
+        return sealed
+
+    def _checkpoint_multiples(
+        self, conn: Connection, sealed: Sequence[SealedEntry], every: int
+    ) -> None:
+        """Sign a checkpoint at every multiple of ``every`` the batch reached."""
+        frontier = self._frontier_at(conn, sealed[0].seq - 1)
+        timestamp = isoformat(self.clock.now())
+        for entry in sealed:
+            frontier.append(leaf_hash(bytes.fromhex(entry.entry_hash[7:])))
+            if entry.seq % every == 0:
+                self._insert_checkpoint(conn, frontier, timestamp)
+
+    # --- checkpoints ----------------------------------------------------------------------
+
+    def checkpoint(self) -> Checkpoint:
+        """Sign a checkpoint over the whole ledger now (returns the latest if nothing changed)."""
+        with self.db.write() as conn:
+            size = _head(conn).seq
+            latest = _latest_checkpoint_row(conn)
+            if latest is not None and latest.tree_size == size:
+                return checkpoint_from_row(latest.body, latest.signature)
+            if size == 0:
+                raise ValidationError(
+                    "an empty ledger has nothing to checkpoint", code="ledger.empty"
+                )
+            return self._write_checkpoint(conn, size)
+
+    def _write_checkpoint(self, conn: Connection, size: int) -> Checkpoint:
+        frontier = self._frontier_at(conn, size)
+        return self._insert_checkpoint(conn, frontier, isoformat(self.clock.now()))
+
+    def _frontier_at(self, conn: Connection, size: int) -> Frontier:
+        """The Merkle frontier at ``size``, from the nearest stored checkpoint below it."""
+        latest = _latest_checkpoint_row(conn, at_most=size)
+        frontier = (
+            Frontier() if latest is None else decode_frontier(latest.tree_size, latest.frontier)
+        )
+        for h in _leaf_hashes(conn, frontier.size, size):
+            frontier.append(h)
+        return frontier
+
+    def _insert_checkpoint(
+        self, conn: Connection, frontier: Frontier, timestamp: str
+    ) -> Checkpoint:
+        size = frontier.size
+        checkpoint, body, sig = sign_checkpoint(size, frontier.root(), timestamp, self.signer)
+        conn.execute(
+            insert(ledger_checkpoints).values(
+                tree_size=size,
+                body=body,
+                signature=sig,
+                signer_kid=self.signer.kid,
+                frontier=encode_frontier(frontier),
+            )
+        )
+        return checkpoint
+
+    def latest_checkpoint(self) -> Checkpoint | None:
+        with self.db.read() as conn:
+            row = _latest_checkpoint_row(conn)
+        return None if row is None else checkpoint_from_row(row.body, row.signature)
+
+    def checkpoints(self) -> list[Checkpoint]:
+        with self.db.read() as conn:
+            rows = conn.execute(
+                select(ledger_checkpoints.c.body, ledger_checkpoints.c.signature).order_by(
+                    ledger_checkpoints.c.tree_size
+                )
+            ).all()
+        return [checkpoint_from_row(r.body, r.signature) for r in rows]
+
+    def _checkpoint_at(self, conn: Connection, tree_size: int) -> Checkpoint:
+        row = conn.execute(
+            select(ledger_checkpoints.c.body, ledger_checkpoints.c.signature).where(
+                ledger_checkpoints.c.tree_size == tree_size
+            )
+        ).first()
+        if row is None:
+            raise NotFound(
+                f"no checkpoint at tree size {tree_size}",
+                code="ledger.no_checkpoint",
+                tree_size=tree_size,
+            )
+        return checkpoint_from_row(row.body, row.signature)
+
+    # --- reading --------------------------------------------------------------------------
+
+    def size(self) -> int:
+        with self.db.read() as conn:
+            return _head(conn).seq
+
+    def head(self) -> ChainHead:
+        with self.db.read() as conn:
+            return _head(conn)
+
+    def get(self, seq: int) -> LedgerEntry:
+        with self.db.read() as conn:
+            row = conn.execute(select(*_ENTRY_COLUMNS).where(ledger_entries.c.seq == seq)).first()
+        if row is None:
+            raise NotFound(f"no ledger entry {seq}", code="ledger.no_entry", seq=seq)
+        return entry_from_row(row._mapping)
+
+    def tail(self, count: int = 10) -> list[LedgerEntry]:
+        with self.db.read() as conn:
+            rows = conn.execute(
+                select(*_ENTRY_COLUMNS).order_by(ledger_entries.c.seq.desc()).limit(count)
+            ).all()
+        return [entry_from_row(r._mapping) for r in reversed(rows)]
+
+    def entries(
+        self, start: int = 1, end: int | None = None, batch: int = 1000
+    ) -> Iterator[LedgerEntry]:
+        """Stream entries ``start..end`` (inclusive) in order, ``batch`` rows at a time."""
+        seq = start
+        while end is None or seq <= end:
+            stop = seq + batch - 1 if end is None else min(seq + batch - 1, end)
+            with self.db.read() as conn:
+                rows = conn.execute(
+                    select(*_ENTRY_COLUMNS)
+                    .where(ledger_entries.c.seq.between(seq, stop))
+                    .order_by(ledger_entries.c.seq)
+                ).all()
+            if not rows:
+                return
+            for row in rows:
+                yield entry_from_row(row._mapping)
+            seq = rows[-1].seq + 1
+
+    def count_by_event_type(self) -> dict[str, int]:
+        with self.db.read() as conn:
+            rows = conn.execute(
+                select(ledger_entries.c.event_type, func.count()).group_by(
+                    ledger_entries.c.event_type
+                )
+            ).all()
+        return {str(r[0]): int(r[1]) for r in rows}
+
+    # --- proofs ---------------------------------------------------------------------------
+
+    def inclusion_proof(self, seq: int) -> InclusionProof:
+        """Prove entry ``seq`` is in the current tree (checkpointed now if the ledger grew)."""
+        entry = self.get(seq)
+        latest = self.checkpoint()
+        with self.db.read() as conn:
+            path = inclusion_path(_reader(conn), seq - 1, latest.tree_size)
+        return InclusionProof(
+            entry=entry.to_json_dict(),
+            leaf_index=seq - 1,
+            tree_size=latest.tree_size,
+            audit_path=[p.hex() for p in path],
+            checkpoint=latest.to_json_dict(),
+        )
+
+    def consistency_proof(self, old_size: int, new_size: int | None = None) -> ConsistencyProof:
+        """Prove the checkpoint at ``old_size`` is a prefix of the one at ``new_size``."""
+        with self.db.read() as conn:
+            if new_size is None:
+                row = _latest_checkpoint_row(conn)
+                if row is None:
+                    raise NotFound("the ledger has no checkpoint yet", code="ledger.no_checkpoint")
+                new_size = int(row.tree_size)
+            old = self._checkpoint_at(conn, old_size)
+            new = self._checkpoint_at(conn, new_size)
+            path = consistency_path(_reader(conn), old_size, new_size)
+        return ConsistencyProof(
+            old_checkpoint=old.to_json_dict(),
+            new_checkpoint=new.to_json_dict(),
+            path=[p.hex() for p in path],
+        )
+
+    def root_at(self, tree_size: int) -> bytes:
+        with self.db.read() as conn:
+            return subtree_root(_reader(conn), 0, tree_size)
+
+    # --- verification ---------------------------------------------------------------------
+
+    def verify(
+        self, trusted_keys: Mapping[str, bytes], *, workers: int | None = None
+    ) -> VerificationReport:
+        """Check every entry, link and checkpoint; raise VerificationFailed at the first fault."""
+        with self.db.read() as conn:
+            size = int(
+                conn.execute(select(func.coalesce(func.max(ledger_entries.c.seq), 0))).scalar_one()
+            )
+            cps = checkpoint_rows_to_items(
+                conn.execute(
+                    select(
+                        ledger_checkpoints.c.tree_size,
+                        ledger_checkpoints.c.body,
+                        ledger_checkpoints.c.signature,
+                        ledger_checkpoints.c.signer_kid,
+                        ledger_checkpoints.c.frontier,
+                    ).order_by(ledger_checkpoints.c.tree_size)
+                ).all()
+            )
+        read_chunk = None if self.db.shareable else self._read_rows
+        return verify_ledger(
+            self.db.url_string(), size, cps, trusted_keys, workers=workers, read_chunk=read_chunk
+        )
+
+    def _read_rows(self, start: int, end: int) -> list[Sequence[Any]]:
+        with self.db.read() as conn:
+            return [
+                tuple(r)
+                for r in conn.execute(
+                    select(*_ENTRY_COLUMNS)
+                    .where(ledger_entries.c.seq >= start, ledger_entries.c.seq < end)
+                    .order_by(ledger_entries.c.seq)
+                ).all()
+            ]
+
+
+def _head(conn: Connection) -> ChainHead:
+    row = conn.execute(
+        select(
+            ledger_entries.c.seq,
+            ledger_entries.c.entry_hash,
+            ledger_entries.c.entry_hash_secondary,
+        )
+        .order_by(ledger_entries.c.seq.desc())
+        .limit(1)
+    ).first()
+    if row is None:
+        return ChainHead.genesis()
+    if not (_SHA256.match(row.entry_hash) and _SHA3.match(row.entry_hash_secondary)):
+        raise LedgerError(
+            f"the stored head entry {row.seq} has malformed hashes; run `accord verify`",
+            code="ledger.corrupt_head",
+            seq=int(row.seq),
+        )
+    return ChainHead(int(row.seq), row.entry_hash, row.entry_hash_secondary)
+
+
+def _latest_checkpoint_row(conn: Connection, at_most: int | None = None) -> Any:
+    query = select(ledger_checkpoints).order_by(ledger_checkpoints.c.tree_size.desc()).limit(1)
+    if at_most is not None:
+        query = query.where(ledger_checkpoints.c.tree_size <= at_most)
+    return conn.execute(query).first()
+
+
+def _leaf_hashes(conn: Connection, after: int, upto: int) -> Iterator[bytes]:
+    rows = conn.execute(
+        select(ledger_entries.c.entry_hash)
+        .where(ledger_entries.c.seq > after, ledger_entries.c.seq <= upto)
+        .order_by(ledger_entries.c.seq)
+    )
+    for (h,) in rows:
+        yield leaf_hash(bytes.fromhex(h.removeprefix("sha256:")))
+
+
+def _reader(conn: Connection) -> Any:
+    def read(start: int, end: int) -> list[bytes]:
+        return list(_leaf_hashes(conn, start, end))
+
+    return read

@@ -1,0 +1,28 @@
+"""The one string shape every org name shares: agent ids, principals, departments."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, Field
+
+NAME_RULE = "must be a non-empty name without whitespace"
+
+
+def is_name(value: object) -> bool:
+    """True for a non-empty string without whitespace."""
+    return (
+        isinstance(value, str)
+        and bool(value)
+        and not any(character.isspace() for character in value)
+    )
+
+
+def _check_name(value: str) -> str:
+    if not is_name(value):
+        raise ValueError(NAME_RULE)
+    return value
+
+
+Identifier = Annotated[str, Field(strict=True), AfterValidator(_check_name)]
+"""A non-empty string with no whitespace, such as ``agent:billing`` or ``backend``."""

@@ -1,0 +1,10 @@
+"""Storage: one SQLAlchemy engine per URL (SQLite or PostgreSQL), tables and migrations."""
+
+from accord.store.database import (
+    DEFAULT_DATABASE_URL,
+    Database,
+    open_database,
+    resolve_database_url,
+)
+
+__all__ = ["DEFAULT_DATABASE_URL", "Database", "open_database", "resolve_database_url"]

@@ -1,0 +1,159 @@
+"""One database handle per URL: engine settings, migrations and the single-writer lock.
+
+SQLite (WAL) is the embedded default; PostgreSQL serves several processes or machines.
+Every write goes through :meth:`Database.write`, which takes the database-wide writer
+lock (``BEGIN IMMEDIATE`` on SQLite, a transaction-scoped advisory lock on PostgreSQL)
+so ledger appends from many processes serialize and the hash chain never forks.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Literal
+
+from sqlalchemy import Connection, Engine, create_engine, event, text
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.pool import StaticPool
+
+from accord.errors import StoreError
+from accord.store.migrate import upgrade_to_head
+
+DEFAULT_DATABASE_URL = "sqlite:///accord.db"
+#: Key of the PostgreSQL advisory lock that serializes writers ("accord" in ASCII).
+WRITER_LOCK_KEY = 0x6163636F7264
+
+SqliteSync = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
+
+
+def resolve_database_url(explicit: str | None = None) -> str:
+    """``--db`` if given, else ``ACCORD_DB``, else ``sqlite:///accord.db``."""
+    return explicit or os.environ.get("ACCORD_DB") or DEFAULT_DATABASE_URL
+
+
+def _normalize(url: str) -> URL:
+    try:
+        parsed = make_url(url)
+    except ArgumentError as exc:
+        raise StoreError(
+            f"not a database URL: {url!r}", code="store.bad_url", url=url, rule=str(exc)
+        ) from exc
+    if parsed.drivername in ("postgresql", "postgres", "postgresql+psycopg2"):
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    if parsed.drivername not in ("sqlite", "sqlite+pysqlite", "postgresql+psycopg"):
+        raise StoreError(
+            f"unsupported database {parsed.drivername!r}: use sqlite:///FILE or "
+            "postgresql+psycopg://USER@HOST/DB",
+            code="store.unsupported_dialect",
+            url=parsed.render_as_string(hide_password=True),
+        )
+    return parsed
+
+
+class Database:
+    """An engine for one URL with Accord's settings and the writer lock."""
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        sqlite_synchronous: SqliteSync = "FULL",
+        pool_size: int = 5,
+    ) -> None:
+        self.url: URL = _normalize(url)
+        self.dialect: Literal["sqlite", "postgresql"] = (
+            "sqlite" if self.url.get_backend_name() == "sqlite" else "postgresql"
+        )
+        self._in_memory = self.dialect == "sqlite" and self.url.database in (None, "", ":memory:")
+        self.engine: Engine = self._create_engine(sqlite_synchronous, pool_size)
+
+    @property
+    def is_sqlite(self) -> bool:
+        return self.dialect == "sqlite"
+
+    @property
+    def shareable(self) -> bool:
+        """Whether other processes can open the same database (false for in-memory SQLite)."""
+        return not self._in_memory
+
+    def url_string(self) -> str:
+        """The URL with its password, for handing to worker processes."""
+        return self.url.render_as_string(hide_password=False)
+
+    def _create_engine(self, synchronous: SqliteSync, pool_size: int) -> Engine:
+        if self.dialect == "postgresql":
+            # No pre-ping: it costs a round trip per transaction; recycle idle connections instead.
+            return create_engine(self.url, pool_size=pool_size, pool_recycle=1800)
+        kwargs: dict[str, Any] = {}
+        if self._in_memory:
+            kwargs["poolclass"] = StaticPool
+            kwargs["connect_args"] = {"check_same_thread": False}
+        else:
+            database = self.url.database or ""
+            Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(self.url, **kwargs)
+
+        @event.listens_for(engine, "connect")
+        def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+            # Let SQLAlchemy's "begin" event own transaction start, so writes can use
+            # BEGIN IMMEDIATE (take the write lock up front, no upgrade deadlocks).
+            dbapi_conn.isolation_level = None
+            cur = dbapi_conn.cursor()
+            if not self._in_memory:
+                cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute(f"PRAGMA synchronous={synchronous}")
+            cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        @event.listens_for(engine, "begin")
+        def _on_begin(conn: Connection) -> None:
+            immediate = conn.get_execution_options().get("accord_write", False)
+            conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+        return engine
+
+    @contextmanager
+    def write(self) -> Iterator[Connection]:
+        """A transaction holding the database-wide writer lock; commits on success."""
+        try:
+            with self.engine.connect() as raw:
+                conn = raw.execution_options(accord_write=True)
+                with conn.begin():
+                    if self.dialect == "postgresql":
+                        conn.execute(
+                            text("SELECT pg_advisory_xact_lock(:k)"), {"k": WRITER_LOCK_KEY}
+                        )
+                    yield conn
+        except OperationalError as exc:
+            raise StoreError(
+                f"database write failed: {exc.orig}", code="store.write_failed"
+            ) from exc
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A read transaction (a consistent snapshot on both engines)."""
+        try:
+            with self.engine.connect() as conn, conn.begin():
+                if self.dialect == "postgresql":
+                    conn.execute(text("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"))
+                yield conn
+        except OperationalError as exc:
+            raise StoreError(f"database read failed: {exc.orig}", code="store.read_failed") from exc
+
+    def migrate(self) -> None:
+        """Bring the schema to the newest Alembic revision (idempotent)."""
+        upgrade_to_head(self.engine, postgres=self.dialect == "postgresql")
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def open_database(url: str | None = None, **kwargs: Any) -> Database:
+    """Open (and migrate) the database at ``url`` or the default."""
+    db = Database(resolve_database_url(url), **kwargs)
+    db.migrate()
+    return db
