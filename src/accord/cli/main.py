@@ -34,12 +34,18 @@ keys_app = typer.Typer(no_args_is_help=True, help="Manage signing keys.")
 app.add_typer(ledger_app, name="ledger")
 app.add_typer(keys_app, name="keys")
 
-out = Console()
-err = Console(stderr=True)
+
+def out() -> Console:
+    """Standard output, sized from the terminal at call time (no module-level console)."""
+    return Console()
+
+
+def err() -> Console:
+    return Console(stderr=True)
 
 
 def _fail(error: AccordError, code: int = 2) -> typer.Exit:
-    err.print(f"[bold red]error[/] {error}")
+    err().print(f"[bold red]error[/] {error}")
     return typer.Exit(code)
 
 
@@ -78,11 +84,11 @@ def init(
             "org: org.yaml\n",
             encoding="utf-8",
         )
-        out.print(f"wrote {config} and {org_path}")
+        out().print(f"wrote {config} and {org_path}")
     accord = _open(config, db, keys)
     service = accord.keyring.info(accord.config.settings.keys.service_key)
-    out.print(f"database ready: {accord.db.url.render_as_string(hide_password=True)}")
-    out.print(f"service key {service.name} (kid {service.kid}) in {accord.keyring.directory}")
+    out().print(f"database ready: {accord.db.url.render_as_string(hide_password=True)}")
+    out().print(f"service key {service.name} (kid {service.kid}) in {accord.keyring.directory}")
     accord.close()
 
 
@@ -108,7 +114,7 @@ def verify(
             _print_json({"verified": False, **exc.to_dict()})
         else:
             seq = exc.context.get("seq")
-            err.print(
+            err().print(
                 f"[bold red]NOT VERIFIED[/] first bad entry: {seq} "
                 f"({exc.context.get('field')}): {exc.message}"
             )
@@ -118,12 +124,12 @@ def verify(
     if as_json:
         _print_json({"verified": True, **report.model_dump()})
         return
-    out.print(
+    out().print(
         f"[bold green]VERIFIED[/] {report.entries} entries, {report.checkpoints} checkpoints, "
         f"{len(report.signer_kids)} signer(s), {report.workers} worker(s), "
         f"{report.seconds:.2f}s"
     )
-    out.print(f"head {report.head_hash}\nroot {report.root_hash}")
+    out().print(f"head {report.head_hash}\nroot {report.root_hash}")
 
 
 @ledger_app.command("tail")
@@ -146,7 +152,7 @@ def ledger_tail(
         table.add_row(
             str(e.seq), e.event_type, e.timestamp, e.signer_kid[:12], e.entry_hash[:23] + "…"
         )
-    out.print(table)
+    out().print(table)
 
 
 @ledger_app.command("show")
@@ -183,7 +189,7 @@ def ledger_proof(
     text = proof.model_dump_json(indent=2)
     if output:
         output.write_text(text + "\n", encoding="utf-8")
-        out.print(f"inclusion proof for entry {seq} written to {output}")
+        out().print(f"inclusion proof for entry {seq} written to {output}")
     else:
         sys.stdout.write(text + "\n")
 
@@ -241,17 +247,17 @@ def ledger_check_proof(
         keys = load_public_keys(public_keys)
         if "audit_path" in data:
             checkpoint = InclusionProof.model_validate(data).verify(keys)
-            out.print(
+            out().print(
                 f"[green]valid[/] entry {data['leaf_index'] + 1} is in the tree of "
                 f"size {checkpoint.tree_size} (root {checkpoint.root_hash})"
             )
         else:
             ConsistencyProof.model_validate(data).verify(keys)
-            out.print("[green]valid[/] the newer checkpoint extends the older one")
+            out().print("[green]valid[/] the newer checkpoint extends the older one")
     except VerificationFailed as exc:
         raise _fail(exc, 1) from exc
     except (AccordError, ValueError, OSError) as exc:
-        err.print(f"[bold red]error[/] cannot read proof: {exc}")
+        err().print(f"[bold red]error[/] cannot read proof: {exc}")
         raise typer.Exit(2) from exc
 
 
@@ -271,7 +277,7 @@ def keys_list(
         table.add_row(
             i.name, i.alg, i.kid, i.pq_kid or "-", "yes" if i.encrypted else "no", i.created_at
         )
-    out.print(table)
+    out().print(table)
 
 
 @keys_app.command("new")
@@ -291,13 +297,13 @@ def keys_new(
     directory = Path(keys or os.environ.get("ACCORD_KEYS") or loaded.keys_directory())
     passphrase = os.environ.get(PASSPHRASE_ENV) if encrypt else None
     if encrypt and not passphrase:
-        err.print(f"[bold red]error[/] --encrypt needs the passphrase in ${PASSPHRASE_ENV}")
+        err().print(f"[bold red]error[/] --encrypt needs the passphrase in ${PASSPHRASE_ENV}")
         raise typer.Exit(2)
     try:
         info = Keyring(directory, SystemClock()).create(name, passphrase=passphrase, with_pq=pq)
     except AccordError as exc:
         raise _fail(exc) from exc
-    out.print(
+    out().print(
         f"created key {info.name}: {info.alg} kid {info.kid}"
         + (f", ml-dsa-65 kid {info.pq_kid}" if info.pq_kid else "")
     )
@@ -315,7 +321,7 @@ def demo(
     url = resolve_database_url(db)
     if fresh:
         if not url.startswith("sqlite:///"):
-            err.print("[bold red]error[/] --fresh only deletes SQLite files")
+            err().print("[bold red]error[/] --fresh only deletes SQLite files")
             raise typer.Exit(2)
         path = Path(url.removeprefix("sqlite:///"))
         for suffix in ("", "-wal", "-shm"):
@@ -338,14 +344,14 @@ def demo(
     table = Table("event type", "entries", title="Accord ledger")
     for event_type, n in sorted(counts.items()):
         table.add_row(event_type, str(n))
-    out.print(table)
-    out.print(
+    out().print(table)
+    out().print(
         f"[bold green]VERIFIED[/] {report.entries} signed entries, hash chain from GENESIS, "
         f"{report.checkpoints} signed checkpoint(s); newest covers {checkpoint.tree_size}"
     )
-    out.print(f"head  {report.head_hash}\nroot  {report.root_hash}")
-    out.print(f"signer kid(s): {', '.join(report.signer_kids)}")
-    out.print("inclusion proof for entry 4 (the tier-1 resolution) checked offline: valid")
+    out().print(f"head  {report.head_hash}\nroot  {report.root_hash}")
+    out().print(f"signer kid(s): {', '.join(report.signer_kids)}")
+    out().print("inclusion proof for entry 4 (the tier-1 resolution) checked offline: valid")
 
 
 def main() -> None:  # pragma: no cover - console entry point

@@ -30,6 +30,7 @@ from accord.ledger.merkle import (
 )
 from accord.ledger.proofs import ConsistencyProof, InclusionProof
 from accord.ledger.verify import (
+    CHUNK,
     VerificationReport,
     checkpoint_rows_to_items,
     decode_frontier,
@@ -302,7 +303,11 @@ class Ledger:
     # --- verification ---------------------------------------------------------------------
 
     def verify(
-        self, trusted_keys: Mapping[str, bytes], *, workers: int | None = None
+        self,
+        trusted_keys: Mapping[str, bytes],
+        *,
+        workers: int | None = None,
+        chunk: int = CHUNK,
     ) -> VerificationReport:
         """Check every entry, link and checkpoint; raise VerificationFailed at the first fault."""
         with self.db.read() as conn:
@@ -322,7 +327,13 @@ class Ledger:
             )
         read_chunk = None if self.db.shareable else self._read_rows
         return verify_ledger(
-            self.db.url_string(), size, cps, trusted_keys, workers=workers, read_chunk=read_chunk
+            self.db.url_string(),
+            size,
+            cps,
+            trusted_keys,
+            workers=workers,
+            read_chunk=read_chunk,
+            chunk=chunk,
         )
 
     def _read_rows(self, start: int, end: int) -> list[Sequence[Any]]:

@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy.engine import make_url
 
 from accord.crypto import DISPUTE_SIG_TAG
-from accord.errors import VerificationFailed
+from accord.errors import ValidationError, VerificationFailed
 from accord.ledger.checkpoint import Checkpoint, checkpoint_from_row
 from accord.ledger.entry import ChainHead, body_bytes, record_slice, splice_signature
 from accord.ledger.merkle import Frontier, leaf_hash
@@ -239,8 +239,8 @@ def _verify_chunk(args: tuple[str, int, int, Mapping[str, bytes], Sequence[int]]
         conn.close()
 
 
-def _chunks(size: int) -> list[tuple[int, int]]:
-    return [(s, min(s + CHUNK, size + 1)) for s in range(1, size + 1, CHUNK)]
+def _chunks(size: int, chunk: int) -> list[tuple[int, int]]:
+    return [(s, min(s + chunk, size + 1)) for s in range(1, size + 1, chunk)]
 
 
 def verify_ledger(
@@ -251,6 +251,7 @@ def verify_ledger(
     *,
     workers: int | None = None,
     read_chunk: Any = None,
+    chunk: int = CHUNK,
 ) -> VerificationReport:
     """Verify entries 1..size and the given checkpoints (with their stored frontiers).
 
@@ -269,7 +270,11 @@ def verify_ledger(
                 field="seq",
             )
     sizes = sorted(cp.tree_size for cp, _ in checkpoints)
-    chunks = _chunks(size)
+    if chunk < 1 or chunk & (chunk - 1):
+        raise ValidationError(
+            "chunk must be a power of two", code="ledger.bad_setting", field="chunk"
+        )
+    chunks = _chunks(size, chunk)
     workers = max(1, min(workers or os.cpu_count() or 1, len(chunks)))
     tasks = [(url, s, e, dict(trusted_keys), [z for z in sizes if s <= z < e]) for s, e in chunks]
     if read_chunk is not None or workers == 1:
@@ -281,7 +286,10 @@ def verify_ledger(
         )
         report = _stitch(results, size, checkpoints, 1)
     else:
-        ctx = multiprocessing.get_context("fork")
+        # forkserver, not fork: forking a parent that runs threads (web servers, coverage,
+        # asyncio executors) can deadlock the child on a lock held by another thread.
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(["accord.ledger.verify"])
         with ctx.Pool(workers) as pool:
             report = _stitch(pool.imap(_verify_chunk, tasks), size, checkpoints, workers)
     return report.model_copy(update={"seconds": time.perf_counter() - began})

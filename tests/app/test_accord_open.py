@@ -1,0 +1,56 @@
+"""`Accord.open` wires database, keys and ledger with the documented precedence."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from accord.app import Accord
+from accord.clock import FrozenClock
+from accord.errors import CryptoError, StoreError
+
+
+def test_open_creates_a_service_key_and_a_working_ledger(
+    tmp_path: Path, database_url: str, frozen_clock: FrozenClock
+) -> None:
+    accord = Accord.open(db_url=database_url, keys_dir=tmp_path / "keys", clock=frozen_clock)
+    try:
+        accord.ledger.append("dispute_opened", {"case": 1})
+        report = accord.verify(workers=1)
+        assert report.entries == 1
+        assert accord.org is None
+        assert [k.name for k in accord.keyring.list()] == ["service"]
+    finally:
+        accord.close()
+
+
+def test_environment_variables_supply_defaults(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ACCORD_DB", f"sqlite:///{tmp_path / 'env.db'}")
+    monkeypatch.setenv("ACCORD_KEYS", str(tmp_path / "env-keys"))
+    accord = Accord.open()
+    accord.close()
+    assert (tmp_path / "env.db").exists()
+    assert (tmp_path / "env-keys" / "service.pub.json").exists()
+
+
+def test_an_encrypted_service_key_needs_the_passphrase(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ACCORD_KEY_PASSPHRASE", "s3cret passphrase")
+    db = f"sqlite:///{tmp_path / 'a.db'}"
+    Accord.open(db_url=db, keys_dir=tmp_path / "k").close()
+    monkeypatch.delenv("ACCORD_KEY_PASSPHRASE")
+    with pytest.raises(CryptoError):
+        Accord.open(db_url=db, keys_dir=tmp_path / "k")
+
+
+def test_an_unsupported_database_url_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(StoreError) as err:
+        Accord.open(db_url="mysql://root@localhost/x", keys_dir=tmp_path / "k")
+    assert err.value.code == "store.unsupported_dialect"
+    with pytest.raises(StoreError) as bad:
+        Accord.open(db_url="::not a url::", keys_dir=tmp_path / "k")
+    assert bad.value.code == "store.bad_url"

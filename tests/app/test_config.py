@@ -1,0 +1,97 @@
+"""accord.yaml: defaults, precedence, and errors that name the file, key path and rule."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from accord.config import Settings, key_path, load_config
+from accord.errors import ConfigError
+
+
+def write(tmp_path: Path, text: str, name: str = "accord.yaml") -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_no_file_means_defaults() -> None:
+    loaded = load_config(None)
+    assert loaded.settings == Settings()
+    assert loaded.org is None
+
+
+def test_a_full_file_loads_with_an_org_chart_by_reference(tmp_path: Path) -> None:
+    from importlib.resources import files
+
+    (tmp_path / "org.yaml").write_text(
+        files("accord").joinpath("examples/org.yaml").read_text(encoding="utf-8")
+    )
+    path = write(
+        tmp_path,
+        "database: {url: 'sqlite:///x.db', sqlite_synchronous: NORMAL}\n"
+        "keys: {directory: k, service_key: svc}\n"
+        "ledger: {checkpoint_every: 10}\n"
+        "org: org.yaml\n",
+    )
+    loaded = load_config(path)
+    assert loaded.settings.ledger.checkpoint_every == 10
+    assert loaded.keys_directory() == (tmp_path / "k").resolve()
+    assert loaded.org is not None
+    assert len(loaded.org) > 5
+
+
+def test_an_inline_org_chart_reports_errors_under_the_org_key(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "org:\n  organization: acme\n  departments: [{name: eng}]\n"
+        "  agents:\n    - {id: 'agent:a', principal: 'human:p', department: eng,"
+        " seniority: senior, manager: 'agent:ghost'}\n",
+    )
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert err.value.context["key_path"] == "org.agents[0].manager"
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "rule"),
+    [
+        ("ledger: {checkpoint_evry: 3}\n", "ledger.checkpoint_evry", "unknown key"),
+        ("ledger: {checkpoint_every: often}\n", "ledger.checkpoint_every", "integer"),
+        ("ledger: {checkpoint_every: 0}\n", "ledger.checkpoint_every", "greater than"),
+        ("database: {sqlite_synchronous: SOMETIMES}\n", "database.sqlite_synchronous", "Input"),
+        ("bogus: 1\n", "bogus", "unknown key"),
+        ("- just\n- a list\n", "(top level)", "mapping"),
+    ],
+)
+def test_bad_settings_name_the_file_key_path_and_rule(
+    tmp_path: Path, text: str, where: str, rule: str
+) -> None:
+    path = write(tmp_path, text)
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert err.value.context["file"] == str(path)
+    assert err.value.context["key_path"] == where
+    assert rule in err.value.context["rule"]
+    assert str(path) in str(err.value)
+
+
+def test_invalid_yaml_names_the_line(tmp_path: Path) -> None:
+    path = write(tmp_path, "ledger:\n  checkpoint_every: [1, 2\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert err.value.code == "config.syntax"
+    assert err.value.context["line"] is not None
+
+
+def test_an_unreadable_file_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as err:
+        load_config(tmp_path / "missing.yaml")
+    assert err.value.code == "config.unreadable"
+
+
+def test_key_paths_render_like_yaml_paths() -> None:
+    assert key_path(("agents", 3, "manager")) == "agents[3].manager"
+    assert key_path(("agents", 3), prefix="org") == "org.agents[3]"
+    assert key_path(()) == "(top level)"

@@ -1,0 +1,127 @@
+"""`accord init | demo | verify | ledger … | keys …` from a user's shell."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from .conftest import Run
+
+DB = "sqlite:///ledger.db"
+
+
+def test_init_creates_the_database_the_service_key_and_example_config(run: Run) -> None:
+    result = run("init", "--db", DB, "--keys", "keys")
+    assert result.exit_code == 0, result.output
+    assert Path("accord.yaml").is_file()
+    assert Path("org.yaml").is_file()
+    assert Path("ledger.db").is_file()
+    assert Path("keys/service.pub.json").is_file()
+    again = run("init", "--db", DB, "--keys", "keys")
+    assert again.exit_code == 0, again.output  # idempotent
+
+
+def test_demo_prints_a_verified_ledger(run: Run) -> None:
+    result = run("demo", "--db", DB, "--keys", "keys", "--fresh")
+    assert result.exit_code == 0, result.output
+    assert "VERIFIED" in result.output
+    assert "14 signed entries" in result.output
+
+
+def test_verify_exits_zero_on_an_intact_ledger_and_one_naming_the_tampered_entry(run: Run) -> None:
+    run("demo", "--db", DB, "--keys", "keys", "--fresh")
+    ok = run("verify", "--db", DB, "--keys", "keys", "--json")
+    assert ok.exit_code == 0
+    assert json.loads(ok.stdout)["entries"] == 14
+    with sqlite3.connect("ledger.db") as conn:
+        body = conn.execute("SELECT body FROM ledger_entries WHERE seq = 5").fetchone()[0]
+        conn.execute(
+            "UPDATE ledger_entries SET body = ? WHERE seq = 5", (body.replace(b"Redis", b"Redix"),)
+        )
+    bad = run("verify", "--db", DB, "--keys", "keys")
+    assert bad.exit_code == 1
+    assert "first bad entry: 5" in bad.output
+    bad_json = run("verify", "--db", DB, "--keys", "keys", "--json")
+    assert bad_json.exit_code == 1
+    assert json.loads(bad_json.stdout)["context"]["seq"] == 5
+
+
+def test_ledger_tail_show_and_checkpoint(run: Run) -> None:
+    run("demo", "--db", DB, "--keys", "keys", "--fresh")
+    tail = run("ledger", "tail", "-n", "2", "--db", DB, "--keys", "keys", "--json")
+    assert [e["seq"] for e in json.loads(tail.stdout)] == [13, 14]
+    assert "dispute_opened" in run("ledger", "tail", "--db", DB, "--keys", "keys").output
+    show = run("ledger", "show", "4", "--db", DB, "--keys", "keys")
+    assert json.loads(show.stdout)["event_type"] == "dispute_resolved"
+    missing = run("ledger", "show", "99", "--db", DB, "--keys", "keys")
+    assert missing.exit_code == 1
+    checkpoint = run("ledger", "checkpoint", "--db", DB, "--keys", "keys", "--out", "cp.json")
+    assert json.loads(checkpoint.stdout)["tree_size"] == 14
+    assert json.loads(Path("cp.json").read_text())["tree_size"] == 14
+
+
+def test_a_proof_made_by_the_cli_checks_offline_with_only_public_keys(run: Run) -> None:
+    run("demo", "--db", DB, "--keys", "keys", "--fresh")
+    made = run("ledger", "proof", "3", "--db", DB, "--keys", "keys", "--out", "proof.json")
+    assert made.exit_code == 0
+    public = Path("public")
+    public.mkdir()
+    for pub in Path("keys").glob("*.pub.json"):
+        (public / pub.name).write_text(pub.read_text())
+    checked = run("ledger", "check-proof", "proof.json", "--public-keys", "public")
+    assert checked.exit_code == 0, checked.output
+    assert "valid" in checked.output
+    proof = json.loads(Path("proof.json").read_text())
+    proof["entry"]["record"]["evidence_type"] = "forged"
+    Path("forged.json").write_text(json.dumps(proof))
+    assert run("ledger", "check-proof", "forged.json", "--public-keys", "public").exit_code == 1
+    Path("junk.json").write_text("not json")
+    assert run("ledger", "check-proof", "junk.json", "--public-keys", "public").exit_code == 2
+    printed = run("ledger", "proof", "2", "--db", DB, "--keys", "keys")
+    assert json.loads(printed.stdout)["leaf_index"] == 1
+    assert run("ledger", "proof", "99", "--db", DB, "--keys", "keys").exit_code == 1
+
+
+def test_a_consistency_proof_between_checkpoints_checks_offline(run: Run) -> None:
+    run("demo", "--db", DB, "--keys", "keys", "--fresh")
+    run("demo", "--db", DB, "--keys", "keys")  # the ledger grows by 14 more entries
+    proof = run("ledger", "consistency", "14", "28", "--db", DB, "--keys", "keys")
+    assert proof.exit_code == 0, proof.output
+    Path("consistency.json").write_text(proof.stdout)
+    checked = run("ledger", "check-proof", "consistency.json", "--public-keys", "keys")
+    assert checked.exit_code == 0, checked.output
+    assert run("ledger", "consistency", "13", "--db", DB, "--keys", "keys").exit_code == 1
+
+
+def test_keys_new_and_list(run: Run) -> None:
+    made = run("keys", "new", "agent:billing", "--keys", "keys", "--pq")
+    assert made.exit_code == 0, made.output
+    assert "ml-dsa-65" in made.output
+    encrypted = run(
+        "keys",
+        "new",
+        "reviewer",
+        "--keys",
+        "keys",
+        "--encrypt",
+        env={"ACCORD_KEY_PASSPHRASE": "correct horse"},
+    )
+    assert encrypted.exit_code == 0, encrypted.output
+    listed = json.loads(run("keys", "list", "--keys", "keys", "--json").stdout)
+    assert {k["name"]: k["encrypted"] for k in listed} == {"agent:billing": False, "reviewer": True}
+    assert "agent:billing" in run("keys", "list", "--keys", "keys").output
+    assert run("keys", "new", "reviewer", "--keys", "keys").exit_code == 2  # exists
+    assert run("keys", "new", "x", "--keys", "keys", "--encrypt").exit_code == 2  # no passphrase
+
+
+def test_demo_fresh_refuses_to_delete_a_non_sqlite_database(run: Run) -> None:
+    result = run("demo", "--db", "postgresql+psycopg://nobody@127.0.0.1:1/x", "--fresh")
+    assert result.exit_code == 2
+
+
+def test_a_broken_config_file_fails_with_its_key_path(run: Run) -> None:
+    Path("accord.yaml").write_text("ledger:\n  checkpoint_every: often\n")
+    result = run("verify", "--db", DB)
+    assert result.exit_code == 2
+    assert "ledger.checkpoint_every" in result.output
