@@ -1,0 +1,66 @@
+"""The conflicts room: positions and evidence, detection, classification, merging.
+
+Parallel agents' :class:`Position` s go into :func:`detect`, which groups their answers and
+names the conflict (kind and severity) or recognises complementary work; :func:`classify`
+turns a detected conflict into a DCP-07 dispute type, a starting tier and a strategy chain
+(a :class:`DecisionTable`, configurable from YAML); :func:`merge_complementary` joins outputs
+that complete each other. Everything here is pure: no I/O, no clock, no global state.
+"""
+
+from accord.conflicts.classification import (
+    DEFAULT_DISPUTE_TYPES,
+    Classification,
+    DecisionTable,
+    classify,
+)
+from accord.conflicts.detection import AnswerGroup, Detection, FieldConflict, detect
+from accord.conflicts.dispute_type import STARTING_TIERS, DisputeType, Tier
+from accord.conflicts.evidence import Evidence
+from accord.conflicts.kinds import ConflictKind, Severity
+from accord.conflicts.merge import MergeResult, merge_complementary
+from accord.conflicts.position import (
+    MAX_LABEL_LENGTH,
+    OutputKind,
+    Position,
+    output_kind,
+    validate_positions,
+)
+from accord.conflicts.settings import (
+    DEFAULT_INCOMPATIBLE_SETS,
+    DetectionSettings,
+    NumericThresholds,
+)
+from accord.conflicts.strategy_chain import CHAIN_STEPS, CRITICAL_CHAIN, DEFAULT_CHAIN
+from accord.conflicts.text import SemanticComparator, normalize_text
+
+__all__ = [
+    "CHAIN_STEPS",
+    "CRITICAL_CHAIN",
+    "DEFAULT_CHAIN",
+    "DEFAULT_DISPUTE_TYPES",
+    "DEFAULT_INCOMPATIBLE_SETS",
+    "MAX_LABEL_LENGTH",
+    "STARTING_TIERS",
+    "AnswerGroup",
+    "Classification",
+    "ConflictKind",
+    "DecisionTable",
+    "Detection",
+    "DetectionSettings",
+    "DisputeType",
+    "Evidence",
+    "FieldConflict",
+    "MergeResult",
+    "NumericThresholds",
+    "OutputKind",
+    "Position",
+    "SemanticComparator",
+    "Severity",
+    "Tier",
+    "classify",
+    "detect",
+    "merge_complementary",
+    "normalize_text",
+    "output_kind",
+    "validate_positions",
+]

@@ -1,0 +1,303 @@
+"""Detecting conflicts between parallel agents' positions (playbook step 1).
+
+:func:`detect` groups the positions into answers and names the conflict, if any:
+
+===========  =================================================  =======================  ========
+output       rule                                               kind                     severity
+===========  =================================================  =======================  ========
+boolean      True against False                                 direct_contradiction     critical
+number       relative gap ≤ conflict_gap (10 %)                 (no conflict)
+number       conflict_gap < gap ≤ major_gap (30 %)              numerical_inconsistency  medium
+number       gap > major_gap                                    numerical_inconsistency  high
+label        labels in one incompatible set (accept / reject)   logical_conflict         high
+label        other labels: one agent against ≥ 3 who agree      direct_contradiction     low
+label        other labels: any other split                      direct_contradiction     medium
+text         normalized (or exact) texts differ, or the         direct_contradiction     medium
+             semantic comparator finds them not equivalent
+field        the rule of the field's values; numbers use        that rule's              that
+             ``per_field`` thresholds                                                    rule's
+field        lists: same elements in another order              priority_conflict        medium
+field        other lists, or values of different kinds          direct_contradiction     medium
+===========  =================================================  =======================  ========
+
+The playbook's "minor" is ``medium`` and its "major" is ``high``. A structured output's kind
+and severity are those of its most severe field conflict (ties: the first in path order).
+
+Numbers: the relative gap of ``a`` and ``b`` is ``|a − b| / max(|a|, |b|)``, taken over the
+smallest and largest value of all positions; values closer than ``absolute_tolerance``
+always agree (gap 0), which settles values near zero. Boundaries are inclusive up to 1e-12
+of rounding noise (``0.09`` against ``0.10`` is exactly 10 %, not a conflict). Agreeing
+values cluster by sort and sweep: each cluster's values are pairwise within ``conflict_gap``.
+
+Not conflicts: a single position; all positions agreeing; fields only some agents give where
+those who give them agree; and **complementary** positions — structured outputs whose leaf
+paths are pairwise disjoint, or positions that all carry non-empty, pairwise disjoint
+``task_subset``. Those are merged (:func:`accord.conflicts.merge_complementary`), not settled.
+
+Groups list every agent once, largest group first, ties by first appearance; a group's
+``answer`` is its first member's value. For structured outputs in conflict, agents group
+together when they side together on every conflicting field; without a conflict the one
+group's answer is the merged output. With a semantic comparator, texts join the first
+earlier group it finds equivalent (so the grouping follows position order when the
+comparator is not transitive).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, cast
+
+from pydantic import BaseModel, ConfigDict, JsonValue, SkipValidation
+
+from accord.conflicts._compare import Verdict, compare
+from accord.conflicts._paths import MISSING, leaves, path_key, value_at
+from accord.conflicts.kinds import ConflictKind, Severity
+from accord.conflicts.merge import merge_outputs
+from accord.conflicts.position import OutputKind, Position, validate_positions
+from accord.conflicts.settings import DetectionSettings
+from accord.conflicts.text import SemanticComparator
+
+_DEFAULT_SETTINGS = DetectionSettings()
+
+
+class AnswerGroup(BaseModel):
+    """Agents giving the same answer (within tolerance), in position order."""
+
+    model_config = ConfigDict(frozen=True)
+
+    answer: Annotated[JsonValue, SkipValidation]
+    agents: tuple[str, ...]
+
+
+class FieldConflict(BaseModel):
+    """A field of structured outputs on which agents disagree."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    kind: ConflictKind
+    severity: Severity
+    groups: tuple[AnswerGroup, ...]
+    gap: float | None
+
+
+class Detection(BaseModel):
+    """What :func:`detect` found: the answers, the conflict they make, and how severe it is."""
+
+    model_config = ConfigDict(frozen=True)
+
+    has_conflict: bool
+    complementary: bool
+    output_kind: OutputKind
+    kind: ConflictKind | None
+    severity: Severity | None
+    groups: tuple[AnswerGroup, ...]
+    majority: AnswerGroup | None
+    field_conflicts: tuple[FieldConflict, ...]
+    description: str
+    max_gap: float | None
+
+
+def detect(
+    positions: Sequence[Position],
+    settings: DetectionSettings = _DEFAULT_SETTINGS,
+    semantic: SemanticComparator | None = None,
+) -> Detection:
+    """Compare ``positions`` (validated first) and describe their conflict, if any."""
+    items = validate_positions(positions)
+    if isinstance(items[0].output, Mapping):
+        return _structured(items, settings, semantic)
+    values = [item.output for item in items]
+    agents = [item.agent for item in items]
+    verdict = compare(values, settings.numeric, settings, semantic)
+    groups = _groups(verdict.groups, values, agents)
+    output_kind = verdict.output_kind or OutputKind.TEXT
+    complementary = _disjoint_subsets(items)
+    if complementary or verdict.kind is None:
+        return _no_conflict(items, output_kind, groups, verdict.gap, complementary, "task subsets")
+    return Detection(
+        has_conflict=True,
+        complementary=False,
+        output_kind=output_kind,
+        kind=verdict.kind,
+        severity=verdict.severity,
+        groups=groups,
+        majority=_majority(groups),
+        field_conflicts=(),
+        description=_describe(verdict, groups),
+        max_gap=verdict.gap,
+    )
+
+
+def _structured(
+    items: tuple[Position, ...], settings: DetectionSettings, semantic: SemanticComparator | None
+) -> Detection:
+    outputs = [cast("Mapping[str, Any]", item.output) for item in items]
+    agents = [item.agent for item in items]
+    flats = [leaves(output) for output in outputs]
+    if _disjoint_subsets(items):
+        return _merged(items, flats, "task subsets")
+    fields = _field_values(outputs, flats)
+    if len(items) > 1 and fields and all(len(providers) == 1 for _, providers, _ in fields):
+        return _merged(items, flats, "fields")
+    conflicts: list[FieldConflict] = []
+    sides: list[dict[int, int]] = []  # per conflicting field: position index → its group
+    max_gap: float | None = None
+    for path, providers, values in fields:
+        if len(providers) < 2:
+            continue
+        verdict = compare(values, settings.thresholds_for(path), settings, semantic)
+        if verdict.gap is not None:
+            max_gap = verdict.gap if max_gap is None else max(max_gap, verdict.gap)
+        if verdict.kind is None or verdict.severity is None:
+            continue
+        field_agents = [agents[index] for index in providers]
+        groups = _groups(verdict.groups, values, field_agents)
+        conflicts.append(
+            FieldConflict(
+                path=path,
+                kind=verdict.kind,
+                severity=verdict.severity,
+                groups=groups,
+                gap=verdict.gap,
+            )
+        )
+        sides.append(
+            {providers[i]: side for side, group in enumerate(verdict.groups) for i in group}
+        )
+    if not conflicts:
+        return _merged(items, flats, None, max_gap)
+    worst = conflicts[0]
+    for conflict in conflicts[1:]:
+        if conflict.severity.rank > worst.severity.rank:
+            worst = conflict
+    groups = _groups(_same_sides(sides, len(items)), outputs, agents)
+    summary = ", ".join(f"{c.path} ({c.kind}, {c.severity})" for c in conflicts)
+    count = "1 field disagrees" if len(conflicts) == 1 else f"{len(conflicts)} fields disagree"
+    return Detection(
+        has_conflict=True,
+        complementary=False,
+        output_kind=OutputKind.STRUCTURED,
+        kind=worst.kind,
+        severity=worst.severity,
+        groups=groups,
+        majority=_majority(groups),
+        field_conflicts=tuple(conflicts),
+        description=f"{count}: {summary}",
+        max_gap=max_gap,
+    )
+
+
+def _field_values(
+    outputs: list[Mapping[str, Any]], flats: list[dict[str, Any]]
+) -> list[tuple[str, list[int], list[Any]]]:
+    """For each leaf path (in path order): who gives a value there, and the values.
+
+    A position with a plain value at ``a`` gives nothing at ``a.b``; one with fields beneath
+    ``a`` gives its sub-mapping at ``a``, so the two clash at ``a``.
+    """
+    fields: list[tuple[str, list[int], list[Any]]] = []
+    for path in sorted({path for flat in flats for path in flat}, key=path_key):
+        providers: list[int] = []
+        values: list[Any] = []
+        for index, flat in enumerate(flats):
+            value = flat.get(path, MISSING)
+            if value is MISSING:
+                value = value_at(outputs[index], path)
+            if value is not MISSING:
+                providers.append(index)
+                values.append(value)
+        fields.append((path, providers, values))
+    return fields
+
+
+def _same_sides(sides: list[dict[int, int]], count: int) -> list[list[int]]:
+    """Positions grouped by the side they take on every conflicting field (absent: its own)."""
+    found: dict[tuple[int, ...], list[int]] = {}
+    for index in range(count):
+        found.setdefault(tuple(side.get(index, -1) for side in sides), []).append(index)
+    return sorted(found.values(), key=len, reverse=True)
+
+
+def _merged(
+    items: tuple[Position, ...],
+    flats: list[dict[str, Any]],
+    complementary_by: str | None,
+    max_gap: float | None = None,
+) -> Detection:
+    merged = merge_outputs(items, flats)
+    group = AnswerGroup(answer=merged.output, agents=tuple(item.agent for item in items))
+    return _no_conflict(
+        items,
+        OutputKind.STRUCTURED,
+        (group,),
+        max_gap,
+        complementary_by is not None,
+        complementary_by or "",
+    )
+
+
+def _no_conflict(
+    items: tuple[Position, ...],
+    output_kind: OutputKind,
+    groups: tuple[AnswerGroup, ...],
+    max_gap: float | None,
+    complementary: bool,
+    complementary_by: str,
+) -> Detection:
+    if complementary:
+        description = (
+            f"complementary: the {len(items)} agents worked on disjoint {complementary_by}; "
+            "combine their outputs instead of choosing"
+        )
+    elif len(items) == 1:
+        description = f"a single position ({items[0].agent}): nothing to compare"
+    else:
+        description = f"no conflict: the {len(items)} agents agree"
+    return Detection(
+        has_conflict=False,
+        complementary=complementary,
+        output_kind=output_kind,
+        kind=None,
+        severity=None,
+        groups=groups,
+        majority=_majority(groups),
+        field_conflicts=(),
+        description=description,
+        max_gap=max_gap,
+    )
+
+
+def _groups(
+    members: list[list[int]], values: Sequence[Any], agents: Sequence[str]
+) -> tuple[AnswerGroup, ...]:
+    return tuple(
+        AnswerGroup(answer=values[group[0]], agents=tuple(agents[index] for index in group))
+        for group in members
+    )
+
+
+def _majority(groups: tuple[AnswerGroup, ...]) -> AnswerGroup | None:
+    """The largest group when it has strictly more agents than any other."""
+    if len(groups) == 1 or len(groups[0].agents) > len(groups[1].agents):
+        return groups[0]
+    return None
+
+
+def _disjoint_subsets(items: tuple[Position, ...]) -> bool:
+    """True for two or more positions whose task subsets are all non-empty and disjoint."""
+    if len(items) < 2:
+        return False
+    seen: set[str] = set()
+    for item in items:
+        subset = item.task_subset
+        if not subset or not seen.isdisjoint(subset):
+            return False
+        seen.update(subset)
+    return True
+
+
+def _describe(verdict: Verdict, groups: tuple[AnswerGroup, ...]) -> str:
+    sides = "; ".join(f"{', '.join(group.agents)}: {group.answer!r}" for group in groups)
+    gap = f" (gap {verdict.gap:.2%})" if verdict.gap is not None else ""
+    return f"{verdict.kind}, {verdict.severity}{gap} — {sides}"

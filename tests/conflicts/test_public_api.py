@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+import accord.conflicts
+
+
+def test_the_conflicts_room_exports_exactly_its_public_names_in_sorted_order() -> None:
+    assert accord.conflicts.__all__ == [
+        "CHAIN_STEPS",
+        "CRITICAL_CHAIN",
+        "DEFAULT_CHAIN",
+        "DEFAULT_DISPUTE_TYPES",
+        "DEFAULT_INCOMPATIBLE_SETS",
+        "MAX_LABEL_LENGTH",
+        "STARTING_TIERS",
+        "AnswerGroup",
+        "Classification",
+        "ConflictKind",
+        "DecisionTable",
+        "Detection",
+        "DetectionSettings",
+        "DisputeType",
+        "Evidence",
+        "FieldConflict",
+        "MergeResult",
+        "NumericThresholds",
+        "OutputKind",
+        "Position",
+        "SemanticComparator",
+        "Severity",
+        "Tier",
+        "classify",
+        "detect",
+        "merge_complementary",
+        "normalize_text",
+        "output_kind",
+        "validate_positions",
+    ]
+
+
+def test_every_exported_name_exists_and_callables_have_a_docstring() -> None:
+    for name in accord.conflicts.__all__:
+        value = getattr(accord.conflicts, name)
+        if callable(value):
+            assert value.__doc__, name
+
+
+def test_the_room_imports_only_the_rooms_it_may_use() -> None:
+    import ast
+    from pathlib import Path
+
+    allowed = {"accord.conflicts", "accord.org", "accord.crypto", "accord.errors"}
+    room = Path(accord.conflicts.__file__).parent
+    for source in room.glob("*.py"):
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if (
+                isinstance(node, ast.ImportFrom)
+                and node.module
+                and node.module.startswith("accord")
+            ):
+                assert any(
+                    node.module == name or node.module.startswith(f"{name}.") for name in allowed
+                ), f"{source.name} imports {node.module}"
