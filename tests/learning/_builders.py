@@ -1,0 +1,83 @@
+"""Synthetic crowds with known truth and known confusion matrices, and case outcomes."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+from numpy.typing import NDArray
+
+from accord.learning import CaseOutcome
+
+Triple = tuple[str, str, str]
+
+
+def symmetric_confusion(accuracy: float, k: int) -> NDArray[np.float64]:
+    """Right with probability ``accuracy``, otherwise a uniformly chosen wrong class."""
+    matrix = np.full((k, k), (1.0 - accuracy) / (k - 1))
+    np.fill_diagonal(matrix, accuracy)
+    return matrix
+
+
+def synthetic_crowd(
+    confusions: Sequence[NDArray[np.float64]],
+    *,
+    n_items: int,
+    per_item: int,
+    seed: int,
+    priors: Sequence[float] | None = None,
+) -> tuple[list[Triple], dict[str, str]]:
+    """Answers of workers ``w0, w1, …`` drawn from their confusion matrices, and the truth.
+
+    Each item is answered by ``per_item`` distinct workers chosen at random; classes are
+    named ``c0, c1, …`` so that their codes follow their indices.
+    """
+    rng = np.random.default_rng(seed)
+    k = confusions[0].shape[0]
+    p = np.full(k, 1.0 / k) if priors is None else np.asarray(priors)
+    truth_codes = rng.choice(k, size=n_items, p=p)
+    triples: list[Triple] = []
+    for item, true_code in enumerate(truth_codes):
+        for worker in rng.choice(len(confusions), size=per_item, replace=False):
+            label = rng.choice(k, p=confusions[worker][true_code])
+            triples.append((f"i{item:05d}", f"w{worker:02d}", f"c{label}"))
+    truth = {f"i{item:05d}": f"c{code}" for item, code in enumerate(truth_codes)}
+    return triples, truth
+
+
+def accuracy(predicted: dict[str, str], truth: dict[str, str]) -> float:
+    """Share of items whose predicted label equals the truth."""
+    return sum(predicted[item] == label for item, label in truth.items()) / len(truth)
+
+
+START = datetime(2026, 11, 1, 9, 0, tzinfo=UTC)
+
+
+def outcome(
+    case_id: str,
+    *,
+    winner: str | None = "agent:a",
+    losers: tuple[str, ...] = ("agent:b",),
+    task_type: str = "invoicing",
+    kind: str = "numerical_inconsistency",
+    severity: str = "major",
+    strategy: str = "confidence_based",
+    escalated: bool = False,
+    cause: str | None = None,
+    day: int = 0,
+    at: datetime | None = None,
+) -> CaseOutcome:
+    """A settled case with sensible defaults."""
+    return CaseOutcome(
+        case_id=case_id,
+        task_type=task_type,
+        kind=kind,
+        severity=severity,
+        strategy=strategy,
+        winner=winner,
+        losers=losers,
+        escalated=escalated,
+        cause=cause,
+        decided_at=at or START + timedelta(days=day),
+    )
