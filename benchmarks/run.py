@@ -1,7 +1,7 @@
 """`make bench`: every benchmark, printed as a table and saved as JSON in bench-results/.
 
 Targets are ratios to baselines measured in the same run, because this machine is shared.
-Pass --quick for smaller sizes.
+Pass --quick for smaller sizes and --only SECTION to run one section.
 """
 
 from __future__ import annotations
@@ -12,16 +12,31 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import crowd_bench
 import ledger_bench
-from common import report
+import settle_bench
+from common import Result, report
+
+SECTIONS = {"ledger": ledger_bench, "settle": settle_bench, "crowd": crowd_bench}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="smaller sizes (minutes -> seconds)")
+    parser.add_argument(
+        "--only", choices=sorted(SECTIONS), action="append", help="run only these sections"
+    )
     args = parser.parse_args()
-    results = ledger_bench.run(args.quick)
-    report(results, "Accord benchmarks: ledger", "ledger")
+    failed = []
+    for name in args.only or list(SECTIONS):
+        try:
+            results = SECTIONS[name].run(args.quick)
+        except Exception as exc:  # report the section as failed, keep the others
+            failed.append(name)
+            results = [Result(f"{name}: benchmark failed", 0, "-", notes=repr(exc)[:150])]
+        report(results, f"Accord benchmarks: {name}", name)
+    if failed:
+        sys.exit(f"benchmark sections failed: {', '.join(failed)}")
 
 
 if __name__ == "__main__":

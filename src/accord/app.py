@@ -2,21 +2,34 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
+from collections.abc import Awaitable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
+
+import structlog
 
 from accord.clock import Clock, SystemClock
 from accord.config import LoadedConfig, load_config
+from accord.conflicts import Position
 from accord.crypto import Keyring
+from accord.disputes import Case, CaseStore, Justifier, Settler, SettleRequest
+from accord.disputes.outcome_view import case_outcome
+from accord.disputes.reliability_cache import ReliabilityCache
+from accord.errors import ValidationError
+from accord.learning import CaseOutcome
 from accord.ledger import Ledger, VerificationReport
 from accord.org import OrgChart
+from accord.resolution import VerifierRegistry
 from accord.store import Database, open_database, resolve_database_url
 
 PASSPHRASE_ENV = "ACCORD_KEY_PASSPHRASE"
+log = structlog.get_logger("accord")
 
 
 class Accord:
-    """One configured Accord instance: database, keyring, service signer and ledger."""
+    """One configured Accord instance: database, keys, ledger, cases and the settle service."""
 
     def __init__(
         self,
@@ -32,6 +45,97 @@ class Accord:
         self.ledger = ledger
         self.config = config
         self.clock = clock
+        self.cases = CaseStore(db)
+        self.verifiers = VerifierRegistry()
+        learning = config.settings.learning
+        self.reliability = ReliabilityCache(
+            self.cases, refit_every=learning.refit_every, min_answers=learning.min_answers
+        )
+        self.settler = Settler(
+            ledger=ledger,
+            store=self.cases,
+            clock=clock,
+            settings=config.decide,
+            org=config.org,
+            verifiers=self.verifiers,
+            weights=self.reliability.weights if learning.reliability else None,
+        )
+
+    # --- settle -------------------------------------------------------------------------
+
+    def settle(
+        self,
+        subject: str,
+        positions: Sequence[Position | Mapping[str, Any]],
+        *,
+        task_type: str = "default",
+        session_id: str | None = None,
+    ) -> Case:
+        """Turn N agents' positions into a decided (or escalated) case, persisted and signed."""
+        return self.settler.settle(SettleRequest(subject, positions, task_type, session_id))
+
+    def settle_many(self, requests: Sequence[SettleRequest]) -> list[Case]:
+        """Settle many cases in one transaction (all recorded, or none)."""
+        return self.settler.settle_many(requests)
+
+    async def settle_async(
+        self,
+        subject: str,
+        positions: Sequence[Position | Mapping[str, Any]],
+        *,
+        task_type: str = "default",
+        session_id: str | None = None,
+        justifier: Justifier | None = None,
+        justify_timeout: float = 10.0,
+    ) -> Case:
+        """As :meth:`settle`; with a ``justifier`` each agent is first asked to justify itself."""
+        return await self.settler.settle_async(
+            SettleRequest(subject, positions, task_type, session_id),
+            justifier=justifier,
+            justify_timeout=justify_timeout,
+        )
+
+    async def settle_gather(
+        self,
+        subject: str,
+        fan_out: Mapping[str, Awaitable[Any]],
+        *,
+        task_type: str = "default",
+        session_id: str | None = None,
+        justifier: Justifier | None = None,
+    ) -> Case:
+        """Await a parallel fan-out (agent → awaitable) and settle what came back.
+
+        Each awaitable may return a :class:`Position`, a position mapping, or a bare output
+        (then the mapping's key names the agent). Agents that raise are left out and logged.
+        """
+        agents = list(fan_out)
+        results = await asyncio.gather(*fan_out.values(), return_exceptions=True)
+        positions: list[Position | Mapping[str, Any]] = []
+        for agent, result in zip(agents, results, strict=True):
+            if isinstance(result, BaseException):
+                log.warning("settle_gather.agent_failed", agent=agent, error=repr(result))
+                continue
+            if isinstance(result, Position):
+                positions.append(result)
+            elif isinstance(result, Mapping) and "output" in result:
+                positions.append({"agent": agent, **result})
+            else:
+                positions.append({"agent": agent, "output": result})
+        if not positions:
+            raise ValidationError(
+                "every agent of the fan-out failed",
+                code="settle.no_positions",
+                field="fan_out",
+                rule="at least one agent must answer",
+            )
+        return await self.settle_async(
+            subject, positions, task_type=task_type, session_id=session_id, justifier=justifier
+        )
+
+    def outcomes(self) -> list[CaseOutcome]:
+        """Every case as the learning loop sees it (oldest first)."""
+        return [case_outcome(c) for c in self.cases.iter_documents()]
 
     @property
     def org(self) -> OrgChart | None:

@@ -11,8 +11,11 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
+from accord.conflicts import DecisionTable, DetectionSettings
+from accord.disputes import DecideSettings
 from accord.errors import ConfigError
 from accord.org import OrgChart, org_chart_from_mapping
+from accord.resolution import LadderSettings
 
 
 class _Strict(BaseModel):
@@ -33,6 +36,34 @@ class LedgerSettings(_Strict):
     checkpoint_every: int | None = Field(default=1024, ge=1)
 
 
+class LadderConfig(_Strict):
+    """Thresholds of the tier-1 rungs."""
+
+    confidence_tie_gap: float = Field(default=0.1, ge=0.0, le=1.0)
+    min_confidence: float = Field(default=0.5, ge=0.0, le=1.0)
+    source_tolerance: float = Field(default=0.10, ge=0.0, le=1.0)
+
+
+class TaskTypeConfig(_Strict):
+    detection: dict[str, Any] = Field(default_factory=dict)
+
+
+class SettleConfig(_Strict):
+    """How settle detects and decides: detection defaults, per task type, ladder thresholds."""
+
+    detection: dict[str, Any] = Field(default_factory=dict)
+    task_types: dict[str, TaskTypeConfig] = Field(default_factory=dict)
+    ladder: LadderConfig = LadderConfig()
+
+
+class LearningSettings(_Strict):
+    """Reliability learnt from history weights the tier-1 vote."""
+
+    reliability: bool = True
+    refit_every: int = Field(default=1000, ge=1)
+    min_answers: int = Field(default=3, ge=1)
+
+
 class Settings(_Strict):
     """Everything ``accord.yaml`` may say (sections grow with each room)."""
 
@@ -40,6 +71,9 @@ class Settings(_Strict):
     keys: KeySettings = KeySettings()
     ledger: LedgerSettings = LedgerSettings()
     org: str | dict[str, Any] | None = None
+    settle: SettleConfig = SettleConfig()
+    classification: dict[str, Any] | None = None
+    learning: LearningSettings = LearningSettings()
 
 
 def key_path(loc: tuple[int | str, ...], prefix: str = "") -> str:
@@ -98,6 +132,7 @@ class LoadedConfig(BaseModel):
     base_dir: Path
     settings: Settings
     org: OrgChart | None
+    decide: DecideSettings = DecideSettings()
 
     def keys_directory(self) -> Path:
         return (self.base_dir / self.settings.keys.directory).resolve()
@@ -143,4 +178,32 @@ def load_config(path: Path | None) -> LoadedConfig:
         org = org_chart_from_mapping(read_yaml(org_path) or {}, source=str(org_path))
     elif isinstance(settings.org, dict):
         org = org_chart_from_mapping(settings.org, source=source, key_prefix="org")
-    return LoadedConfig(source=source, base_dir=base, settings=settings, org=org)
+    decide = decide_settings(settings, source=source)
+    return LoadedConfig(source=source, base_dir=base, settings=settings, org=org, decide=decide)
+
+
+def decide_settings(settings: Settings, *, source: str) -> DecideSettings:
+    """The settle section read through the conflicts room's own strict readers."""
+    settle = settings.settle
+    detection = DetectionSettings.from_mapping(
+        settle.detection, source=source, key_prefix="settle.detection"
+    )
+    by_task = {
+        name: DetectionSettings.from_mapping(
+            {**settle.detection, **task.detection},
+            source=source,
+            key_prefix=f"settle.task_types.{name}.detection",
+        )
+        for name, task in settle.task_types.items()
+    }
+    table = (
+        DecisionTable()
+        if settings.classification is None
+        else DecisionTable.from_mapping(
+            settings.classification, source=source, key_prefix="classification"
+        )
+    )
+    ladder = LadderSettings(**settle.ladder.model_dump())
+    return DecideSettings(
+        detection=detection, detection_by_task=by_task, table=table, ladder=ladder
+    )

@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from accord.app import PASSPHRASE_ENV, Accord
+from accord.cli import settle_commands
 from accord.cli.demo import demo_events
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
 from accord.clock import SystemClock
@@ -33,6 +34,11 @@ ledger_app = typer.Typer(no_args_is_help=True, help="Read, prove and checkpoint 
 keys_app = typer.Typer(no_args_is_help=True, help="Manage signing keys.")
 app.add_typer(ledger_app, name="ledger")
 app.add_typer(keys_app, name="keys")
+app.add_typer(settle_commands.eval_app, name="eval")
+app.command("settle")(settle_commands.settle)
+app.command("cases")(settle_commands.cases)
+app.command("case")(settle_commands.case)
+app.command("report")(settle_commands.report)
 
 
 def out() -> Console:

@@ -18,8 +18,9 @@ from accord.learning.numeric import (
     mae,
     rmse,
 )
+from accord.learning.one_coin import OneCoinResult, fit_one_coin
 from accord.learning.outcomes import CaseOutcome
-from accord.learning.reliability import estimate_reliability
+from accord.learning.reliability import estimate_case_reliability, estimate_reliability
 from accord.learning.report import ReportFiles, render_report
 from accord.learning.root_causes import CauseGroup, RootCauseReport, root_cause_report
 from accord.learning.summary import AgentRecord, DaySummary, OutcomeSummary, summarize_outcomes
@@ -36,6 +37,7 @@ __all__ = [
     "DaySummary",
     "LabelMatrix",
     "NumericConsensus",
+    "OneCoinResult",
     "OutcomeSummary",
     "ReportFiles",
     "RootCauseReport",
@@ -43,11 +45,13 @@ __all__ = [
     "VoteOutcome",
     "WinRateTracker",
     "aggregate_mean",
+    "estimate_case_reliability",
     "estimate_reliability",
     "evaluate_crowd",
     "evaluate_dataset",
     "fit_dawid_skene",
     "fit_numeric_reliability",
+    "fit_one_coin",
     "load_crowd_dataset",
     "mae",
     "majority_vote",

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from accord.learning.dawid_skene import fit_dawid_skene
 from accord.learning.label_data import LabelMatrix
+from accord.learning.one_coin import fit_one_coin
 
 UNKNOWN_RELIABILITY = 0.5
 
@@ -26,4 +27,20 @@ def estimate_reliability(
     return {
         agent: fitted[agent] if answered[code] >= min_answers else UNKNOWN_RELIABILITY
         for code, agent in enumerate(data.workers)
+    }
+
+
+def estimate_case_reliability(
+    case_votes: Iterable[tuple[str, str, str]], *, min_answers: int = 3
+) -> dict[str, float]:
+    """Each agent's accuracy over Accord's own cases (one-coin model: answers differ per case).
+
+    Agents with fewer than ``min_answers`` votes get ``0.5``.
+    """
+    votes = list(case_votes)
+    fitted = fit_one_coin(votes).reliability()
+    answered = Counter(agent for _, agent, _ in votes)
+    return {
+        agent: p if answered[agent] >= min_answers else UNKNOWN_RELIABILITY
+        for agent, p in fitted.items()
     }

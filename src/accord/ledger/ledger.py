@@ -121,7 +121,7 @@ class Ledger:
             entry = seal(head.seq + 1, event_type, canonical, head, self.signer, timestamp)
             sealed.append(entry)
             head = entry.head()
-        conn.execute(insert(ledger_entries), [s.row() for s in sealed])
+        self.db.insert_rows(conn, ledger_entries, [s.row() for s in sealed])
         every = self.checkpoint_every
         if every is not None and head.seq // every > (sealed[0].seq - 1) // every:
             self._checkpoint_multiples(conn, sealed, every)
@@ -348,16 +348,13 @@ class Ledger:
             ]
 
 
+_HEAD_SQL = (
+    "SELECT seq, entry_hash, entry_hash_secondary FROM ledger_entries ORDER BY seq DESC LIMIT 1"
+)
+
+
 def _head(conn: Connection) -> ChainHead:
-    row = conn.execute(
-        select(
-            ledger_entries.c.seq,
-            ledger_entries.c.entry_hash,
-            ledger_entries.c.entry_hash_secondary,
-        )
-        .order_by(ledger_entries.c.seq.desc())
-        .limit(1)
-    ).first()
+    row = conn.exec_driver_sql(_HEAD_SQL).first()
     if row is None:
         return ChainHead.genesis()
     if not (_SHA256.match(row.entry_hash) and _SHA3.match(row.entry_hash_secondary)):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     Index,
     Integer,
@@ -43,4 +44,61 @@ ledger_checkpoints = Table(
     Column("signature", LargeBinary, nullable=False),
     Column("signer_kid", String(64), nullable=False),
     Column("frontier", Text, nullable=False),
+)
+
+#: One row per settled, merged, agreed or escalated case; ``document`` is the full case JSON.
+cases = Table(
+    "cases",
+    metadata,
+    Column("case_id", String(64), primary_key=True),
+    Column("session_id", String(128), nullable=True),
+    Column("subject", Text, nullable=False),
+    Column("task_type", String(128), nullable=False),
+    Column("status", String(32), nullable=False),
+    Column("dcp_status", String(32), nullable=False),
+    Column("kind", String(40), nullable=True),
+    Column("severity", String(16), nullable=True),
+    Column("dispute_type", String(40), nullable=True),
+    Column("tier", String(40), nullable=False),
+    Column("winner", String(256), nullable=True),
+    Column("rung", String(40), nullable=True),
+    Column("confidence_bp", Integer, nullable=False),
+    Column("escalated", Boolean, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Column("decided_at", String(40), nullable=True),
+    Column("duration_ms", Integer, nullable=False),
+    Column("document", Text, nullable=False),
+    Index("ix_cases_status", "status"),
+    Index("ix_cases_session", "session_id"),
+    Index("ix_cases_created", "created_at"),
+    Index("ix_cases_task_type", "task_type"),
+)
+
+#: Each agent's part in a case: which answer it gave and how that answer fared.
+case_parties = Table(
+    "case_parties",
+    metadata,
+    Column("case_id", String(64), primary_key=True),
+    Column("agent_id", String(256), primary_key=True),
+    Column("task_type", String(128), nullable=False),
+    Column("answer_key", Text, nullable=False),
+    Column("outcome", String(16), nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Index("ix_case_parties_agent", "agent_id"),
+)
+
+#: The overruled side of a decision, kept for organisational learning.
+dissents = Table(
+    "dissents",
+    metadata,
+    Column("dissent_id", String(64), primary_key=True),
+    Column("case_id", String(64), nullable=False),
+    Column("agent_id", String(256), nullable=False),
+    Column("task_type", String(128), nullable=False),
+    Column("kind", String(40), nullable=True),
+    Column("strategy", String(40), nullable=True),
+    Column("created_at", String(40), nullable=False),
+    Column("document", Text, nullable=False),
+    Index("ix_dissents_agent", "agent_id"),
+    Index("ix_dissents_case", "case_id"),
 )

@@ -1,0 +1,124 @@
+"""Settle benchmarks (issue: settle): tier-1 cases with 3–5 positions, persisted and signed."""
+
+from __future__ import annotations
+
+import random
+import tempfile
+import time
+from pathlib import Path
+
+from common import Result
+
+from accord.app import Accord
+from accord.clock import SystemClock
+from accord.disputes import SettleRequest
+
+LABELS = ("approve", "approve_with_changes", "needs_work", "duplicate")
+
+
+def make_requests(n: int, seed: int = 7) -> list[SettleRequest]:
+    """Realistic tier-1 traffic: numeric totals decided by confidence, labels by vote."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        k = rng.randint(3, 5)
+        agents = [
+            f"agent:{rng.choice(['billing', 'audit', 'ops', 'risk', 'qa', 'finance'])}-{j}"
+            for j in range(k)
+        ]
+        if i % 2:
+            truth = rng.randint(100, 10_000)
+            positions = [
+                {
+                    "agent": a,
+                    "output": truth if j else round(truth * rng.uniform(1.2, 1.6)),
+                    "confidence": 0.95 if j == 1 else round(rng.uniform(0.3, 0.8), 2),
+                }
+                for j, a in enumerate(agents)
+            ]
+            task = "invoicing"
+        else:
+            majority = rng.choice(LABELS)
+            other = rng.choice([x for x in LABELS if x != majority])
+            positions = [
+                {"agent": a, "output": other if j == 0 else majority} for j, a in enumerate(agents)
+            ]
+            task = "review"
+        out.append(SettleRequest(subject=f"case {i}", positions=positions, task_type=task))
+    return out
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def _accord(tmp: str, name: str, sync: str) -> Accord:
+    config = Path(tmp) / f"{name}.yaml"
+    config.write_text(
+        f"database: {{url: 'sqlite:///{tmp}/{name}.db', sqlite_synchronous: {sync}}}\n"
+        f"keys: {{directory: {tmp}/keys}}\nlearning: {{refit_every: 100000}}\n"
+    )
+    return Accord.open(config, clock=SystemClock())
+
+
+def run(quick: bool) -> list[Result]:
+    results: list[Result] = []
+    n = 1_000 if quick else 3_000
+    requests = make_requests(n)
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, sync, batch in (
+            ("settle(), 1 case per transaction, synchronous=FULL", "FULL", 1),
+            ("settle(), 1 case per transaction, synchronous=NORMAL", "NORMAL", 1),
+            ("settle_many(), 100 cases per transaction, synchronous=FULL", "FULL", 100),
+        ):
+            accord = _accord(tmp, f"s{batch}{sync}", sync)
+            began = time.perf_counter()
+            if batch == 1:
+                for r in requests:
+                    accord.settler.settle(r)
+            else:
+                for i in range(0, n, batch):
+                    accord.settle_many(requests[i : i + batch])
+            rate = n / (time.perf_counter() - began)
+            decided = accord.cases.count_by_status()
+            accord.verify()
+            accord.close()
+            results.append(
+                Result(
+                    f"{label} (SQLite)",
+                    rate,
+                    "cases/s",
+                    target=">= 2,000 cases/s",
+                    passed=rate >= 2000,
+                    notes=f"{decided.get('settled', 0)} settled, {decided.get('escalated', 0)} "
+                    "escalated; ledger verified",
+                )
+            )
+        total = 20_000 if quick else 100_000
+        accord = _accord(tmp, "memory", "NORMAL")
+        stream = make_requests(2_000, seed=11)
+        samples: list[tuple[int, float]] = []
+        done = 0
+        while done < total:
+            accord.settle_many(stream[:200])
+            stream = stream[200:] + stream[:200]
+            done += 200
+            if done in (total // 10, total):
+                samples.append((done, _rss_mb()))
+        accord.close()
+        (small_n, small_mb), (big_n, big_mb) = samples
+        results.append(
+            Result(
+                f"memory after {small_n:,} vs {big_n:,} settled cases",
+                big_mb - small_mb,
+                "MB growth",
+                target="flat",
+                passed=(big_mb - small_mb) < 50,
+                notes=f"RSS {small_mb:.0f} MB -> {big_mb:.0f} MB",
+            )
+        )
+    return results

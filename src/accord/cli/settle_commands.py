@@ -1,0 +1,233 @@
+"""`accord settle | cases | case | report | eval`: the settle issue's commands."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from accord.app import Accord
+from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
+from accord.disputes import SettleRequest
+from accord.errors import AccordError, ValidationError
+from accord.learning import WinRateTracker, evaluate_crowd, render_report, root_cause_report
+
+eval_app = typer.Typer(no_args_is_help=True, help="Measure Accord against labelled data.")
+
+_REQUEST_KEYS = frozenset({"subject", "positions", "task_type", "session_id"})
+
+
+def _console(stderr: bool = False) -> Console:
+    return Console(stderr=stderr)
+
+
+def _input_error(message: str) -> typer.Exit:
+    _console(stderr=True).print(f"[bold red]invalid input[/] {message}")
+    return typer.Exit(2)
+
+
+def request_from_json(data: Any, where: str = "") -> SettleRequest:
+    """One settle request from parsed JSON, naming the field of any problem."""
+    if not isinstance(data, dict):
+        raise ValidationError(
+            f"{where or 'the file'} must be a JSON object",
+            code="settle.bad_request",
+            field=where or "(top level)",
+            rule="a JSON object",
+        )
+    unknown = sorted(set(data) - _REQUEST_KEYS)
+    if unknown:
+        raise ValidationError(
+            f"unknown key {unknown[0]!r}",
+            code="settle.bad_request",
+            field=f"{where}{unknown[0]}",
+            rule="unknown key",
+        )
+    for key in ("subject", "positions"):
+        if key not in data:
+            raise ValidationError(
+                f"missing key {key!r}",
+                code="settle.bad_request",
+                field=f"{where}{key}",
+                rule="required key is missing",
+            )
+    return SettleRequest(
+        subject=data["subject"],
+        positions=data["positions"],
+        task_type=data.get("task_type", "default"),
+        session_id=data.get("session_id"),
+    )
+
+
+def _open(config: Path | None, db: str | None, keys: Path | None) -> Accord:
+    try:
+        return Accord.open(default_config(config), db_url=db, keys_dir=keys)
+    except AccordError as exc:
+        _console(stderr=True).print(f"[bold red]error[/] {exc}")
+        raise typer.Exit(2) from exc
+
+
+def settle(
+    file: Annotated[
+        Path, typer.Argument(help="A JSON object, or a list of them, or '-' for stdin.")
+    ],
+    db: DbOption = None,
+    keys: KeysOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Settle the positions in FILE and print each decision as JSON (exit 2 on invalid input)."""
+    try:
+        text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
+        data = json.loads(text)
+    except OSError as exc:
+        raise _input_error(f"{file}: cannot read: {exc.strerror}") from exc
+    except json.JSONDecodeError as exc:
+        raise _input_error(f"{file}: line {exc.lineno}: not valid JSON: {exc.msg}") from exc
+    try:
+        if isinstance(data, list):
+            requests = [request_from_json(item, f"[{i}].") for i, item in enumerate(data)]
+        else:
+            requests = [request_from_json(data)]
+    except ValidationError as exc:
+        raise _input_error(f"{file}: {exc.context.get('field')}: {exc.message}") from exc
+    accord = _open(config, db, keys)
+    try:
+        cases = accord.settle_many(requests)
+    except ValidationError as exc:
+        where = exc.context.get("field")
+        raise _input_error(
+            f"{file}: {exc.message}" + (f" (field {where})" if where else "")
+        ) from exc
+    finally:
+        accord.close()
+    summaries = [c.summary() for c in cases]
+    out = summaries if isinstance(data, list) else summaries[0]
+    sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+
+
+def cases(
+    status: Annotated[
+        str | None, typer.Option(help="settled | merged | no_conflict | escalated")
+    ] = None,
+    session: Annotated[str | None, typer.Option(help="Only this session's cases.")] = None,
+    limit: Annotated[int, typer.Option(min=1)] = 50,
+    db: DbOption = None,
+    keys: KeysOption = None,
+    config: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """List cases, newest first."""
+    accord = _open(config, db, keys)
+    try:
+        rows = accord.cases.find(status=status, session_id=session, limit=limit)
+    except ValidationError as exc:
+        raise _input_error(exc.message) from exc
+    finally:
+        accord.close()
+    if as_json:
+        sys.stdout.write(json.dumps(rows, indent=2, default=str) + "\n")
+        return
+    table = Table("case", "status", "task", "kind", "severity", "winner", "rung", "created")
+    for r in rows:
+        table.add_row(
+            r["case_id"],
+            r["status"],
+            r["task_type"],
+            r["kind"] or "-",
+            r["severity"] or "-",
+            r["winner"] or "-",
+            r["rung"] or "-",
+            r["created_at"],
+        )
+    _console().print(table)
+
+
+def case(
+    case_id: str, db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
+) -> None:
+    """Print one case (positions, detection, decision or escalation payload) as JSON."""
+    accord = _open(config, db, keys)
+    try:
+        found = accord.cases.get(case_id)
+    except AccordError as exc:
+        _console(stderr=True).print(f"[bold red]error[/] {exc}")
+        raise typer.Exit(1) from exc
+    finally:
+        accord.close()
+    sys.stdout.write(found.model_dump_json(indent=2) + "\n")
+
+
+def report(
+    out: Annotated[Path, typer.Option("--out", help="Directory for plots and summaries.")] = Path(
+        "accord-report"
+    ),
+    fmt: Annotated[str, typer.Option("--format", help="png or svg")] = "png",
+    db: DbOption = None,
+    keys: KeysOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Plots (cases by kind, escalation rate, win rate per agent), routing advice, root causes."""
+    if fmt not in ("png", "svg"):
+        raise _input_error(f"--format must be png or svg, not {fmt!r}")
+    accord = _open(config, db, keys)
+    try:
+        outcomes = accord.outcomes()
+    finally:
+        accord.close()
+    files = render_report(outcomes, out, fmt=fmt)  # type: ignore[arg-type]
+    console = _console()
+    console.print(f"{len(outcomes)} cases; report written to {out}")
+    for path in files.model_dump().values():
+        if path:
+            console.print(f"  {path}")
+    for flag in WinRateTracker.from_outcomes(outcomes).routing_advice():
+        console.print(f"[yellow]routing[/] {flag.advice}")
+    for group in root_cause_report(outcomes).groups:
+        console.print(f"cause {group.cause}: {group.count} ({group.share:.0%})")
+
+
+@eval_app.command("crowd")
+def eval_crowd(directory: Path, as_json: JsonOption = False) -> None:
+    """Majority vote vs Accord's reliability-weighted vote on a crowdsourcing dataset."""
+    try:
+        result = evaluate_crowd(directory)
+    except AccordError as exc:
+        raise _input_error(str(exc)) from exc
+    if as_json:
+        sys.stdout.write(result.model_dump_json(indent=2) + "\n")
+        return
+    table = Table(
+        "dataset",
+        "items",
+        "workers",
+        "answers",
+        "majority",
+        "Accord (weighted)",
+        "fit s",
+        "iterations",
+    )
+
+    def fmt_acc(v: float | None) -> str:
+        return "-" if v is None else f"{v:.4f}"
+
+    table.add_row(
+        result.dataset,
+        str(result.items),
+        str(result.workers),
+        str(result.answers),
+        fmt_acc(result.majority_accuracy),
+        fmt_acc(result.weighted_accuracy),
+        f"{result.fit_seconds:.3f}",
+        str(result.iterations),
+    )
+    _console().print(table)
+    if result.numeric:
+        _console().print(
+            f"MAE mean {result.mae_mean:.4f} vs Accord {result.mae_weighted:.4f}; "
+            f"RMSE mean {result.rmse_mean:.4f} vs Accord {result.rmse_weighted:.4f}"
+        )

@@ -1,0 +1,132 @@
+"""The case: one disagreement between agents, from positions to decision or escalation."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, JsonValue
+
+from accord.conflicts import Classification, Detection, Position, Tier
+from accord.resolution import RungAttempt
+
+
+class SettleStatus(StrEnum):
+    """How ``settle`` ended."""
+
+    SETTLED = "settled"
+    MERGED = "merged"
+    NO_CONFLICT = "no_conflict"
+    ESCALATED = "escalated"
+
+
+class CaseStatus(StrEnum):
+    """The eight DCP-07 dispute statuses (R6)."""
+
+    OPEN = "open"
+    NEGOTIATING = "negotiating"
+    ESCALATED = "escalated"
+    ARBITRATING = "arbitrating"
+    APPEALING = "appealing"
+    RESOLVED = "resolved"
+    WITHDRAWN = "withdrawn"
+    ABANDONED = "abandoned"
+
+
+class Decision(BaseModel):
+    """The winning side, or the merged output, and how it was reached."""
+
+    model_config = ConfigDict(frozen=True)
+
+    winner: str | None = None
+    winners: tuple[str, ...] = ()
+    answer: JsonValue = None
+    rung: str | None = None
+    confidence: float = 0.0
+    provenance: dict[str, str] | None = None
+    resolution_id: str | None = None
+
+
+class EscalationPayload(BaseModel):
+    """What the next tier receives (playbook §7)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    summary: str
+    reason: str
+    next_step: str | None
+    target_tier: Tier
+    outputs: dict[str, JsonValue]
+    evidence: dict[str, dict[str, Any]]
+    strategies_tried: tuple[RungAttempt, ...]
+    confidence: float
+
+
+class DissentRecord(BaseModel):
+    """An overruled agent's position, kept with the decision that overruled it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    dissent_id: str
+    case_id: str
+    agent_id: str
+    task_type: str
+    kind: str | None
+    strategy: str | None
+    position: Position
+    winning_answer: JsonValue
+    reasoning: str
+    created_at: datetime
+
+
+class Case(BaseModel):
+    """A settled, merged, agreed or escalated case, as persisted and returned by ``settle``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    case_id: str
+    session_id: str | None
+    subject: str
+    task_type: str
+    status: SettleStatus
+    dcp_status: CaseStatus
+    tier: Tier
+    positions: tuple[Position, ...]
+    detection: Detection
+    classification: Classification | None
+    decision: Decision | None
+    attempts: tuple[RungAttempt, ...] = ()
+    escalation: EscalationPayload | None = None
+    dissent: tuple[DissentRecord, ...] = ()
+    created_at: datetime
+    decided_at: datetime | None
+    duration_ms: int
+    ledger_seqs: tuple[int, ...] = ()
+
+    @property
+    def dissent_ids(self) -> tuple[str, ...]:
+        return tuple(d.dissent_id for d in self.dissent)
+
+    def summary(self) -> dict[str, Any]:
+        """The flat decision view printed by ``accord settle``."""
+        decision = self.decision
+        classification = self.classification
+        return {
+            "case_id": self.case_id,
+            "status": self.status.value,
+            "winner": decision.winner if decision else None,
+            "winners": list(decision.winners) if decision else [],
+            "answer": decision.answer if decision else None,
+            "rung": decision.rung if decision else None,
+            "kind": self.detection.kind.value if self.detection.kind else None,
+            "severity": self.detection.severity.value if self.detection.severity else None,
+            "dispute_type": classification.dispute_type.value if classification else None,
+            "tier": self.tier.value,
+            "confidence": decision.confidence if decision else 0.0,
+            "dissent_ids": list(self.dissent_ids),
+            "escalation_reason": self.escalation.reason if self.escalation else None,
+            "next_step": self.escalation.next_step if self.escalation else None,
+            "duration_ms": self.duration_ms,
+            "ledger_seqs": list(self.ledger_seqs),
+        }

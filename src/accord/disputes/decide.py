@@ -1,0 +1,245 @@
+"""From positions to a case: detect, classify, run tier 1, merge or escalate (pure)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from pydantic import JsonValue
+
+from accord.conflicts import (
+    Classification,
+    DecisionTable,
+    Detection,
+    DetectionSettings,
+    Position,
+    SemanticComparator,
+    Tier,
+    classify,
+    detect,
+    merge_complementary,
+)
+from accord.disputes.case import (
+    Case,
+    CaseStatus,
+    Decision,
+    DissentRecord,
+    EscalationPayload,
+    SettleStatus,
+)
+from accord.org import OrgChart
+from accord.resolution import (
+    LadderSettings,
+    RungContext,
+    TierOneOutcome,
+    VerifierRegistry,
+    run_tier_one,
+)
+
+_NEXT_TIER = {
+    "arbitration": Tier.CONTEXTUAL_ARBITRATION,
+    "debate": Tier.CONTEXTUAL_ARBITRATION,
+    "hybrid": Tier.CONTEXTUAL_ARBITRATION,
+}
+_TIER_ORDER = (Tier.DIRECT_NEGOTIATION, Tier.CONTEXTUAL_ARBITRATION, Tier.HUMAN_APPEAL)
+
+
+def _escalation_target(classification: Classification, next_step: str | None) -> Tier:
+    """The chain's next tier, never below the tier the dispute starts at (R2, R18)."""
+    target = _NEXT_TIER.get(next_step or "", Tier.HUMAN_APPEAL)
+    return max(target, classification.starting_tier, key=_TIER_ORDER.index)
+
+
+@dataclass(frozen=True)
+class DecideSettings:
+    """Detection per task type, the decision table, and the ladder's thresholds."""
+
+    detection: DetectionSettings = field(default_factory=DetectionSettings)
+    detection_by_task: Mapping[str, DetectionSettings] = field(default_factory=dict)
+    table: DecisionTable = field(default_factory=DecisionTable)
+    ladder: LadderSettings = field(default_factory=LadderSettings)
+
+    def detection_for(self, task_type: str) -> DetectionSettings:
+        return self.detection_by_task.get(task_type, self.detection)
+
+
+@dataclass(frozen=True)
+class DecideInput:
+    subject: str
+    task_type: str
+    session_id: str | None
+    positions: tuple[Position, ...]
+    created_at: datetime
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}:{uuid.uuid4()}"
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """The fields every case of one ``decide`` call shares."""
+
+    case_id: str
+    item: DecideInput
+    detection: Detection
+    decided_at: datetime
+    duration_ms: int
+
+    def case(self, **fields: Any) -> Case:
+        return Case(
+            case_id=self.case_id,
+            session_id=self.item.session_id,
+            subject=self.item.subject,
+            task_type=self.item.task_type,
+            positions=self.item.positions,
+            detection=self.detection,
+            created_at=self.item.created_at,
+            decided_at=self.decided_at,
+            duration_ms=self.duration_ms,
+            **fields,
+        )
+
+
+def decide(
+    item: DecideInput,
+    settings: DecideSettings,
+    *,
+    org: OrgChart | None,
+    verifiers: VerifierRegistry,
+    weights: Mapping[str, float],
+    semantic: SemanticComparator | None,
+    decided_at: datetime,
+    duration_ms: int = 0,
+) -> Case:
+    """Decide one case at tier 1 (or record agreement / merge / escalation)."""
+    detection = detect(item.positions, settings.detection_for(item.task_type), semantic)
+    frame = _Frame(new_id("disp"), item, detection, decided_at, duration_ms)
+    if not detection.has_conflict:
+        return _agreed(frame)
+    classification = classify(detection, settings.table)
+    ctx = RungContext(
+        subject=item.subject,
+        task_type=item.task_type,
+        positions=item.positions,
+        detection=detection,
+        classification=classification,
+        org=org,
+        weights=weights,
+    )
+    outcome = run_tier_one(ctx, verifiers, settings.ladder)
+    if outcome.decided:
+        return _settled(frame, classification, outcome)
+    return _escalated(frame, classification, outcome)
+
+
+def _agreed(frame: _Frame) -> Case:
+    positions, detection = frame.item.positions, frame.detection
+    if detection.complementary:
+        merged = merge_complementary(positions)
+        decision = Decision(
+            winners=tuple(p.agent for p in positions),
+            answer=merged.output,
+            rung="merge",
+            confidence=1.0,
+            provenance=merged.provenance,
+            resolution_id=new_id("res"),
+        )
+        status = SettleStatus.MERGED
+    else:
+        group = detection.groups[0] if detection.groups else None
+        decision = Decision(
+            winners=group.agents if group else (),
+            answer=group.answer if group else None,
+            rung="consensus",
+            confidence=1.0,
+        )
+        status = SettleStatus.NO_CONFLICT
+    return frame.case(
+        status=status,
+        dcp_status=CaseStatus.RESOLVED,
+        tier=Tier.DIRECT_NEGOTIATION,
+        classification=None,
+        decision=decision,
+    )
+
+
+def _settled(frame: _Frame, classification: Classification, outcome: TierOneOutcome) -> Case:
+    assert outcome.group is not None
+    group = frame.detection.groups[outcome.group]
+    by_agent = {p.agent: p for p in frame.item.positions}
+    lead = max(group.agents, key=lambda a: by_agent[a].confidence or 0.0)
+    decision = Decision(
+        winner=lead,
+        winners=group.agents,
+        answer=group.answer,
+        rung=outcome.rung,
+        confidence=outcome.confidence,
+        resolution_id=new_id("res"),
+    )
+    reasoning = outcome.attempts[-1].detail
+    dissent = tuple(
+        DissentRecord(
+            dissent_id=new_id("dis"),
+            case_id=frame.case_id,
+            agent_id=p.agent,
+            task_type=frame.item.task_type,
+            kind=classification.kind.value,
+            strategy=outcome.rung,
+            position=p,
+            winning_answer=group.answer,
+            reasoning=reasoning,
+            created_at=frame.decided_at,
+        )
+        for p in frame.item.positions
+        if p.agent not in group.agents
+    )
+    return frame.case(
+        status=SettleStatus.SETTLED,
+        dcp_status=CaseStatus.RESOLVED,
+        tier=Tier.DIRECT_NEGOTIATION,
+        classification=classification,
+        decision=decision,
+        attempts=outcome.attempts,
+        dissent=dissent,
+    )
+
+
+def _escalated(frame: _Frame, classification: Classification, outcome: TierOneOutcome) -> Case:
+    positions = frame.item.positions
+    target = _escalation_target(classification, outcome.next_step)
+    payload = EscalationPayload(
+        summary=f"{frame.detection.description} on {frame.item.subject!r} ({frame.item.task_type})",
+        reason=outcome.escalation_reason or "no tier-1 rung could decide",
+        next_step=outcome.next_step,
+        target_tier=target,
+        outputs={p.agent: _json(p.output) for p in positions},
+        evidence={
+            p.agent: {
+                "evidence": [e.content_hash for e in p.evidence],
+                "sources": list(p.sources),
+                "assumptions": list(p.assumptions),
+                "reasoning": p.reasoning,
+                "confidence": p.confidence,
+            }
+            for p in positions
+        },
+        strategies_tried=outcome.attempts,
+        confidence=max((a.confidence for a in outcome.attempts), default=0.0),
+    )
+    return frame.case(
+        status=SettleStatus.ESCALATED,
+        dcp_status=CaseStatus.ESCALATED,
+        tier=target,
+        classification=classification,
+        decision=None,
+        attempts=outcome.attempts,
+        escalation=payload,
+    )
+
+
+def _json(value: object) -> JsonValue:
+    return value  # type: ignore[return-value]  # outputs are validated JSON values

@@ -1,0 +1,151 @@
+"""The signed ledger records a case writes (pure: a case in, event records out).
+
+Every case writes one entry, or two when it is a real conflict: ``dispute_opened`` and then
+``dispute_resolved`` or ``dispute_escalated`` (DCP R30 names). Agreement and complementary
+work write ``consensus_recorded`` / ``outputs_merged``. Each carries the playbook's
+resolution-log fields: case id, time, agents, kind, severity, strategy, winner, confidence,
+escalated, duration_ms.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accord.clock import isoformat
+from accord.conflicts import Position
+from accord.disputes.case import Case, SettleStatus
+from accord.disputes.signable import AnswerHashes, basis_points, signable
+from accord.org import OrgChart
+
+
+def _party(agent: str, org: OrgChart | None) -> dict[str, str]:
+    if org is not None and agent in org:
+        member = org.agent(agent)
+        return {
+            "agent_id": agent,
+            "principal_id": member.principal_id,
+            "organization_id": member.organization_id,
+        }
+    return {"agent_id": agent, "principal_id": "unknown", "organization_id": "unknown"}
+
+
+def _position(p: Position) -> dict[str, Any]:
+    return {
+        "agent_id": p.agent,
+        "answer": signable(p.output),
+        "confidence_bp": basis_points(p.confidence),
+        "evidence": [e.content_hash for e in p.evidence],
+        "sources": list(p.sources),
+        "assumptions": list(p.assumptions),
+    }
+
+
+def _log_fields(case: Case) -> dict[str, Any]:
+    decision = case.decision
+    return {
+        "case_id": case.case_id,
+        "time": isoformat(case.decided_at or case.created_at),
+        "agents": [p.agent for p in case.positions],
+        "kind": case.detection.kind.value if case.detection.kind else None,
+        "severity": case.detection.severity.value if case.detection.severity else None,
+        "strategy": decision.rung if decision else None,
+        "winner": decision.winner if decision else None,
+        "confidence_bp": basis_points(decision.confidence) if decision else 0,
+        "escalated": case.status is SettleStatus.ESCALATED,
+        "duration_ms": case.duration_ms,
+    }
+
+
+def case_events(
+    case: Case, org: OrgChart | None, answer_hash: AnswerHashes | None = None
+) -> list[tuple[str, dict[str, Any]]]:
+    """The (event type, record) pairs to append for ``case``, in order."""
+    answer_hash = answer_hash or AnswerHashes()
+    base = {
+        "dispute_id": case.case_id,
+        "session_id": case.session_id,
+        "subject": {"description": case.subject, "task_type": case.task_type},
+    }
+    if case.status is SettleStatus.NO_CONFLICT:
+        answer = case.decision.answer if case.decision else None
+        return [
+            (
+                "consensus_recorded",
+                {
+                    **base,
+                    "answer": signable(answer),
+                    "answer_hash": answer_hash(answer),
+                    "positions": [_position(p) for p in case.positions],
+                    "log": _log_fields(case),
+                },
+            )
+        ]
+    if case.status is SettleStatus.MERGED:
+        decision = case.decision
+        assert decision is not None
+        return [
+            (
+                "outputs_merged",
+                {
+                    **base,
+                    "merged": signable(decision.answer),
+                    "merged_hash": answer_hash(decision.answer),
+                    "provenance": dict(decision.provenance or {}),
+                    "positions": [_position(p) for p in case.positions],
+                    "log": _log_fields(case),
+                },
+            )
+        ]
+    classification = case.classification
+    assert classification is not None
+    agents = [p.agent for p in case.positions]
+    opened = {
+        **base,
+        "dispute_type": classification.dispute_type.value,
+        "severity": classification.severity.value,
+        "status": "open",
+        "current_escalation_level": classification.starting_tier.value,
+        "complainant": _party(agents[0], org),
+        "respondents": [_party(a, org) for a in agents[1:]],
+        "positions": [_position(p) for p in case.positions],
+        "conflict": {
+            "kind": classification.kind.value,
+            "output_kind": case.detection.output_kind.value,
+            "fields": [f.path for f in case.detection.field_conflicts],
+            "max_gap_bp": basis_points(case.detection.max_gap),
+            "strategy_chain": list(classification.strategy_chain),
+        },
+        "opened_at": isoformat(case.created_at),
+        "log": _log_fields(case),
+    }
+    attempts = [{"rung": a.rung, "decided": a.decided, "detail": a.detail} for a in case.attempts]
+    if case.status is SettleStatus.SETTLED:
+        decision = case.decision
+        assert decision is not None
+        resolved = {
+            "dispute_id": case.case_id,
+            "resolution_id": decision.resolution_id,
+            "resolution_level": case.tier.value,
+            "resolution_type": "tier_one",
+            "rung": decision.rung,
+            "winner": decision.winner,
+            "winners": list(decision.winners),
+            "answer": signable(decision.answer),
+            "answer_hash": answer_hash(decision.answer),
+            "attempts": attempts,
+            "dissent": [{"dissent_id": d.dissent_id, "agent_id": d.agent_id} for d in case.dissent],
+            "log": _log_fields(case),
+        }
+        return [("dispute_opened", opened), ("dispute_resolved", resolved)]
+    escalation = case.escalation
+    assert escalation is not None
+    escalated = {
+        "dispute_id": case.case_id,
+        "from_level": classification.starting_tier.value,
+        "to_level": escalation.target_tier.value,
+        "next_step": escalation.next_step,
+        "reason": escalation.reason,
+        "strategies_tried": attempts,
+        "log": _log_fields(case),
+    }
+    return [("dispute_opened", opened), ("dispute_escalated", escalated)]

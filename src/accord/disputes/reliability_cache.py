@@ -1,0 +1,45 @@
+"""Learned reliability weights for the vote rung, refit from case history every N cases."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+
+from accord.disputes.case_store import CaseStore
+from accord.learning import estimate_case_reliability, reliability_weights
+
+
+class ReliabilityCache:
+    """Fits Dawid–Skene over past conflicts lazily and again after ``refit_every`` settles."""
+
+    def __init__(self, store: CaseStore, *, refit_every: int, min_answers: int) -> None:
+        self.store = store
+        self.refit_every = refit_every
+        self.min_answers = min_answers
+        self._weights: dict[str, float] | None = None
+        self._since_fit = 0
+
+    def weights(self) -> Mapping[str, float]:
+        """Current weights (fitting first if stale); agents without history are absent."""
+        if self._weights is None or self._since_fit >= self.refit_every:
+            self.refit()
+        self._since_fit += 1
+        assert self._weights is not None
+        return self._weights
+
+    def refit(self) -> dict[str, float]:
+        """Fit now. Agents with fewer than ``min_answers`` answers get no weight: the vote
+        rung then counts them like agents without history (1), not at the 0 a coin-flip
+        reliability of 0.5 would give them.
+        """
+        votes = self.store.votes()
+        answered = Counter(agent for _, agent, _ in votes)
+        reliability = estimate_case_reliability(votes, min_answers=self.min_answers)
+        known = {a: p for a, p in reliability.items() if answered[a] >= self.min_answers}
+        self._weights = reliability_weights(known) if known else {}
+        self._since_fit = 0
+        return self._weights
+
+    def reliability(self) -> dict[str, float]:
+        """Each agent's estimated accuracy (for reports)."""
+        return estimate_case_reliability(self.store.votes(), min_answers=self.min_answers)

@@ -1,0 +1,203 @@
+"""`Accord.settle`, `settle_async`, `settle_gather` and `settle_many` through the public API."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+from pydantic import JsonValue
+
+from accord import Accord, Position, SettleRequest, SettleStatus, SourceFinding
+from accord.clock import FrozenClock
+from accord.errors import ConfigError, ValidationError
+
+
+@pytest.fixture
+def accord(tmp_path: Path, database_url: str, frozen_clock: FrozenClock) -> Iterator[Accord]:
+    instance = Accord.open(db_url=database_url, keys_dir=tmp_path / "keys", clock=frozen_clock)
+    yield instance
+    instance.close()
+
+
+class ErpTotals:
+    """A source of truth for invoice totals."""
+
+    def lookup(self, subject: str, task_type: str, answers: Sequence[JsonValue]) -> SourceFinding:
+        return SourceFinding(answer=1450, source="erp:invoice/4411")
+
+
+def test_ten_lines_of_python_settle_a_disagreement(accord: Accord) -> None:
+    case = accord.settle(
+        "Total of invoice 4411",
+        [
+            Position(agent="agent:billing", output=1200, confidence=0.9),
+            Position(agent="agent:audit", output=1450, confidence=0.7),
+        ],
+        task_type="invoicing",
+    )
+    assert case.status is SettleStatus.SETTLED
+    assert case.decision is not None
+    assert case.decision.winner == "agent:billing"
+    assert [d.agent_id for d in case.dissent] == ["agent:audit"]
+    assert accord.cases.get(case.case_id).decision == case.decision
+    assert accord.verify(workers=1).entries == 2
+
+
+def test_a_registered_source_of_truth_outranks_confidence(accord: Accord) -> None:
+    accord.verifiers.register("invoicing", ErpTotals())
+    case = accord.settle(
+        "Total of invoice 4411",
+        [
+            {"agent": "agent:billing", "output": 1200, "confidence": 0.9},
+            {"agent": "agent:audit", "output": 1450, "confidence": 0.7},
+        ],
+        task_type="invoicing",
+    )
+    assert case.decision is not None
+    assert case.decision.winner == "agent:audit"
+    assert case.decision.rung == "source_verification"
+
+
+def test_a_critical_contradiction_settles_only_with_a_source(accord: Accord) -> None:
+    positions = [
+        {"agent": "a", "output": True, "confidence": 0.99},
+        {"agent": "b", "output": False, "confidence": 0.1},
+    ]
+    escalated = accord.settle("sanctioned?", positions)
+    assert escalated.status is SettleStatus.ESCALATED
+    assert accord.cases.find(status="escalated")[0]["case_id"] == escalated.case_id
+
+    class Registry:
+        def lookup(
+            self, subject: str, task_type: str, answers: Sequence[JsonValue]
+        ) -> SourceFinding:
+            return SourceFinding(answer=False, source="ofac:sdn-list")
+
+    accord.verifiers.register("*", Registry())
+    settled = accord.settle("sanctioned?", positions)
+    assert settled.status is SettleStatus.SETTLED
+    assert settled.decision is not None
+    assert settled.decision.winner == "b"
+
+
+def test_settle_many_is_all_or_nothing(accord: Accord) -> None:
+    good = SettleRequest("ok", [{"agent": "a", "output": 1}, {"agent": "b", "output": 1}])
+    bad = SettleRequest("bad", [{"agent": "a", "output": 1}, {"agent": "a", "output": 2}])
+    with pytest.raises(ValidationError) as err:
+        accord.settle_many([good, bad])
+    assert err.value.context["request"] == 1
+    assert accord.cases.total() == 0
+    assert accord.ledger.size() == 0
+    cases = accord.settle_many([good, good])
+    assert [c.status for c in cases] == [SettleStatus.NO_CONFLICT] * 2
+    assert accord.ledger.size() == 2
+
+
+def test_settle_gather_awaits_a_fan_out_and_drops_agents_that_fail(accord: Accord) -> None:
+    async def answer(value: object, delay: float = 0.0) -> object:
+        await asyncio.sleep(delay)
+        return value
+
+    async def broken() -> object:
+        raise RuntimeError("model timed out")
+
+    async def scenario() -> None:
+        case = await accord.settle_gather(
+            "label the ticket",
+            {
+                "agent:a": answer("bug"),
+                "agent:b": answer({"output": "bug", "confidence": 0.8}),
+                "agent:c": answer(Position(agent="agent:c", output="feature")),
+                "agent:d": broken(),
+            },
+        )
+        assert case.status is SettleStatus.SETTLED
+        assert case.decision is not None
+        assert case.decision.answer == "bug"
+        assert {p.agent for p in case.positions} == {"agent:a", "agent:b", "agent:c"}
+        with pytest.raises(ValidationError):
+            await accord.settle_gather("nothing", {"agent:d": broken()})
+
+    asyncio.run(scenario())
+
+
+def test_settle_async_asks_agents_to_justify_before_deciding(accord: Accord) -> None:
+    from accord.disputes import Justification
+
+    class Agents:
+        async def justify(self, agent: str, subject: str, output: object) -> Justification:
+            confidence = 0.95 if agent == "agent:audit" else 0.5
+            return Justification(
+                reasoning=f"{agent} checked", confidence=confidence, sources=(f"doc:{agent}",)
+            )
+
+    async def scenario() -> None:
+        case = await accord.settle_async(
+            "Total",
+            [
+                {"agent": "agent:billing", "output": 1200, "confidence": 0.9},
+                {"agent": "agent:audit", "output": 1450, "confidence": 0.7},
+            ],
+            justifier=Agents(),
+        )
+        assert case.decision is not None
+        assert case.decision.winner == "agent:audit"
+        assert case.positions[1].sources == ("doc:agent:audit",)
+
+    asyncio.run(scenario())
+
+
+def test_yaml_settings_change_detection_and_the_ladder(
+    tmp_path: Path, database_url: str, frozen_clock: FrozenClock
+) -> None:
+    config = tmp_path / "accord.yaml"
+    config.write_text(
+        "settle:\n"
+        "  task_types:\n"
+        "    invoicing: {detection: {numeric: {conflict_gap: 0.01, major_gap: 0.05}}}\n"
+        "  ladder: {confidence_tie_gap: 0.3}\n"
+        "classification:\n"
+        "  chains:\n"
+        "    default: [vote, confidence, human]\n"
+    )
+    accord = Accord.open(config, db_url=database_url, keys_dir=tmp_path / "k", clock=frozen_clock)
+    try:
+        positions = [
+            {"agent": "a", "output": 100, "confidence": 0.9},
+            {"agent": "b", "output": 110, "confidence": 0.7},
+        ]
+        strict = accord.settle("total", positions, task_type="invoicing")
+        assert strict.detection.severity is not None
+        assert strict.detection.severity.value == "high"
+        assert strict.status is SettleStatus.ESCALATED  # gap 0.2 < tie gap 0.3, vote tied
+        assert [a.rung for a in strict.attempts] == ["vote", "confidence"]
+        relaxed = accord.settle("total", positions, task_type="other")
+        assert relaxed.status is SettleStatus.NO_CONFLICT
+    finally:
+        accord.close()
+
+
+def test_an_unknown_strategy_in_yaml_fails_with_the_key_path(tmp_path: Path) -> None:
+    config = tmp_path / "accord.yaml"
+    config.write_text("classification:\n  chains:\n    default: [vote, coin_toss]\n")
+    with pytest.raises(ConfigError) as err:
+        Accord.open(config, db_url=f"sqlite:///{tmp_path / 'a.db'}", keys_dir=tmp_path / "k")
+    assert "classification.chains" in err.value.context["key_path"]
+
+
+def test_outcomes_feed_the_learning_loop(accord: Accord) -> None:
+    for _ in range(3):
+        accord.settle(
+            "t",
+            [
+                {"agent": "a", "output": 1, "confidence": 0.9},
+                {"agent": "b", "output": 5, "confidence": 0.2},
+            ],
+        )
+    outcomes = accord.outcomes()
+    assert [o.winner for o in outcomes] == ["a", "a", "a"]
+    assert outcomes[0].losers == ("b",)
+    weights = accord.reliability.refit()
+    assert set(weights) <= {"a", "b"}

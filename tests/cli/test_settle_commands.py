@@ -1,0 +1,150 @@
+"""`accord settle | cases | case | report | eval crowd` from a user's shell."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import shared_dir
+
+from .conftest import Run
+
+DB = "sqlite:///settle.db"
+INVOICE = {
+    "subject": "Total of invoice 4411",
+    "task_type": "invoicing",
+    "positions": [
+        {"agent": "agent:billing", "output": 1200.5, "confidence": 0.9},
+        {"agent": "agent:audit", "output": 1450, "confidence": 0.7},
+    ],
+}
+SANCTIONS = {
+    "subject": "Is the vendor sanctioned?",
+    "positions": [
+        {"agent": "agent:risk", "output": True, "confidence": 0.9},
+        {"agent": "agent:sales", "output": False, "confidence": 0.6},
+    ],
+}
+
+
+def settle(run: Run, payload: object, name: str = "case.json") -> tuple[int, object, str]:
+    Path(name).write_text(json.dumps(payload))
+    result = run("settle", name, "--db", DB, "--keys", "keys")
+    parsed = json.loads(result.stdout) if result.exit_code == 0 else None
+    return result.exit_code, parsed, result.output
+
+
+def test_settle_prints_the_decision_as_json(run: Run) -> None:
+    code, decision, _ = settle(run, INVOICE)
+    assert code == 0
+    assert isinstance(decision, dict)
+    assert decision["status"] == "settled"
+    assert decision["winner"] == "agent:billing"
+    assert decision["rung"] == "confidence"
+    assert decision["kind"] == "numerical_inconsistency"
+    assert decision["severity"] == "medium"
+    assert decision["case_id"].startswith("disp:")
+    assert len(decision["dissent_ids"]) == 1
+    assert decision["ledger_seqs"] == [1, 2]
+
+
+def test_a_list_of_cases_is_settled_in_one_go(run: Run) -> None:
+    code, decisions, _ = settle(run, [INVOICE, SANCTIONS])
+    assert code == 0
+    assert isinstance(decisions, list)
+    assert [d["status"] for d in decisions] == ["settled", "escalated"]
+    assert decisions[1]["severity"] == "critical"
+    assert "source verification" in decisions[1]["escalation_reason"]
+
+
+def test_escalated_cases_are_listed_and_shown(run: Run) -> None:
+    settle(run, [INVOICE, SANCTIONS])
+    listed = run("cases", "--status", "escalated", "--db", DB, "--keys", "keys", "--json")
+    rows = json.loads(listed.stdout)
+    assert [r["status"] for r in rows] == ["escalated"]
+    shown = run("case", rows[0]["case_id"], "--db", DB, "--keys", "keys")
+    case = json.loads(shown.stdout)
+    assert case["escalation"]["target_tier"] == "contextual_arbitration"
+    assert set(case["escalation"]["outputs"]) == {"agent:risk", "agent:sales"}
+    assert "escalated" in run("cases", "--db", DB, "--keys", "keys").output
+    assert run("case", "disp:nope", "--db", DB, "--keys", "keys").exit_code == 1
+    assert run("cases", "--status", "bogus", "--db", DB, "--keys", "keys").exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("payload", "needle"),
+    [
+        ({"subject": "x"}, "positions"),
+        ({"subject": "x", "positions": [], "extra": 1}, "extra"),
+        ({"subject": "", "positions": [{"agent": "a", "output": 1}]}, "subject"),
+        (
+            {"subject": "x", "positions": [{"agent": "a", "output": 1, "confidence": 2}]},
+            "confidence",
+        ),
+        (
+            {
+                "subject": "x",
+                "positions": [{"agent": "a", "output": 1}, {"agent": "a", "output": 2}],
+            },
+            "appears at positions",
+        ),
+        (
+            {
+                "subject": "x",
+                "positions": [{"agent": "a", "output": 1}, {"agent": "b", "output": "1"}],
+            },
+            "but position 0",
+        ),
+        (["not an object"], "JSON object"),
+    ],
+)
+def test_invalid_input_exits_2_naming_the_problem_and_writes_nothing(
+    run: Run, payload: object, needle: str
+) -> None:
+    code, _, output = settle(run, payload)
+    assert code == 2
+    assert needle in output
+    listed = run("cases", "--db", DB, "--keys", "keys", "--json")
+    assert json.loads(listed.stdout) == []
+
+
+def test_unreadable_and_malformed_files_exit_2(run: Run) -> None:
+    assert run("settle", "missing.json", "--db", DB).exit_code == 2
+    Path("bad.json").write_text("{not json")
+    result = run("settle", "bad.json", "--db", DB)
+    assert result.exit_code == 2
+    assert "line 1" in result.output
+
+
+def test_report_writes_plots_and_summaries(run: Run) -> None:
+    settle(run, [INVOICE, SANCTIONS, INVOICE])
+    result = run("report", "--out", "rep", "--format", "svg", "--db", DB, "--keys", "keys")
+    assert result.exit_code == 0, result.output
+    assert Path("rep/summary.json").is_file()
+    assert Path("rep/win_rates.svg").read_text().lstrip().startswith("<?xml")
+    summary = json.loads(Path("rep/summary.json").read_text())
+    assert summary["total"] == 3
+    assert summary["escalated"] == 1
+    assert run("report", "--format", "gif", "--db", DB).exit_code == 2
+
+
+def test_eval_crowd_reports_majority_and_weighted_accuracy() -> None:
+    base = shared_dir()
+    if base is None:
+        pytest.skip("../shared/data/crowd is absent: crowd evaluation not run")
+    from typer.testing import CliRunner
+
+    from accord.cli.main import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["eval", "crowd", str(base / "data" / "crowd" / "duck"), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["weighted_accuracy"] >= 0.889 > data["majority_accuracy"]
+    table = runner.invoke(
+        app, ["eval", "crowd", str(base / "data" / "crowd" / "duck")], env={"COLUMNS": "200"}
+    )
+    assert "duck" in table.output
+    assert runner.invoke(app, ["eval", "crowd", "/nonexistent"]).exit_code == 2
