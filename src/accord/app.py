@@ -20,8 +20,10 @@ from accord.disputes.reliability_cache import ReliabilityCache
 from accord.errors import ValidationError
 from accord.learning import CaseOutcome
 from accord.ledger import Ledger, VerificationReport
+from accord.llm import build_model
 from accord.org import OrgChart
 from accord.resolution import VerifierRegistry
+from accord.resolution.model_comparator import ModelSemanticComparator
 from accord.store import Database, open_database, resolve_database_url
 
 PASSPHRASE_ENV = "ACCORD_KEY_PASSPHRASE"
@@ -48,6 +50,12 @@ class Accord:
         self.cases = CaseStore(db)
         self.verifiers = VerifierRegistry()
         learning = config.settings.learning
+        semantic_model = config.settings.settle.semantic
+        semantic = (
+            None
+            if semantic_model is None
+            else ModelSemanticComparator(build_model(semantic_model, environ=os.environ))
+        )
         self.reliability = ReliabilityCache(
             self.cases, refit_every=learning.refit_every, min_answers=learning.min_answers
         )
@@ -59,6 +67,7 @@ class Accord:
             org=config.org,
             verifiers=self.verifiers,
             weights=self.reliability.weights if learning.reliability else None,
+            semantic=semantic,
         )
 
     # --- settle -------------------------------------------------------------------------

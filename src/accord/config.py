@@ -14,6 +14,7 @@ from pydantic import ValidationError as PydanticValidationError
 from accord.conflicts import DecisionTable, DetectionSettings
 from accord.disputes import DecideSettings
 from accord.errors import ConfigError
+from accord.llm import ModelSettings
 from accord.org import OrgChart, org_chart_from_mapping
 from accord.resolution import LadderSettings
 
@@ -54,6 +55,7 @@ class SettleConfig(_Strict):
     detection: dict[str, Any] = Field(default_factory=dict)
     task_types: dict[str, TaskTypeConfig] = Field(default_factory=dict)
     ladder: LadderConfig = LadderConfig()
+    semantic: ModelSettings | None = None
 
 
 class LearningSettings(_Strict):

@@ -201,3 +201,34 @@ def test_outcomes_feed_the_learning_loop(accord: Accord) -> None:
     assert outcomes[0].losers == ("b",)
     weights = accord.reliability.refit()
     assert set(weights) <= {"a", "b"}
+
+
+def test_a_configured_semantic_model_merges_paraphrased_text_answers(
+    tmp_path: Path, frozen_clock: FrozenClock
+) -> None:
+    config = tmp_path / "accord.yaml"
+    config.write_text(
+        "settle:\n"
+        "  semantic: {provider: scripted, model: offline-judge,"
+        " script: ['{\"equivalent\": true}']}\n"
+    )
+    accord = Accord.open(
+        config, db_url=f"sqlite:///{tmp_path / 'a.db'}", keys_dir=tmp_path / "k", clock=frozen_clock
+    )
+    try:
+        case = accord.settle(
+            "root cause",
+            [
+                {
+                    "agent": "a",
+                    "output": "The outage was caused by an expired TLS certificate at the edge.",
+                },
+                {
+                    "agent": "b",
+                    "output": "An expired certificate at the edge proxy caused the outage today.",
+                },
+            ],
+        )
+        assert case.status is SettleStatus.NO_CONFLICT
+    finally:
+        accord.close()
