@@ -1,0 +1,197 @@
+"""Which strategy settles an escalated conflict: ``conflict_resolution`` in YAML.
+
+```yaml
+conflict_resolution:
+  strategy: hybrid      # company default: authority | debate | human | hybrid | a plugin
+  tier1: [source_verification, confidence, authority, vote]
+  debate: {max_tokens_per_argument: 300, judge: manager, max_rounds: 2}
+  hybrid: {review_agent: "agent:reviewer", escalate_on_ambiguity: true}
+  departments:
+    engineering: {strategy: debate, debate: {judge: "agent:cto"}}
+  conflict_types:
+    logical_conflict: {strategy: human}
+```
+
+Precedence is **conflict type > department > company**: the most specific level that names a
+strategy chooses it, and each strategy's settings are merged key by key in the same order, so
+a department can change one debate setting and inherit the rest.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import ValidationError as PydanticValidationError
+
+from accord.conflicts import ConflictKind
+from accord.errors import ConfigError
+from accord.resolution.ladder import TIER_ONE_RUNGS
+
+_LEVEL_KEYS = frozenset({"strategy", "tier1"})
+
+
+class _Level(BaseModel):
+    """One level of the policy: a strategy name, tier-1 rungs, and per-strategy settings."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+
+    strategy: str | None = Field(default=None, min_length=1)
+    tier1: tuple[str, ...] | None = None
+
+    @field_validator("tier1")
+    @classmethod
+    def _known_rungs(cls, rungs: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        for rung in rungs or ():
+            if rung not in TIER_ONE_RUNGS:
+                raise ValueError(
+                    f"unknown tier-1 rung {rung!r}; valid: {', '.join(TIER_ONE_RUNGS)}"
+                )
+        return rungs
+
+    @model_validator(mode="after")
+    def _check(self) -> _Level:
+        for key, value in (self.model_extra or {}).items():
+            if not isinstance(value, Mapping):
+                raise ValueError(f"settings of strategy {key!r} must be a mapping")
+        return self
+
+    def settings_for(self, strategy: str) -> Mapping[str, Any]:
+        value = (self.model_extra or {}).get(strategy, {})
+        return value if isinstance(value, Mapping) else {}
+
+    def strategy_keys(self) -> list[str]:
+        return sorted(self.model_extra or {})
+
+
+class StrategyChoice(BaseModel):
+    """The strategy for one dispute, its merged settings, and the level that chose it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    strategy: str
+    settings: dict[str, Any]
+    tier1: tuple[str, ...]
+    chosen_by: str
+
+
+class ResolutionPolicy(BaseModel):
+    """The company level plus overrides per department and per conflict type."""
+
+    model_config = ConfigDict(frozen=True)
+
+    company: _Level = _Level(strategy="authority")
+    departments: dict[str, _Level] = Field(default_factory=dict)
+    conflict_types: dict[ConflictKind, _Level] = Field(default_factory=dict)
+
+    @classmethod
+    def from_mapping(
+        cls, data: Any, *, source: str, key_prefix: str = "conflict_resolution"
+    ) -> ResolutionPolicy:
+        """Read the YAML section strictly; errors name the file, key path and rule."""
+        if data is None:
+            return cls()
+        if not isinstance(data, Mapping):
+            raise _error(source, key_prefix, "must be a mapping")
+        body = dict(data)
+        departments = body.pop("departments", {}) or {}
+        types = body.pop("conflict_types", {}) or {}
+        company = _level(body, source, key_prefix, default_strategy="authority")
+        if not isinstance(departments, Mapping):
+            raise _error(source, f"{key_prefix}.departments", "must be a mapping")
+        if not isinstance(types, Mapping):
+            raise _error(source, f"{key_prefix}.conflict_types", "must be a mapping")
+        valid_kinds = {k.value for k in ConflictKind}
+        by_type: dict[ConflictKind, _Level] = {}
+        for name, level in types.items():
+            where = f"{key_prefix}.conflict_types.{name}"
+            if name not in valid_kinds:
+                raise _error(
+                    source, where, f"unknown conflict type; valid: {', '.join(sorted(valid_kinds))}"
+                )
+            by_type[ConflictKind(name)] = _level(level, source, where)
+        return cls(
+            company=company,
+            departments={
+                str(name): _level(level, source, f"{key_prefix}.departments.{name}")
+                for name, level in departments.items()
+            },
+            conflict_types=by_type,
+        )
+
+    def levels(self, kind: ConflictKind | None, department: str | None) -> list[tuple[str, _Level]]:
+        """Company first, most specific last."""
+        out: list[tuple[str, _Level]] = [("company", self.company)]
+        if department is not None and department in self.departments:
+            out.append((f"department:{department}", self.departments[department]))
+        if kind is not None and kind in self.conflict_types:
+            out.append((f"conflict_type:{kind.value}", self.conflict_types[kind]))
+        return out
+
+    def choose(self, kind: ConflictKind | None, department: str | None) -> StrategyChoice:
+        """The strategy, settings and tier-1 rungs for a dispute of ``kind`` in ``department``."""
+        levels = self.levels(kind, department)
+        strategy, chosen_by = "authority", "company"
+        tier1: tuple[str, ...] = TIER_ONE_RUNGS
+        for name, level in levels:
+            if level.strategy is not None:
+                strategy, chosen_by = level.strategy, name
+            if level.tier1 is not None:
+                tier1 = level.tier1
+        settings: dict[str, Any] = {}
+        for _, level in levels:
+            settings.update(level.settings_for(strategy))
+        return StrategyChoice(
+            strategy=strategy, settings=settings, tier1=tier1, chosen_by=chosen_by
+        )
+
+    def check_strategies(
+        self, valid: Iterable[str], *, source: str, key_prefix: str = "conflict_resolution"
+    ) -> None:
+        """Every named strategy (and settings block) must be a registered strategy."""
+        names = sorted(set(valid))
+        levels: list[tuple[str, _Level]] = [(key_prefix, self.company)]
+        levels += [(f"{key_prefix}.departments.{d}", lv) for d, lv in self.departments.items()]
+        levels += [
+            (f"{key_prefix}.conflict_types.{k.value}", lv) for k, lv in self.conflict_types.items()
+        ]
+        for where, level in levels:
+            if level.strategy is not None and level.strategy not in names:
+                raise _error(
+                    source,
+                    f"{where}.strategy",
+                    f"unknown strategy {level.strategy!r}; valid: {', '.join(names)}",
+                )
+            for key in level.strategy_keys():
+                if key not in names:
+                    raise _error(
+                        source,
+                        f"{where}.{key}",
+                        f"unknown key (not a strategy); valid strategies: {', '.join(names)}",
+                    )
+
+
+def _level(data: Any, source: str, where: str, default_strategy: str | None = None) -> _Level:
+    if not isinstance(data, Mapping):
+        raise _error(source, where, "must be a mapping")
+    payload = dict(data)
+    if default_strategy is not None:
+        payload.setdefault("strategy", default_strategy)
+    try:
+        return _Level.model_validate(payload)
+    except PydanticValidationError as exc:
+        first = exc.errors()[0]
+        loc = ".".join(str(p) for p in first["loc"] if p != "__root__")
+        message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
+        raise _error(source, f"{where}.{loc}" if loc else where, message) from exc
+
+
+def _error(source: str, key_path: str, rule: str) -> ConfigError:
+    return ConfigError(
+        f"{source}: {key_path}: {rule}",
+        code="config.invalid",
+        file=source,
+        key_path=key_path,
+        rule=rule,
+    )

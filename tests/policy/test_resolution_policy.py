@@ -1,0 +1,91 @@
+"""conflict_resolution in YAML: precedence conflict type > department > company."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from accord.conflicts import ConflictKind
+from accord.errors import ConfigError
+from accord.resolution.policy import ResolutionPolicy
+
+POLICY: dict[str, Any] = {
+    "strategy": "hybrid",
+    "debate": {"max_tokens_per_argument": 300, "judge": "manager"},
+    "hybrid": {"review_agent": "agent:reviewer"},
+    "departments": {
+        "engineering": {"strategy": "debate", "debate": {"judge": "agent:cto"}},
+        "finance": {"tier1": ["source_verification", "vote"]},
+    },
+    "conflict_types": {"logical_conflict": {"strategy": "human"}},
+}
+
+
+def policy() -> ResolutionPolicy:
+    return ResolutionPolicy.from_mapping(POLICY, source="accord.yaml")
+
+
+def test_the_company_default_applies_when_nothing_more_specific_does() -> None:
+    choice = policy().choose(ConflictKind.NUMERICAL_INCONSISTENCY, "sales")
+    assert (choice.strategy, choice.chosen_by) == ("hybrid", "company")
+    assert choice.settings == {"review_agent": "agent:reviewer"}
+
+
+def test_a_department_overrides_the_company_and_merges_settings_key_by_key() -> None:
+    choice = policy().choose(ConflictKind.NUMERICAL_INCONSISTENCY, "engineering")
+    assert (choice.strategy, choice.chosen_by) == ("debate", "department:engineering")
+    assert choice.settings == {"max_tokens_per_argument": 300, "judge": "agent:cto"}
+
+
+def test_a_conflict_type_overrides_the_department() -> None:
+    choice = policy().choose(ConflictKind.LOGICAL_CONFLICT, "engineering")
+    assert (choice.strategy, choice.chosen_by) == ("human", "conflict_type:logical_conflict")
+
+
+def test_tier_one_rungs_can_be_chosen_per_level() -> None:
+    assert policy().choose(None, "finance").tier1 == ("source_verification", "vote")
+    assert policy().choose(None, None).tier1[0] == "source_verification"
+
+
+def test_no_section_means_authority_for_everyone() -> None:
+    choice = ResolutionPolicy.from_mapping(None, source="x").choose(
+        ConflictKind.LOGICAL_CONFLICT, None
+    )
+    assert choice.strategy == "authority"
+
+
+def test_unknown_strategy_names_fail_with_the_valid_names_and_the_location() -> None:
+    bad = {**POLICY, "departments": {"ops": {"strategy": "coin_toss"}}}
+    loaded = ResolutionPolicy.from_mapping(bad, source="accord.yaml")
+    with pytest.raises(ConfigError) as err:
+        loaded.check_strategies(["authority", "debate", "human", "hybrid"], source="accord.yaml")
+    assert err.value.context["key_path"] == "conflict_resolution.departments.ops.strategy"
+    assert "authority, debate, human, hybrid" in err.value.context["rule"]
+    policy().check_strategies(["authority", "debate", "human", "hybrid"], source="accord.yaml")
+
+
+@pytest.mark.parametrize(
+    ("data", "where"),
+    [
+        ({"tier1": ["vote", "dice"]}, "conflict_resolution.tier1"),
+        ({"debate": "loud"}, "conflict_resolution"),
+        ({"conflict_types": {"nonsense": {}}}, "conflict_resolution.conflict_types.nonsense"),
+        ({"departments": {"eng": "debate"}}, "conflict_resolution.departments.eng"),
+        ({"departments": ["eng"]}, "conflict_resolution.departments"),
+        ({"conflict_types": ["x"]}, "conflict_resolution.conflict_types"),
+        ({"strategy": ""}, "conflict_resolution.strategy"),
+        ("hybrid", "conflict_resolution"),
+    ],
+)
+def test_malformed_policies_name_the_key_path(data: Any, where: str) -> None:
+    with pytest.raises(ConfigError) as err:
+        ResolutionPolicy.from_mapping(data, source="accord.yaml")
+    assert err.value.context["key_path"].startswith(where)
+
+
+def test_a_settings_block_for_an_unregistered_strategy_is_refused() -> None:
+    loaded = ResolutionPolicy.from_mapping({"debat": {"judge": "ceo"}}, source="accord.yaml")
+    with pytest.raises(ConfigError) as err:
+        loaded.check_strategies(["authority", "debate"], source="accord.yaml")
+    assert err.value.context["key_path"] == "conflict_resolution.debat"
