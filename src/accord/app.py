@@ -15,6 +15,7 @@ from accord.config import LoadedConfig, load_config
 from accord.conflicts import Position
 from accord.crypto import Keyring
 from accord.disputes import Case, CaseStore, Justifier, Settler, SettleRequest
+from accord.disputes.dissent_store import DissentStore
 from accord.disputes.outcome_view import case_outcome
 from accord.disputes.reliability_cache import ReliabilityCache
 from accord.errors import ValidationError
@@ -48,6 +49,7 @@ class Accord:
         self.config = config
         self.clock = clock
         self.cases = CaseStore(db)
+        self.dissent = DissentStore(db)
         self.verifiers = VerifierRegistry()
         learning = config.settings.learning
         semantic_model = config.settings.settle.semantic

@@ -148,3 +148,18 @@ def test_eval_crowd_reports_majority_and_weighted_accuracy() -> None:
     )
     assert "duck" in table.output
     assert runner.invoke(app, ["eval", "crowd", "/nonexistent"]).exit_code == 2
+
+
+def test_dissent_list_export_and_summary(run: Run) -> None:
+    settle(run, [INVOICE, INVOICE])
+    listed = run("dissent", "list", "--agent", "agent:audit", "--db", DB, "--keys", "keys")
+    assert listed.exit_code == 0
+    assert "agent:audit" in listed.output
+    exported = run("dissent", "list", "--jsonl", "--db", DB, "--keys", "keys")
+    assert len(exported.stdout.splitlines()) == 2
+    summary = json.loads(run("dissent", "summary", "--db", DB, "--keys", "keys").stdout)
+    assert summary["by_agent"] == {"agent:audit": 2}
+    bad = run("dissent", "list", "--since", "yesterday", "--db", DB, "--keys", "keys")
+    assert bad.exit_code == 2
+    since = run("dissent", "list", "--since", "2000-01-01", "--jsonl", "--db", DB, "--keys", "keys")
+    assert len(since.stdout.splitlines()) == 2

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from accord.app import PASSPHRASE_ENV, Accord
-from accord.cli import settle_commands
+from accord.cli import dissent_commands, settle_commands
 from accord.cli.demo import demo_events
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
 from accord.clock import SystemClock
@@ -35,6 +35,7 @@ keys_app = typer.Typer(no_args_is_help=True, help="Manage signing keys.")
 app.add_typer(ledger_app, name="ledger")
 app.add_typer(keys_app, name="keys")
 app.add_typer(settle_commands.eval_app, name="eval")
+app.add_typer(dissent_commands.dissent_app, name="dissent")
 app.command("settle")(settle_commands.settle)
 app.command("cases")(settle_commands.cases)
 app.command("case")(settle_commands.case)

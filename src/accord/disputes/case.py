@@ -64,7 +64,11 @@ class EscalationPayload(BaseModel):
 
 
 class DissentRecord(BaseModel):
-    """An overruled agent's position, kept with the decision that overruled it."""
+    """An overruled agent's position, kept with the conflict and the decision that overruled it.
+
+    ``reasoning`` is why the decision went the other way (the rung, judge or reviewer);
+    ``arguments`` holds every party's argument when there was a debate.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -78,6 +82,13 @@ class DissentRecord(BaseModel):
     winning_answer: JsonValue
     reasoning: str
     created_at: datetime
+    subject: str = ""
+    severity: str | None = None
+    department: str | None = None
+    winners: tuple[str, ...] = ()
+    positions: tuple[Position, ...] = ()
+    arguments: dict[str, str] = {}
+    decided_by: str | None = None
 
 
 class Case(BaseModel):

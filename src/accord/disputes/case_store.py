@@ -75,6 +75,8 @@ def dissent_row(record: DissentRecord) -> dict[str, Any]:
         "agent_id": record.agent_id,
         "task_type": record.task_type,
         "kind": record.kind,
+        "severity": record.severity,
+        "department": record.department,
         "strategy": record.strategy,
         "created_at": isoformat(record.created_at),
         "document": record.model_dump_json(exclude_defaults=True),

@@ -193,6 +193,10 @@ def _settled(frame: _Frame, classification: Classification, outcome: TierOneOutc
             winning_answer=group.answer,
             reasoning=reasoning,
             created_at=frame.decided_at,
+            subject=frame.item.subject,
+            severity=classification.severity.value,
+            winners=group.agents,
+            positions=frame.item.positions,
         )
         for p in frame.item.positions
         if p.agent not in group.agents

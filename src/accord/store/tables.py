@@ -96,9 +96,51 @@ dissents = Table(
     Column("agent_id", String(256), nullable=False),
     Column("task_type", String(128), nullable=False),
     Column("kind", String(40), nullable=True),
+    Column("severity", String(16), nullable=True),
+    Column("department", String(128), nullable=True),
     Column("strategy", String(40), nullable=True),
     Column("created_at", String(40), nullable=False),
     Column("document", Text, nullable=False),
     Index("ix_dissents_agent", "agent_id"),
+    Index("ix_dissents_created", "created_at"),
     Index("ix_dissents_case", "case_id"),
+)
+
+#: One row per item in the human approval queue; ``document`` is the full item JSON and is
+#: authoritative. ``status``/``version`` drive compare-and-set; ``deadline`` (ISO text, sorts
+#: like time) is what the sweeper claims on, so deadlines survive restarts.
+approval_items = Table(
+    "approval_items",
+    metadata,
+    Column("item_id", String(64), primary_key=True),
+    Column("case_id", String(64), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("risk", String(16), nullable=False),
+    Column("policy_kind", String(32), nullable=False),
+    Column("escalation_step", Integer, nullable=False),
+    Column("current_role", String(128), nullable=True),
+    Column("deadline", String(40), nullable=True),
+    Column("created_at", String(40), nullable=False),
+    Column("decided_at", String(40), nullable=True),
+    Column("decided_by", String(256), nullable=True),
+    Column("version", Integer, nullable=False),
+    Column("document", Text, nullable=False),
+    Index("ix_approval_items_status", "status"),
+    Index("ix_approval_items_deadline", "deadline"),
+    Index("ix_approval_items_case", "case_id"),
+)
+
+#: An agent's task parked on an approval item; ``context`` is the agent's serialized state.
+#: ``resumed_at`` is set exactly once, by whoever resumes the task first.
+parked_tasks = Table(
+    "parked_tasks",
+    metadata,
+    Column("task_id", String(64), primary_key=True),
+    Column("item_id", String(64), nullable=False),
+    Column("agent_id", String(256), nullable=False),
+    Column("parked_at", String(40), nullable=False),
+    Column("resumed_at", String(40), nullable=True),
+    Column("context", Text, nullable=False),
+    Index("ix_parked_tasks_item", "item_id"),
+    Index("ix_parked_tasks_agent", "agent_id"),
 )

@@ -59,11 +59,14 @@ def upgrade() -> None:
         sa.Column("agent_id", sa.String(256), nullable=False),
         sa.Column("task_type", sa.String(128), nullable=False),
         sa.Column("kind", sa.String(40), nullable=True),
+        sa.Column("severity", sa.String(16), nullable=True),
+        sa.Column("department", sa.String(128), nullable=True),
         sa.Column("strategy", sa.String(40), nullable=True),
         sa.Column("created_at", sa.String(40), nullable=False),
         sa.Column("document", sa.Text, nullable=False),
     )
     op.create_index("ix_dissents_agent", "dissents", ["agent_id"])
+    op.create_index("ix_dissents_created", "dissents", ["created_at"])
     op.create_index("ix_dissents_case", "dissents", ["case_id"])
 
 
