@@ -10,20 +10,28 @@ from typing import Any
 
 import structlog
 
+from accord.approvals import ApprovalItem, ApprovalQueue, Parking, Principal, TaskHandle
 from accord.clock import Clock, SystemClock
 from accord.config import LoadedConfig, load_config
 from accord.conflicts import Position
 from accord.crypto import Keyring
 from accord.disputes import Case, CaseStore, Justifier, Settler, SettleRequest
+from accord.disputes.approval_bridge import ApprovalBridge
 from accord.disputes.dissent_store import DissentStore
 from accord.disputes.outcome_view import case_outcome
 from accord.disputes.reliability_cache import ReliabilityCache
+from accord.disputes.tier_two import TierTwo
 from accord.errors import ValidationError
 from accord.learning import CaseOutcome
 from accord.ledger import Ledger, VerificationReport
-from accord.llm import build_model
+from accord.llm import LanguageModel, build_model
 from accord.org import OrgChart
-from accord.resolution import VerifierRegistry
+from accord.resolution import (
+    AgentDecisionPort,
+    StrategyRegistry,
+    VerifierRegistry,
+    run_isolated,
+)
 from accord.resolution.model_comparator import ModelSemanticComparator
 from accord.store import Database, open_database, resolve_database_url
 
@@ -61,6 +69,28 @@ class Accord:
         self.reliability = ReliabilityCache(
             self.cases, refit_every=learning.refit_every, min_answers=learning.min_answers
         )
+        self.strategies = StrategyRegistry.with_defaults()
+        for problem in self.strategies.plugin_errors:
+            log.warning("strategy_plugin.failed", plugin=problem.name, error=problem.error)
+        config.policy.check_strategies(self.strategies.names(), source=config.source)
+        model_settings = config.settings.model
+        self.model: LanguageModel | None = (
+            None if model_settings is None else build_model(model_settings, environ=os.environ)
+        )
+        self.decision_port: AgentDecisionPort | None = None
+        self.tier_two = TierTwo(
+            policy=config.policy,
+            resolver_for=self.strategies.get,
+            run=run_isolated,
+            org=config.org,
+            model=self.model,
+            decision_port=None,
+            approvals=None,
+        )
+        self.approvals = ApprovalQueue(
+            db, clock, on_event=ApprovalBridge(ledger, self.cases, clock.now)
+        )
+        self.parking = Parking(db, self.approvals, clock)
         self.settler = Settler(
             ledger=ledger,
             store=self.cases,
@@ -70,6 +100,9 @@ class Accord:
             verifiers=self.verifiers,
             weights=self.reliability.weights if learning.reliability else None,
             semantic=semantic,
+            tier_two=self.tier_two,
+            approvals=self.approvals,
+            approval_policy=config.approval_policy,
         )
 
     # --- settle -------------------------------------------------------------------------
@@ -143,6 +176,47 @@ class Accord:
         return await self.settle_async(
             subject, positions, task_type=task_type, session_id=session_id, justifier=justifier
         )
+
+    # --- people ---------------------------------------------------------------------------
+
+    def park(self, case: Case | str, agent_id: str, context: Mapping[str, Any]) -> TaskHandle:
+        """Park an agent's task on a case that waits for people; resume with the handle."""
+        found = self.cases.get(case) if isinstance(case, str) else case
+        if found.approval_item_id is None:
+            raise ValidationError(
+                f"case {found.case_id} is not waiting for a human decision",
+                code="approvals.not_queued",
+                field="case",
+                case_id=found.case_id,
+            )
+        return self.parking.park(agent_id, found.approval_item_id, dict(context))
+
+    def principal(self, principal_id: str) -> Principal:
+        """A person as configured: roles come from ``approvals.principals``."""
+        roles = self.config.settings.approvals.principals.get(principal_id, [])
+        return Principal(principal_id=principal_id, roles=frozenset(roles))
+
+    def decide(
+        self,
+        item_id: str,
+        principal: Principal,
+        *,
+        choice: str | None = None,
+        deny: bool = False,
+        reason: str = "",
+    ) -> ApprovalItem:
+        """A person's decision on an approval item; the case settles in the same transaction."""
+        return self.approvals.decide(
+            item_id,
+            principal,
+            outcome="denied" if deny else "approved",
+            choice=None if deny else choice,
+            reason=reason,
+        )
+
+    def sweep(self) -> list[ApprovalItem]:
+        """Apply every due approval deadline exactly once (run it periodically)."""
+        return self.approvals.sweep()
 
     def outcomes(self) -> list[CaseOutcome]:
         """Every case as the learning loop sees it (oldest first)."""

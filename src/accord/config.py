@@ -11,12 +11,14 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
+from accord.approvals import TimeoutPolicy, WaitForever, policy_from_mapping
 from accord.conflicts import DecisionTable, DetectionSettings
 from accord.disputes import DecideSettings
 from accord.errors import ConfigError
 from accord.llm import ModelSettings
 from accord.org import OrgChart, org_chart_from_mapping
 from accord.resolution import LadderSettings
+from accord.resolution.policy import ResolutionPolicy
 
 
 class _Strict(BaseModel):
@@ -66,6 +68,13 @@ class LearningSettings(_Strict):
     min_answers: int = Field(default=3, ge=1)
 
 
+class ApprovalsSettings(_Strict):
+    """The human queue: the §12.4 timeout policy and which roles each person holds."""
+
+    timeout_policy: dict[str, Any] | None = None
+    principals: dict[str, list[str]] = Field(default_factory=dict)
+
+
 class Settings(_Strict):
     """Everything ``accord.yaml`` may say (sections grow with each room)."""
 
@@ -76,6 +85,9 @@ class Settings(_Strict):
     settle: SettleConfig = SettleConfig()
     classification: dict[str, Any] | None = None
     learning: LearningSettings = LearningSettings()
+    conflict_resolution: dict[str, Any] | None = None
+    model: ModelSettings | None = None
+    approvals: ApprovalsSettings = ApprovalsSettings()
 
 
 def key_path(loc: tuple[int | str, ...], prefix: str = "") -> str:
@@ -135,6 +147,8 @@ class LoadedConfig(BaseModel):
     settings: Settings
     org: OrgChart | None
     decide: DecideSettings = DecideSettings()
+    policy: ResolutionPolicy = ResolutionPolicy()
+    approval_policy: TimeoutPolicy = WaitForever()
 
     def keys_directory(self) -> Path:
         return (self.base_dir / self.settings.keys.directory).resolve()
@@ -181,7 +195,22 @@ def load_config(path: Path | None) -> LoadedConfig:
     elif isinstance(settings.org, dict):
         org = org_chart_from_mapping(settings.org, source=source, key_prefix="org")
     decide = decide_settings(settings, source=source)
-    return LoadedConfig(source=source, base_dir=base, settings=settings, org=org, decide=decide)
+    policy = ResolutionPolicy.from_mapping(settings.conflict_resolution, source=source)
+    timeout = settings.approvals.timeout_policy
+    approval_policy = (
+        WaitForever()
+        if timeout is None
+        else policy_from_mapping(timeout, source=source, key_prefix="approvals.timeout_policy")
+    )
+    return LoadedConfig(
+        source=source,
+        base_dir=base,
+        settings=settings,
+        org=org,
+        decide=decide,
+        policy=policy,
+        approval_policy=approval_policy,
+    )
 
 
 def decide_settings(settings: Settings, *, source: str) -> DecideSettings:

@@ -172,7 +172,13 @@ def test_yaml_settings_change_detection_and_the_ladder(
         assert strict.detection.severity is not None
         assert strict.detection.severity.value == "high"
         assert strict.status is SettleStatus.ESCALATED  # gap 0.2 < tie gap 0.3, vote tied
-        assert [a.rung for a in strict.attempts] == ["vote", "confidence"]
+        # tier 1 tried vote then confidence; the company strategy (authority) had no org
+        # chart, so the case went to people
+        assert [a.rung for a in strict.attempts] == ["vote", "confidence", "authority", "human"]
+        assert strict.escalation is not None
+        assert "then authority: no org chart configured" in strict.escalation.reason
+        assert strict.approval_item_id is not None
+        assert accord.approvals.get(strict.approval_item_id).case_id == strict.case_id
         relaxed = accord.settle("total", positions, task_type="other")
         assert relaxed.status is SettleStatus.NO_CONFLICT
     finally:

@@ -66,7 +66,7 @@ def test_escalated_cases_are_listed_and_shown(run: Run) -> None:
     assert [r["status"] for r in rows] == ["escalated"]
     shown = run("case", rows[0]["case_id"], "--db", DB, "--keys", "keys")
     case = json.loads(shown.stdout)
-    assert case["escalation"]["target_tier"] == "contextual_arbitration"
+    assert case["escalation"]["target_tier"] == "human_appeal"  # tier 2 (authority) had no org
     assert set(case["escalation"]["outputs"]) == {"agent:risk", "agent:sales"}
     assert "escalated" in run("cases", "--db", DB, "--keys", "keys").output
     assert run("case", "disp:nope", "--db", DB, "--keys", "keys").exit_code == 1

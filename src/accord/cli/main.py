@@ -17,6 +17,7 @@ from rich.table import Table
 from accord.app import PASSPHRASE_ENV, Accord
 from accord.cli import dissent_commands, settle_commands
 from accord.cli.demo import demo_events
+from accord.cli.logging_setup import configure_logging
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
 from accord.clock import SystemClock
 from accord.config import load_config
@@ -30,6 +31,17 @@ app = typer.Typer(
     no_args_is_help=True,
     help="Accord: settle disagreements between AI agents, with a signed ledger.",
 )
+
+
+@app.callback()
+def _root(
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help="Log info events to stderr.")
+    ] = False,
+) -> None:
+    configure_logging(verbose)
+
+
 ledger_app = typer.Typer(no_args_is_help=True, help="Read, prove and checkpoint the ledger.")
 keys_app = typer.Typer(no_args_is_help=True, help="Manage signing keys.")
 app.add_typer(ledger_app, name="ledger")

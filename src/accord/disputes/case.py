@@ -114,6 +114,12 @@ class Case(BaseModel):
     decided_at: datetime | None
     duration_ms: int
     ledger_seqs: tuple[int, ...] = ()
+    department: str | None = None
+    strategy: str | None = None
+    approval_item_id: str | None = None
+    tokens_in: int = 0
+    tokens_out: int = 0
+    model_calls: int = 0
 
     @property
     def dissent_ids(self) -> tuple[str, ...]:
@@ -140,4 +146,11 @@ class Case(BaseModel):
             "next_step": self.escalation.next_step if self.escalation else None,
             "duration_ms": self.duration_ms,
             "ledger_seqs": list(self.ledger_seqs),
+            "strategy": self.strategy,
+            "approval_item_id": self.approval_item_id,
+            "tokens": {
+                "input": self.tokens_in,
+                "output": self.tokens_out,
+                "model_calls": self.model_calls,
+            },
         }

@@ -100,6 +100,38 @@ class CaseStore:
         self.db.insert_rows(conn, case_parties, parties)
         self.db.insert_rows(conn, dissents, [dissent_row(d) for c in batch for d in c.dissent])
 
+    def update(self, conn: Connection, case: Case) -> None:
+        """Rewrite a case after a later decision (human appeal) in the caller's transaction."""
+        row = case_row(case)
+        conn.execute(
+            cases.update()
+            .where(cases.c.case_id == case.case_id)
+            .values({k: v for k, v in row.items() if k != "case_id"})
+        )
+        for party in party_rows(case):
+            conn.execute(
+                case_parties.update()
+                .where(case_parties.c.case_id == case.case_id)
+                .where(case_parties.c.agent_id == party["agent_id"])
+                .values(outcome=party["outcome"])
+            )
+        known = set(
+            conn.execute(
+                select(dissents.c.dissent_id).where(dissents.c.case_id == case.case_id)
+            ).scalars()
+        )
+        self.db.insert_rows(
+            conn, dissents, [dissent_row(d) for d in case.dissent if d.dissent_id not in known]
+        )
+
+    def get_within(self, conn: Connection, case_id: str) -> Case:
+        document = conn.execute(
+            select(cases.c.document).where(cases.c.case_id == case_id)
+        ).scalar_one_or_none()
+        if document is None:
+            raise NotFound(f"no case {case_id}", code="cases.not_found", case_id=case_id)
+        return Case.model_validate_json(document)
+
     def get(self, case_id: str) -> Case:
         with self.db.read() as conn:
             document = conn.execute(

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from accord.clock import isoformat
-from accord.conflicts import Position
+from accord.conflicts import Position, Tier
 from accord.disputes.case import Case, SettleStatus
 from accord.disputes.signable import AnswerHashes, basis_points, signable
 from accord.org import OrgChart
@@ -119,6 +119,24 @@ def case_events(
         "log": _log_fields(case),
     }
     attempts = [{"rung": a.rung, "decided": a.decided, "detail": a.detail} for a in case.attempts]
+    events: list[tuple[str, dict[str, Any]]] = [("dispute_opened", opened)]
+    if case.strategy is not None:
+        # tier 1 could not settle it: record that hand-over before what the strategy did
+        tier_one = [a for a in attempts if a["rung"] != case.strategy]
+        events.append(
+            (
+                "dispute_escalated",
+                {
+                    "dispute_id": case.case_id,
+                    "from_level": classification.starting_tier.value,
+                    "to_level": Tier.CONTEXTUAL_ARBITRATION.value,
+                    "next_step": case.strategy,
+                    "reason": "tier 1 could not settle it honestly",
+                    "strategies_tried": tier_one,
+                },
+            )
+        )
+    tokens = {"input": case.tokens_in, "output": case.tokens_out, "model_calls": case.model_calls}
     if case.status is SettleStatus.SETTLED:
         decision = case.decision
         assert decision is not None
@@ -126,7 +144,7 @@ def case_events(
             "dispute_id": case.case_id,
             "resolution_id": decision.resolution_id,
             "resolution_level": case.tier.value,
-            "resolution_type": "tier_one",
+            "resolution_type": "tier_one" if case.strategy is None else "strategy",
             "rung": decision.rung,
             "winner": decision.winner,
             "winners": list(decision.winners),
@@ -134,18 +152,26 @@ def case_events(
             "answer_hash": answer_hash(decision.answer),
             "attempts": attempts,
             "dissent": [{"dissent_id": d.dissent_id, "agent_id": d.agent_id} for d in case.dissent],
+            "decided_by": case.dissent[0].decided_by if case.dissent else None,
+            "tokens": tokens,
             "log": _log_fields(case),
         }
-        return [("dispute_opened", opened), ("dispute_resolved", resolved)]
+        return [*events, ("dispute_resolved", resolved)]
     escalation = case.escalation
     assert escalation is not None
     escalated = {
         "dispute_id": case.case_id,
-        "from_level": classification.starting_tier.value,
+        "from_level": (
+            classification.starting_tier.value
+            if case.strategy is None
+            else Tier.CONTEXTUAL_ARBITRATION.value
+        ),
         "to_level": escalation.target_tier.value,
         "next_step": escalation.next_step,
         "reason": escalation.reason,
         "strategies_tried": attempts,
+        "approval_item_id": case.approval_item_id,
+        "tokens": tokens,
         "log": _log_fields(case),
     }
-    return [("dispute_opened", opened), ("dispute_escalated", escalated)]
+    return [*events, ("dispute_escalated", escalated)]

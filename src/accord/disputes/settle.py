@@ -7,20 +7,27 @@ its parties, its dissent and its ledger entries together: nothing is half-writte
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import Connection
+
+from accord.approvals import ApprovalQueue, TimeoutPolicy, WaitForever
 from accord.clock import Clock
 from accord.conflicts import Position, SemanticComparator, detect, validate_positions
-from accord.disputes.case import Case
+from accord.crypto import canonical_bytes
+from accord.disputes.case import Case, SettleStatus
 from accord.disputes.case_store import CaseStore
 from accord.disputes.decide import DecideInput, DecideSettings, decide
 from accord.disputes.evidence_gathering import Justifier, gather_justifications
 from accord.disputes.ledger_records import case_events
-from accord.disputes.signable import AnswerHashes
-from accord.errors import ValidationError
+from accord.disputes.signable import AnswerHashes, signable
+from accord.disputes.staged_approvals import StagedApprovals, StagedRequest
+from accord.disputes.tier_two import TierTwo, run_tier_two
+from accord.errors import AccordError, CanonicalizationError, ValidationError
 from accord.ledger import Ledger
 from accord.org import OrgChart
 from accord.resolution import VerifierRegistry
@@ -88,7 +95,26 @@ def _check_request(request: SettleRequest) -> tuple[Position, ...]:
             field="session_id",
             rule="a non-empty string or null",
         )
-    return _positions(request.positions)
+    for name in ("subject", "task_type", "session_id"):
+        _check_signable(getattr(request, name), name, None)
+    positions = _positions(request.positions)
+    for index, position in enumerate(positions):
+        # evidence content is only hashed into records (checked on entry), never copied
+        fields = position.model_dump(exclude={"evidence": {"__all__": {"content"}}})
+        _check_signable(fields, f"positions[{index}]", index)
+    return positions
+
+
+def _check_signable(value: object, field: str, position: int | None) -> None:
+    """Refuse now what a signed record could not carry later (huge integers, lone surrogates)."""
+    try:
+        canonical_bytes(signable(value))
+    except CanonicalizationError as exc:
+        where = field + str(exc.context.get("path", "$"))[1:]
+        rule = str(exc.context.get("rule", exc.message))
+        raise ValidationError(
+            f"{where}: {rule}", code=exc.code, field=where, position=position, rule=rule
+        ) from None
 
 
 class Settler:
@@ -105,6 +131,9 @@ class Settler:
         verifiers: VerifierRegistry | None = None,
         weights: WeightsSource | None = None,
         semantic: SemanticComparator | None = None,
+        tier_two: TierTwo | None = None,
+        approvals: ApprovalQueue | None = None,
+        approval_policy: TimeoutPolicy | None = None,
     ) -> None:
         self.ledger = ledger
         self.store = store
@@ -114,6 +143,34 @@ class Settler:
         self.verifiers = verifiers or VerifierRegistry()
         self._weights = weights or dict
         self.semantic = semantic
+        self.tier_two = tier_two
+        self.approvals = approvals
+        self.approval_policy: TimeoutPolicy = approval_policy or WaitForever()
+
+    def _needs_tier_two(self, case: Case) -> bool:
+        return self.tier_two is not None and case.status is SettleStatus.ESCALATED
+
+    async def _beyond_tier_one(self, case: Case, staged: StagedApprovals) -> Case:
+        if self.tier_two is None or not self._needs_tier_two(case):
+            return case
+        tier = self.tier_two
+        if self.approvals is not None:
+            tier = dataclasses.replace(tier, approvals=staged)
+        return await run_tier_two(tier, case, now=self.clock.now)
+
+    def _beyond_tier_one_sync(self, case: Case, staged: StagedApprovals) -> Case:
+        if not self._needs_tier_two(case):
+            return case
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return asyncio.run(self._beyond_tier_one(case, staged))
+        raise AccordError(
+            "this case needs a tier-2 strategy (model or approval calls): inside an event "
+            "loop, call settle_async instead of settle",
+            code="settle.use_async",
+            case_id=case.case_id,
+        )
 
     def _decide(
         self, request: SettleRequest, positions: tuple[Position, ...], started: float
@@ -138,8 +195,9 @@ class Settler:
         elapsed = round((time.perf_counter() - started) * 1000)
         return case.model_copy(update={"duration_ms": elapsed})
 
-    def _persist(self, batch: list[Case]) -> list[Case]:
-        """Sign the cases' events, then store the cases (with their ledger seqs) — one txn."""
+    def _persist(self, batch: list[Case], staged: StagedApprovals | None = None) -> list[Case]:
+        """Sign the cases' events, store the cases (with their ledger seqs) and any approval
+        items their strategies asked for — all in one transaction."""
         hashes = AnswerHashes()
         events = [case_events(c, self.org, hashes) for c in batch]
         with self.ledger.db.write() as conn:
@@ -150,13 +208,43 @@ class Settler:
                 at += len(evs)
                 out.append(case.model_copy(update={"ledger_seqs": seqs}))
             self.store.insert(conn, out, hashes)
+            if staged is not None and self.approvals is not None:
+                for case in out:
+                    for request in staged.take(case.case_id):
+                        self._write_request(conn, case, request)
         return out
+
+    def _write_request(self, conn: Connection, case: Case, request: StagedRequest) -> None:
+        assert self.approvals is not None
+        severity = case.detection.severity.value if case.detection.severity else "medium"
+        self.approvals.request_within(
+            conn,
+            item_id=request.item_id,
+            case_id=case.case_id,
+            title=f"Decide: {case.subject}",
+            summary=request.summary,
+            positions=[
+                {
+                    "agent": p.agent,
+                    "answer": p.output,
+                    "confidence": p.confidence,
+                    "reasoning": p.reasoning or "",
+                }
+                for p in case.positions
+            ],
+            analysis=request.analysis,
+            options=request.options,
+            risk=severity,  # type: ignore[arg-type]
+            policy=self.approval_policy,
+        )
 
     def settle(self, request: SettleRequest) -> Case:
         """Validate, decide and record one case (durable when this returns)."""
         started = time.perf_counter()
         positions = _check_request(request)
-        return self._persist([self._decide(request, positions, started)])[0]
+        staged = StagedApprovals()
+        case = self._beyond_tier_one_sync(self._decide(request, positions, started), staged)
+        return self._persist([case], staged)[0]
 
     def settle_many(self, requests: Sequence[SettleRequest]) -> list[Case]:
         """Settle several cases in one transaction: all are recorded, or none."""
@@ -172,7 +260,8 @@ class Settler:
                     **{**exc.context, "request": index},
                 ) from exc
             decided.append(self._decide(request, positions, started))
-        return self._persist(decided)
+        staged = StagedApprovals()
+        return self._persist([self._beyond_tier_one_sync(c, staged) for c in decided], staged)
 
     async def settle_async(
         self,
@@ -190,6 +279,7 @@ class Settler:
                 positions = await gather_justifications(
                     justifier, positions, request.subject, timeout=justify_timeout
                 )
-        case = self._decide(request, positions, started)
-        persisted = await asyncio.to_thread(self._persist, [case])
+        staged = StagedApprovals()
+        case = await self._beyond_tier_one(self._decide(request, positions, started), staged)
+        persisted = await asyncio.to_thread(self._persist, [case], staged)
         return persisted[0]

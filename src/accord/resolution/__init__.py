@@ -2,21 +2,63 @@
 
 Tier 1 (``direct_negotiation``) is deterministic and costs no model tokens: source
 verification > confidence > authority > vote, in the order of the case's strategy chain.
+
+Tiers 2 and 3 are ``ConflictResolver`` strategies chosen by name from a
+:class:`StrategyRegistry` (built-ins: authority, debate, human, hybrid; plugins through the
+``accord.strategies`` entry-point group), each given a :class:`StrategyContext`.
 """
 
+from accord.resolution.authority import AuthoritySettings, AuthorityStrategy
+from accord.resolution.builtin import BUILTIN_STRATEGIES, builtin_resolvers
+from accord.resolution.debate import DebateSettings, DebateStrategy
+from accord.resolution.human import HumanSettings, HumanStrategy
+from accord.resolution.hybrid import HybridSettings, HybridStrategy
 from accord.resolution.ladder import TIER_ONE_RUNGS, LadderSettings, run_tier_one
 from accord.resolution.outcome import RungAttempt, TierOneOutcome
+from accord.resolution.ports import AgentDecisionPort, ApprovalGateway
+from accord.resolution.protocol import ConflictResolver, ResolverBase, draft_dissent
+from accord.resolution.registry import (
+    ENTRY_POINT_GROUP,
+    PluginError,
+    StrategyRegistry,
+    run_isolated,
+)
 from accord.resolution.rung_context import RungContext
 from accord.resolution.source_verification import SourceFinding, SourceVerifier, VerifierRegistry
+from accord.resolution.strategy_context import StrategyContext
+from accord.resolution.strategy_types import Dispute, DissentDraft, StrategyOutcome
 
 __all__ = [
+    "BUILTIN_STRATEGIES",
+    "ENTRY_POINT_GROUP",
     "TIER_ONE_RUNGS",
+    "AgentDecisionPort",
+    "ApprovalGateway",
+    "AuthoritySettings",
+    "AuthorityStrategy",
+    "ConflictResolver",
+    "DebateSettings",
+    "DebateStrategy",
+    "Dispute",
+    "DissentDraft",
+    "HumanSettings",
+    "HumanStrategy",
+    "HybridSettings",
+    "HybridStrategy",
     "LadderSettings",
+    "PluginError",
+    "ResolverBase",
     "RungAttempt",
     "RungContext",
     "SourceFinding",
     "SourceVerifier",
+    "StrategyContext",
+    "StrategyOutcome",
+    "StrategyRegistry",
     "TierOneOutcome",
     "VerifierRegistry",
+    "builtin_resolvers",
+    "draft_dissent",
+    "run_isolated",
     "run_tier_one",
 ]

@@ -1,0 +1,93 @@
+"""The human approval queue: people decide escalated cases while agents park their tasks.
+
+Items carry the positions and the analysis so far; decisions come from authenticated
+principals and are compare-and-set; deadlines are rows that any sweeper settles exactly once
+under the item's §12.4 timeout policy.
+"""
+
+from accord.approvals.events import (
+    APPROVAL_CANCELLED,
+    APPROVAL_DEADLINE_CLEARED,
+    APPROVAL_DECIDED,
+    APPROVAL_ESCALATED,
+    APPROVAL_EXPIRED,
+    APPROVAL_REQUESTED,
+    Event,
+)
+from accord.approvals.item import (
+    TIMEOUT_DECIDER,
+    ApprovalDecision,
+    ApprovalItem,
+    ApprovalStatus,
+    HumanOutcome,
+)
+from accord.approvals.parked_task import ParkedTask, Resumption
+from accord.approvals.parking import Parking, TaskHandle
+from accord.approvals.policies import (
+    DeadlineAction,
+    DenyAfter,
+    EscalationChain,
+    EscalationStep,
+    OnTimeout,
+    Risk,
+    Tiered,
+    TierRule,
+    TimeoutPolicy,
+    WaitForever,
+    next_deadline,
+    on_deadline,
+    role_at_step,
+)
+from accord.approvals.policy_config import policy_from_mapping
+from accord.approvals.position_summary import PositionSummary
+from accord.approvals.principal import Principal
+from accord.approvals.queue import ApprovalQueue, EventSink
+from accord.approvals.refusals import (
+    AlreadyDecided,
+    AlreadyResumed,
+    ApprovalCancelled,
+    DecisionForbidden,
+    DecisionWaitTimedOut,
+)
+
+__all__ = [
+    "APPROVAL_CANCELLED",
+    "APPROVAL_DEADLINE_CLEARED",
+    "APPROVAL_DECIDED",
+    "APPROVAL_ESCALATED",
+    "APPROVAL_EXPIRED",
+    "APPROVAL_REQUESTED",
+    "TIMEOUT_DECIDER",
+    "AlreadyDecided",
+    "AlreadyResumed",
+    "ApprovalCancelled",
+    "ApprovalDecision",
+    "ApprovalItem",
+    "ApprovalQueue",
+    "ApprovalStatus",
+    "DeadlineAction",
+    "DecisionForbidden",
+    "DecisionWaitTimedOut",
+    "DenyAfter",
+    "EscalationChain",
+    "EscalationStep",
+    "Event",
+    "EventSink",
+    "HumanOutcome",
+    "OnTimeout",
+    "ParkedTask",
+    "Parking",
+    "PositionSummary",
+    "Principal",
+    "Resumption",
+    "Risk",
+    "TaskHandle",
+    "TierRule",
+    "Tiered",
+    "TimeoutPolicy",
+    "WaitForever",
+    "next_deadline",
+    "on_deadline",
+    "policy_from_mapping",
+    "role_at_step",
+]

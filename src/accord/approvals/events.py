@@ -1,0 +1,89 @@
+"""Ledger event records for the approval queue: canonical-JSON friendly (ints, strings, ISO times).
+
+The queue hands them to ``on_event`` inside the transaction that made the change, so the
+composition root can sign them into the ledger atomically with the state they describe.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accord.approvals.item import ApprovalItem
+from accord.clock import isoformat
+
+Event = tuple[str, dict[str, Any]]
+
+APPROVAL_REQUESTED = "approval_requested"
+APPROVAL_DECIDED = "approval_decided"
+APPROVAL_EXPIRED = "approval_expired"
+APPROVAL_ESCALATED = "approval_escalated"
+APPROVAL_DEADLINE_CLEARED = "approval_deadline_cleared"
+APPROVAL_CANCELLED = "approval_cancelled"
+
+
+def requested(item: ApprovalItem) -> Event:
+    return APPROVAL_REQUESTED, {
+        **_identity(item),
+        "title": item.title,
+        "risk": item.risk,
+        "options": list(item.options),
+        "agents": [p.agent for p in item.positions],
+        "policy": item.policy.model_dump(mode="json"),
+        "created_at": isoformat(item.created_at),
+        **_offer(item),
+    }
+
+
+def transition(before: ApprovalItem, after: ApprovalItem) -> Event:
+    """The event for ``before`` → ``after`` as made by the queue or its sweeper."""
+    decision = after.decision
+    if decision is not None:
+        kind = APPROVAL_DECIDED if decision.via == "human" else APPROVAL_EXPIRED
+        record = {
+            **_identity(after),
+            "outcome": decision.outcome,
+            "choice": decision.choice,
+            "decided_by": decision.decided_by,
+            "reason": decision.reason,
+            "decided_at": isoformat(decision.decided_at),
+            "via": decision.via,
+        }
+        if decision.via == "timeout":
+            record["escalation_step"] = before.escalation_step
+            record["missed_deadline"] = _iso_or_none(before)
+        return kind, record
+    if after.status.value == "cancelled":
+        return APPROVAL_CANCELLED, _identity(after)
+    if after.escalation_step != before.escalation_step:
+        return APPROVAL_ESCALATED, {
+            **_identity(after),
+            "from_role": before.current_role,
+            "missed_deadline": _iso_or_none(before),
+            **_offer(after),
+        }
+    return APPROVAL_DEADLINE_CLEARED, {
+        **_identity(after),
+        "missed_deadline": _iso_or_none(before),
+        "current_role": after.current_role,
+    }
+
+
+def _identity(item: ApprovalItem) -> dict[str, Any]:
+    return {
+        "item_id": item.item_id,
+        "case_id": item.case_id,
+        "status": item.status.value,
+        "version": item.version,
+    }
+
+
+def _offer(item: ApprovalItem) -> dict[str, Any]:
+    return {
+        "escalation_step": item.escalation_step,
+        "current_role": item.current_role,
+        "deadline": _iso_or_none(item),
+    }
+
+
+def _iso_or_none(item: ApprovalItem) -> str | None:
+    return isoformat(item.deadline) if item.deadline else None

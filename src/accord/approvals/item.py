@@ -1,0 +1,100 @@
+"""Approval items and the decisions that close them."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+from typing import Annotated, Literal
+
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
+
+from accord.approvals.policies import Risk, TimeoutPolicy
+from accord.approvals.position_summary import PositionSummary
+from accord.approvals.principal import SYSTEM_PREFIX
+
+TIMEOUT_DECIDER = "system:timeout"
+ITEM_ID_PATTERN = r"^apr:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
+
+HumanOutcome = Literal["approved", "denied"]
+Option = Annotated[str, Field(min_length=1, max_length=256)]
+
+
+class ApprovalStatus(StrEnum):
+    """Where an item stands; ``expired`` (a policy acted) is distinct from a human ``denied``."""
+
+    PENDING = "pending"
+    APPROVED = "approved"
+    DENIED = "denied"
+    EXPIRED = "expired"
+    CANCELLED = "cancelled"
+
+
+class ApprovalDecision(BaseModel):
+    """How an item was closed: by a person (``via="human"``) or by its timeout policy."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    outcome: Literal["approved", "denied", "expired"]
+    choice: str | None = None
+    decided_by: Annotated[str, Field(min_length=1, max_length=256)]
+    reason: str = ""
+    decided_at: AwareDatetime
+    via: Literal["human", "timeout"]
+
+    @model_validator(mode="after")
+    def _timeouts_are_never_human(self) -> ApprovalDecision:
+        if self.via == "timeout":
+            if self.outcome != "expired" or self.decided_by != TIMEOUT_DECIDER:
+                raise ValueError(f"a timeout records outcome 'expired' by {TIMEOUT_DECIDER!r}")
+        elif self.outcome == "expired" or self.decided_by.startswith(SYSTEM_PREFIX):
+            raise ValueError("a human decision approves or denies, by a non-system principal")
+        return self
+
+
+class ApprovalItem(BaseModel):
+    """A case escalated to people: the positions, the analysis so far and the choices."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    item_id: Annotated[str, Field(pattern=ITEM_ID_PATTERN)]
+    case_id: Annotated[str, Field(min_length=1, max_length=64)]
+    title: Annotated[str, Field(min_length=1, max_length=500)]
+    summary: str
+    positions: tuple[PositionSummary, ...]
+    analysis: str
+    options: tuple[Option, ...] = Field(min_length=1)
+    risk: Risk
+    policy: TimeoutPolicy
+    status: ApprovalStatus = ApprovalStatus.PENDING
+    created_at: AwareDatetime
+    deadline: AwareDatetime | None = None
+    escalation_step: Annotated[int, Field(ge=0)] = 0
+    current_role: str | None = None
+    decision: ApprovalDecision | None = None
+    version: Annotated[int, Field(ge=1)] = 1
+
+    @model_validator(mode="after")
+    def _status_matches_decision(self) -> ApprovalItem:
+        if len(set(self.options)) != len(self.options):
+            raise ValueError("options must be distinct")
+        closed_by_decision = self.status in (
+            ApprovalStatus.APPROVED,
+            ApprovalStatus.DENIED,
+            ApprovalStatus.EXPIRED,
+        )
+        if closed_by_decision != (self.decision is not None):
+            raise ValueError(
+                f"a {self.status.value} item {'needs' if closed_by_decision else 'has no'} decision"
+            )
+        if self.decision is not None and self.decision.outcome != self.status.value:
+            raise ValueError("the decision's outcome must match the status")
+        if self.status is not ApprovalStatus.PENDING and self.deadline is not None:
+            raise ValueError("only a pending item has a deadline")
+        return self
+
+    @property
+    def is_pending(self) -> bool:
+        return self.status is ApprovalStatus.PENDING
+
+    def is_due(self, now: datetime) -> bool:
+        return self.is_pending and self.deadline is not None and self.deadline <= now

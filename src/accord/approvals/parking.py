@@ -1,0 +1,228 @@
+"""Agents park a task on an approval item and resume it, exactly once, when it is decided.
+
+The parked task lives in the database, so the agent that resumes it may be another process
+(or the same agent after a restart): :meth:`Parking.handle` re-attaches by task id.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import uuid
+from collections.abc import Awaitable, Callable, Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, select, update
+
+from accord.approvals.item import ApprovalStatus
+from accord.approvals.parked_task import ParkedTask, Resumption
+from accord.approvals.queue import ApprovalQueue
+from accord.approvals.refusals import AlreadyResumed, ApprovalCancelled, DecisionWaitTimedOut
+from accord.clock import Clock, isoformat
+from accord.errors import NotFound, ValidationError
+from accord.store import Database
+from accord.store.tables import approval_items, parked_tasks
+
+Sleep = Callable[[float], Awaitable[object]]
+
+
+class Parking:
+    """Where agents leave tasks that wait on people."""
+
+    def __init__(self, db: Database, queue: ApprovalQueue, clock: Clock) -> None:
+        self._db = db
+        self._queue = queue
+        self._clock = clock
+
+    def park(self, agent_id: str, item_id: str, context: Mapping[str, Any]) -> TaskHandle:
+        """Park ``agent_id``'s task on ``item_id`` with its JSON-serializable ``context``."""
+        with self._db.write() as conn:
+            return self.park_within(conn, agent_id, item_id, context)
+
+    def park_within(
+        self, conn: Connection, agent_id: str, item_id: str, context: Mapping[str, Any]
+    ) -> TaskHandle:
+        """:meth:`park` inside the caller's write transaction (e.g. with the request)."""
+        exists = conn.execute(
+            select(approval_items.c.item_id).where(approval_items.c.item_id == item_id)
+        ).first()
+        if exists is None:
+            raise NotFound(
+                f"no approval item {item_id!r} to park on",
+                code="approvals.not_found",
+                item_id=item_id,
+            )
+        if not agent_id:
+            raise ValidationError("agent_id must not be empty", field="agent_id", rule="non-empty")
+        task = ParkedTask(
+            task_id=f"park:{uuid.uuid4()}",
+            item_id=item_id,
+            agent_id=agent_id,
+            context=dict(context),
+            parked_at=self._clock.now(),
+        )
+        self._db.insert_rows(
+            conn,
+            parked_tasks,
+            [
+                {
+                    "task_id": task.task_id,
+                    "item_id": task.item_id,
+                    "agent_id": task.agent_id,
+                    "parked_at": isoformat(task.parked_at),
+                    "resumed_at": None,
+                    "context": _context_json(task.context),
+                }
+            ],
+        )
+        return TaskHandle(task.task_id, task.item_id, self)
+
+    def handle(self, task_id: str) -> TaskHandle:
+        """Re-attach to a parked task (another process, or after a restart)."""
+        return TaskHandle(task_id, self.get(task_id).item_id, self)
+
+    def get(self, task_id: str) -> ParkedTask:
+        with self._db.read() as conn:
+            row = (
+                conn.execute(select(parked_tasks).where(parked_tasks.c.task_id == task_id))
+                .mappings()
+                .first()
+            )
+        if row is None:
+            raise NotFound(
+                f"no parked task {task_id!r}", code="approvals.not_found", task_id=task_id
+            )
+        return _task_from_row(row)
+
+    def parked(
+        self, agent_id: str | None = None, *, include_resumed: bool = False
+    ) -> list[ParkedTask]:
+        """Tasks still parked (oldest first), optionally of one agent."""
+        query = select(parked_tasks).order_by(parked_tasks.c.parked_at, parked_tasks.c.task_id)
+        if agent_id is not None:
+            query = query.where(parked_tasks.c.agent_id == agent_id)
+        if not include_resumed:
+            query = query.where(parked_tasks.c.resumed_at.is_(None))
+        with self._db.read() as conn:
+            return [_task_from_row(row) for row in conn.execute(query).mappings()]
+
+    def resume_if_decided(self, task_id: str) -> Resumption | None:
+        """The task's resumption once its item is decided (None while pending); see ``poll``."""
+        task = self.get(task_id)
+        if task.resumed_at is not None:
+            raise _already_resumed(task)
+        item = self._queue.get(task.item_id)
+        if item.status is ApprovalStatus.PENDING:
+            return None
+        if item.decision is None:  # cancelled: no decision will ever come
+            raise ApprovalCancelled(
+                f"approval {item.item_id} was cancelled; task {task_id} cannot resume with a "
+                "decision",
+                item_id=item.item_id,
+                task_id=task_id,
+            )
+        now = self._clock.now()
+        with self._db.write() as conn:
+            claimed = conn.execute(
+                update(parked_tasks)
+                .where(parked_tasks.c.task_id == task_id)
+                .where(parked_tasks.c.resumed_at.is_(None))
+                .values(resumed_at=isoformat(now))
+            ).rowcount
+        if claimed != 1:
+            raise _already_resumed(self.get(task_id))
+        return Resumption(
+            task_id=task.task_id,
+            agent_id=task.agent_id,
+            context=task.context,
+            decision=item.decision,
+        )
+
+
+class TaskHandle:
+    """A parked task an agent can wait on (``await handle.decision()``) or poll."""
+
+    def __init__(self, task_id: str, item_id: str, parking: Parking) -> None:
+        self.task_id = task_id
+        self.item_id = item_id
+        self._parking = parking
+
+    def __repr__(self) -> str:
+        return f"TaskHandle(task_id={self.task_id!r}, item_id={self.item_id!r})"
+
+    def poll(self) -> Resumption | None:
+        """Non-blocking: the resumption once decided, else None.
+
+        The first successful poll resumes the task (``resumed_at`` is set exactly once); later
+        polls raise ``approvals.already_resumed``. A cancelled item raises
+        ``approvals.cancelled``.
+        """
+        return self._parking.resume_if_decided(self.task_id)
+
+    async def decision(
+        self,
+        *,
+        poll_interval: float = 0.5,
+        timeout: float | None = None,
+        sleep: Sleep = asyncio.sleep,
+    ) -> Resumption:
+        """Wait until the item is decided, polling the store every ``poll_interval`` seconds.
+
+        ``timeout`` counts the intervals slept (no wall clock is read); when it runs out the
+        wait raises ``approvals.wait_timed_out`` and the task stays parked.
+        """
+        if poll_interval <= 0:
+            raise ValidationError(
+                "poll_interval must be positive", field="poll_interval", rule="> 0"
+            )
+        waited = 0.0
+        while True:
+            resumption = await asyncio.to_thread(self.poll)
+            if resumption is not None:
+                return resumption
+            if timeout is not None and waited >= timeout:
+                raise DecisionWaitTimedOut(
+                    f"no decision on {self.item_id} within {timeout} s; task {self.task_id} "
+                    "stays parked",
+                    task_id=self.task_id,
+                    item_id=self.item_id,
+                )
+            await sleep(poll_interval)
+            waited += poll_interval
+
+
+def _context_json(context: Mapping[str, Any]) -> str:
+    try:
+        return json.dumps(context, allow_nan=False, sort_keys=True)
+    except (TypeError, ValueError) as exc:
+        raise ValidationError(
+            f"a parked task's context must be JSON: {exc}",
+            code="approvals.context_not_json",
+            field="context",
+            rule="JSON-serializable (str keys, finite numbers)",
+        ) from exc
+
+
+def _task_from_row(row: Mapping[Any, Any]) -> ParkedTask:
+    return ParkedTask(
+        task_id=row["task_id"],
+        item_id=row["item_id"],
+        agent_id=row["agent_id"],
+        context=json.loads(row["context"]),
+        parked_at=_parse(row["parked_at"]),
+        resumed_at=_parse(row["resumed_at"]) if row["resumed_at"] else None,
+    )
+
+
+def _parse(text: str) -> datetime:
+    return datetime.fromisoformat(text)
+
+
+def _already_resumed(task: ParkedTask) -> AlreadyResumed:
+    when = isoformat(task.resumed_at) if task.resumed_at else "earlier"
+    return AlreadyResumed(
+        f"task {task.task_id} was already resumed at {when}",
+        task_id=task.task_id,
+        resumed_at=when,
+    )

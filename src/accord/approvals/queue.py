@@ -1,0 +1,303 @@
+"""The human approval queue: request, list, decide (compare-and-set) and sweep deadlines.
+
+Deadlines are rows, not timers: any ``ApprovalQueue`` on the same database — in this process
+or another, before or after a restart — sweeps them, and compare-and-set on ``status`` and
+``version`` settles each transition exactly once.
+"""
+
+from __future__ import annotations
+
+import builtins
+import uuid
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError as PydanticValidationError
+from sqlalchemy import Connection, select, update
+
+from accord.approvals import events
+from accord.approvals.events import Event
+from accord.approvals.item import ApprovalItem, ApprovalStatus, HumanOutcome
+from accord.approvals.policies import Risk, TimeoutPolicy, next_deadline, role_at_step
+from accord.approvals.position_summary import PositionSummary
+from accord.approvals.principal import Principal
+from accord.approvals.rows import item_from_row, item_row
+from accord.approvals.transitions import (
+    after_deadline,
+    decided_by_human,
+    refuse_unless_pending,
+    withdrawn,
+)
+from accord.clock import Clock, isoformat
+from accord.errors import AccordError, NotFound, ValidationError
+from accord.store import Database
+from accord.store.tables import approval_items
+
+EventSink = Callable[[Connection, builtins.list[Event]], None]
+
+
+class ApprovalQueue:
+    """Approval items in the database, with their deadlines and ledger events."""
+
+    def __init__(self, db: Database, clock: Clock, *, on_event: EventSink | None = None) -> None:
+        self._db = db
+        self._clock = clock
+        self._on_event = on_event
+
+    # -- asking -----------------------------------------------------------------------------
+
+    def request(
+        self,
+        *,
+        case_id: str,
+        title: str,
+        summary: str,
+        positions: Sequence[PositionSummary | Mapping[str, Any]],
+        analysis: str,
+        options: Sequence[str],
+        risk: Risk,
+        policy: TimeoutPolicy,
+    ) -> ApprovalItem:
+        """Queue a new pending item, offered to the policy's first role with its first deadline."""
+        with self._db.write() as conn:
+            return self.request_within(
+                conn,
+                case_id=case_id,
+                title=title,
+                summary=summary,
+                positions=positions,
+                analysis=analysis,
+                options=options,
+                risk=risk,
+                policy=policy,
+            )
+
+    def request_within(
+        self,
+        conn: Connection,
+        *,
+        case_id: str,
+        title: str,
+        summary: str,
+        positions: Sequence[PositionSummary | Mapping[str, Any]],
+        analysis: str,
+        options: Sequence[str],
+        risk: Risk,
+        policy: TimeoutPolicy,
+        item_id: str | None = None,
+    ) -> ApprovalItem:
+        """:meth:`request` inside the caller's write transaction (e.g. with the case insert).
+
+        ``item_id`` lets a caller that promised an id earlier (a staged request) keep it.
+        """
+        now = self._clock.now()
+        with _as_accord_validation("approval item"):
+            item = ApprovalItem.model_validate(
+                {
+                    "item_id": item_id or f"apr:{uuid.uuid4()}",
+                    "case_id": case_id,
+                    "title": title,
+                    "summary": summary,
+                    "positions": list(positions),
+                    "analysis": analysis,
+                    "options": tuple(options),
+                    "risk": risk,
+                    "policy": policy,
+                    "created_at": now,
+                    "deadline": next_deadline(policy, risk, 0, now),
+                    "current_role": role_at_step(policy, 0),
+                }
+            )
+        self._db.insert_rows(conn, approval_items, [item_row(item)])
+        self._emit(conn, [events.requested(item)])
+        return item
+
+    # -- reading ----------------------------------------------------------------------------
+
+    def get(self, item_id: str) -> ApprovalItem:
+        with self._db.read() as conn:
+            return self._load(conn, item_id)
+
+    def pending(self, role: str | None = None) -> builtins.list[ApprovalItem]:
+        """Pending items, oldest first; with ``role``, only those currently offered to it."""
+        query = select(approval_items.c.document).where(
+            approval_items.c.status == ApprovalStatus.PENDING.value
+        )
+        if role is not None:
+            query = query.where(approval_items.c.offered_to_role == role)
+        return self._select(query)
+
+    def pending_for(self, principal: Principal) -> builtins.list[ApprovalItem]:
+        """Pending items ``principal`` may decide: unrestricted ones and those for its roles."""
+        return [
+            item
+            for item in self.pending()
+            if item.current_role is None or principal.holds(item.current_role)
+        ]
+
+    def list(
+        self, status: ApprovalStatus | str | None = None, case_id: str | None = None
+    ) -> builtins.list[ApprovalItem]:
+        """Items, oldest first, optionally of one status and/or one case."""
+        query = select(approval_items.c.document)
+        if status is not None:
+            with _as_accord_validation("status"):
+                status = ApprovalStatus(status)
+            query = query.where(approval_items.c.status == status.value)
+        if case_id is not None:
+            query = query.where(approval_items.c.case_id == case_id)
+        return self._select(query)
+
+    # -- deciding ---------------------------------------------------------------------------
+
+    def decide(
+        self,
+        item_id: str,
+        principal: Principal,
+        *,
+        outcome: HumanOutcome,
+        choice: str | None = None,
+        reason: str = "",
+    ) -> ApprovalItem:
+        """Close a pending item by an authenticated person; exactly one decision ever wins.
+
+        Raises ``approvals.already_decided`` (naming who decided) if the item is closed,
+        ``approvals.forbidden`` if ``principal`` lacks the item's current role, and
+        ``ValidationError`` if ``choice`` is not one of the item's options.
+        """
+        with self._db.write() as conn:
+            before = self._load(conn, item_id)
+            after = decided_by_human(
+                before,
+                principal,
+                outcome=outcome,
+                choice=choice,
+                reason=reason,
+                now=self._clock.now(),
+            )
+            self._compare_and_set(conn, before, after)
+            self._emit(conn, [events.transition(before, after)])
+            return after
+
+    def cancel(self, item_id: str, *, cancelled_by: str, reason: str = "") -> ApprovalItem:
+        """Withdraw a pending item (its case was settled another way); parked tasks then fail."""
+        with self._db.write() as conn:
+            before = self._load(conn, item_id)
+            after = withdrawn(before)
+            self._compare_and_set(conn, before, after)
+            kind, record = events.transition(before, after)
+            record.update(
+                cancelled_by=cancelled_by,
+                reason=reason,
+                cancelled_at=isoformat(self._clock.now()),
+            )
+            self._emit(conn, [(kind, record)])
+            return after
+
+    def sweep(self, now: datetime | None = None, limit: int = 100) -> builtins.list[ApprovalItem]:
+        """Apply the timeout policy to up to ``limit`` pending items whose deadline has passed.
+
+        Returns the items as changed (expired, escalated, or waiting without a deadline). Due
+        rows are claimed with ``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so concurrent sweepers
+        split the work; each change is compare-and-set, so none is applied twice.
+        """
+        now = now or self._clock.now()
+        if now.tzinfo is None:
+            raise ValidationError(
+                "sweep needs a timezone-aware time", field="now", rule="timezone-aware UTC"
+            )
+        query = (
+            select(approval_items.c.document)
+            .where(approval_items.c.status == ApprovalStatus.PENDING.value)
+            .where(approval_items.c.deadline.is_not(None))
+            .where(approval_items.c.deadline <= isoformat(now))
+            .order_by(approval_items.c.deadline, approval_items.c.item_id)
+            .limit(limit)
+        )
+        if not self._db.is_sqlite:
+            query = query.with_for_update(skip_locked=True)
+        changed: builtins.list[ApprovalItem] = []
+        emitted: builtins.list[Event] = []
+        with self._db.write() as conn:
+            for row in conn.execute(query).mappings():
+                before = item_from_row(row)
+                after = after_deadline(before, now)
+                if self._compare_and_set(conn, before, after, raise_on_conflict=False):
+                    changed.append(after)
+                    emitted.append(events.transition(before, after))
+            self._emit(conn, emitted)
+        return changed
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def _load(self, conn: Connection, item_id: str) -> ApprovalItem:
+        row = (
+            conn.execute(
+                select(approval_items.c.document).where(approval_items.c.item_id == item_id)
+            )
+            .mappings()
+            .first()
+        )
+        if row is None:
+            raise NotFound(
+                f"no approval item {item_id!r}", code="approvals.not_found", item_id=item_id
+            )
+        return item_from_row(row)
+
+    def _select(self, query: Any) -> builtins.list[ApprovalItem]:
+        query = query.order_by(approval_items.c.created_at, approval_items.c.item_id)
+        with self._db.read() as conn:
+            return [item_from_row(row) for row in conn.execute(query).mappings()]
+
+    def _compare_and_set(
+        self,
+        conn: Connection,
+        before: ApprovalItem,
+        after: ApprovalItem,
+        *,
+        raise_on_conflict: bool = True,
+    ) -> bool:
+        """Write ``after`` only if the row is still ``before``'s pending version."""
+        values = item_row(after)
+        del values["item_id"]
+        result = conn.execute(
+            update(approval_items)
+            .where(approval_items.c.item_id == before.item_id)
+            .where(approval_items.c.status == ApprovalStatus.PENDING.value)
+            .where(approval_items.c.version == before.version)
+            .values(**values)
+        )
+        if result.rowcount == 1:
+            return True
+        if raise_on_conflict:
+            refuse_unless_pending(self._load(conn, before.item_id))
+            raise AccordError(
+                f"approval {before.item_id} changed while it was being decided; reload it",
+                code="approvals.conflict",
+                item_id=before.item_id,
+                version=before.version,
+            )
+        return False
+
+    def _emit(self, conn: Connection, records: builtins.list[Event]) -> None:
+        if self._on_event is not None and records:
+            self._on_event(conn, records)
+
+
+@contextmanager
+def _as_accord_validation(what: str) -> Iterator[None]:
+    """Map pydantic's errors at this boundary to Accord's ``ValidationError``."""
+    try:
+        yield
+    except (PydanticValidationError, ValueError) as exc:
+        if isinstance(exc, PydanticValidationError):
+            first = exc.errors()[0]
+            field = ".".join(str(p) for p in first["loc"]) or what
+            rule = str(first["msg"]).removeprefix("Value error, ")
+        else:
+            field, rule = what, str(exc)
+        raise ValidationError(
+            f"invalid {what}: {field}: {rule}", code="approvals.invalid", field=field, rule=rule
+        ) from exc

@@ -1,0 +1,33 @@
+"""Approval items and parked tasks as table rows and back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from accord.approvals.item import ApprovalItem
+from accord.clock import isoformat
+
+
+def item_row(item: ApprovalItem) -> dict[str, Any]:
+    """Every column of ``approval_items`` for ``item`` (the document is authoritative)."""
+    decision = item.decision
+    return {
+        "item_id": item.item_id,
+        "case_id": item.case_id,
+        "status": item.status.value,
+        "risk": item.risk,
+        "policy_kind": item.policy.kind,
+        "escalation_step": item.escalation_step,
+        "offered_to_role": item.current_role,  # "current_role" is reserved in SQL
+        "deadline": isoformat(item.deadline) if item.deadline else None,
+        "created_at": isoformat(item.created_at),
+        "decided_at": isoformat(decision.decided_at) if decision else None,
+        "decided_by": decision.decided_by if decision else None,
+        "version": item.version,
+        "document": item.model_dump_json(),
+    }
+
+
+def item_from_row(row: Mapping[Any, Any]) -> ApprovalItem:
+    return ApprovalItem.model_validate_json(row["document"])

@@ -1,0 +1,228 @@
+"""Beyond tier 1: run the policy's strategy on an escalated case and fold its outcome in.
+
+A decided outcome settles the case at ``contextual_arbitration`` with the strategy's dissent;
+a queued one (or one the strategy could not settle, when people are reachable) parks the case
+at ``human_appeal`` with its approval item; anything else stays escalated with the reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from accord.conflicts import Tier
+from accord.disputes.case import (
+    Case,
+    CaseStatus,
+    Decision,
+    DissentRecord,
+    EscalationPayload,
+    SettleStatus,
+)
+from accord.disputes.decide import new_id
+from accord.llm import LanguageModel
+from accord.org import OrgChart
+from accord.resolution import RungAttempt
+from accord.resolution.policy import ResolutionPolicy, StrategyChoice
+from accord.resolution.ports import AgentDecisionPort, ApprovalGateway
+from accord.resolution.protocol import ConflictResolver
+from accord.resolution.strategy_context import StrategyContext
+from accord.resolution.strategy_types import Dispute, DissentDraft, StrategyOutcome
+
+
+@dataclass(frozen=True)
+class TierTwo:
+    """What the escalation path needs: the policy, how to find strategies, and the ports."""
+
+    policy: ResolutionPolicy
+    resolver_for: Callable[[str], ConflictResolver]
+    run: Callable[[ConflictResolver, Dispute, StrategyContext], object]
+    org: OrgChart | None = None
+    model: LanguageModel | None = None
+    decision_port: AgentDecisionPort | None = None
+    approvals: ApprovalGateway | None = None
+
+
+def department_of(case: Case, org: OrgChart | None) -> str | None:
+    """The parties' shared department, else their lowest common manager's, else None."""
+    if org is None:
+        return None
+    agents = [p.agent for p in case.positions if p.agent in org]
+    if len(agents) != len(case.positions) or not agents:
+        return None
+    departments = {org.agent(a).department for a in agents}
+    if len(departments) == 1:
+        return departments.pop()
+    manager = org.lowest_common_manager(agents[0], agents[1]) if len(agents) == 2 else None
+    return manager.department if manager is not None else None
+
+
+def analysis_of(case: Case) -> list[str]:
+    """What tier 1 tried, in words, for the next tier and for people."""
+    lines = [case.detection.description]
+    lines += [f"tier 1 {a.rung}: {a.detail}" for a in case.attempts]
+    if case.escalation is not None:
+        lines.append(f"escalated: {case.escalation.reason}")
+    return lines
+
+
+def dispute_of(case: Case, department: str | None) -> Dispute:
+    assert case.classification is not None
+    return Dispute(
+        case_id=case.case_id,
+        subject=case.subject,
+        task_type=case.task_type,
+        positions=case.positions,
+        detection=case.detection,
+        classification=case.classification,
+        department=department,
+    )
+
+
+def context_for(tier: TierTwo, choice: StrategyChoice, case: Case) -> StrategyContext:
+    settings = dict(choice.settings)
+    settings.setdefault("analysis", analysis_of(case))
+    return StrategyContext(
+        org=tier.org,
+        model=tier.model,
+        settings=settings,
+        decision_port=tier.decision_port,
+        approvals=tier.approvals,
+    )
+
+
+def fold_outcome(
+    case: Case,
+    outcome: StrategyOutcome,
+    drafts: tuple[DissentDraft, ...],
+    *,
+    department: str | None,
+    now: datetime,
+) -> Case:
+    """The case after a strategy's outcome (pure)."""
+    attempt = RungAttempt(
+        rung=outcome.strategy,
+        decided=outcome.status == "decided",
+        group=outcome.group,
+        confidence=outcome.confidence,
+        detail=outcome.reasoning or (outcome.escalation_reason or ""),
+    )
+    common = {
+        "attempts": (*case.attempts, attempt),
+        "department": department,
+        "strategy": outcome.strategy,
+        "tokens_in": case.tokens_in + outcome.tokens_in,
+        "tokens_out": case.tokens_out + outcome.tokens_out,
+        "model_calls": case.model_calls + outcome.model_calls,
+        "decided_at": now,
+    }
+    if outcome.status == "decided":
+        assert outcome.group is not None
+        group = case.detection.groups[outcome.group]
+        decision = Decision(
+            winner=outcome.winner,
+            winners=group.agents,
+            answer=group.answer,
+            rung=outcome.strategy,
+            confidence=outcome.confidence,
+            resolution_id=new_id("res"),
+        )
+        resolution_reasoning = outcome.judge_reasoning or outcome.reasoning
+        dissent = tuple(
+            DissentRecord(
+                dissent_id=new_id("dis"),
+                case_id=case.case_id,
+                agent_id=d.agent_id,
+                task_type=case.task_type,
+                kind=case.detection.kind.value if case.detection.kind else None,
+                strategy=d.strategy,
+                position=d.position,
+                winning_answer=group.answer,
+                reasoning=resolution_reasoning,
+                created_at=now,
+                subject=case.subject,
+                severity=case.detection.severity.value if case.detection.severity else None,
+                department=department,
+                winners=group.agents,
+                positions=case.positions,
+                arguments=dict(outcome.arguments),
+                decided_by=outcome.decided_by,
+            )
+            for d in drafts
+        )
+        return case.model_copy(
+            update={
+                **common,
+                "status": SettleStatus.SETTLED,
+                "dcp_status": CaseStatus.RESOLVED,
+                "tier": Tier.CONTEXTUAL_ARBITRATION,
+                "decision": decision,
+                "dissent": dissent,
+                "escalation": None,
+            }
+        )
+    previous = case.escalation
+    assert previous is not None
+    if outcome.status == "queued":
+        payload = previous.model_copy(
+            update={
+                "reason": f"{previous.reason}; awaiting a human decision ({outcome.strategy}"
+                + (f": {outcome.escalation_reason}" if outcome.escalation_reason else "")
+                + ")",
+                "next_step": "human",
+                "target_tier": Tier.HUMAN_APPEAL,
+            }
+        )
+        return case.model_copy(
+            update={
+                **common,
+                "status": SettleStatus.ESCALATED,
+                "dcp_status": CaseStatus.APPEALING,
+                "tier": Tier.HUMAN_APPEAL,
+                "escalation": payload,
+                "approval_item_id": outcome.approval_item_id,
+            }
+        )
+    payload = previous.model_copy(
+        update={
+            "reason": f"{previous.reason}; then {outcome.strategy}: {outcome.escalation_reason}",
+            "next_step": "human",
+            "target_tier": Tier.HUMAN_APPEAL,
+            "strategies_tried": (*previous.strategies_tried, attempt),
+        }
+    )
+    return case.model_copy(
+        update={
+            **common,
+            "status": SettleStatus.ESCALATED,
+            "dcp_status": CaseStatus.ESCALATED,
+            "tier": Tier.HUMAN_APPEAL,
+            "escalation": payload,
+        }
+    )
+
+
+async def run_tier_two(tier: TierTwo, case: Case, *, now: Callable[[], datetime]) -> Case:
+    """Run the chosen strategy; if it cannot settle and people are reachable, queue the case."""
+    if case.status is not SettleStatus.ESCALATED or case.classification is None:
+        return case
+    department = department_of(case, tier.org)
+    choice = tier.policy.choose(case.classification.kind, department)
+    dispute = dispute_of(case, department)
+    resolver = tier.resolver_for(choice.strategy)
+    outcome = await tier.run(resolver, dispute, context_for(tier, choice, case))  # type: ignore[misc]
+    assert isinstance(outcome, StrategyOutcome)
+    drafts = resolver.log_dissent(dispute, outcome)
+    folded = fold_outcome(case, outcome, drafts, department=department, now=now())
+    if outcome.status == "escalated" and tier.approvals is not None and choice.strategy != "human":
+        human = tier.resolver_for("human")
+        human_choice = tier.policy.choose(case.classification.kind, department)
+        ctx = context_for(tier, human_choice.model_copy(update={"settings": {}}), folded)
+        queued = await tier.run(human, dispute, ctx)  # type: ignore[misc]
+        assert isinstance(queued, StrategyOutcome)
+        folded = fold_outcome(folded, queued, (), department=department, now=now())
+    return folded
+
+
+__all__ = ["EscalationPayload", "TierTwo", "fold_outcome", "run_tier_two"]

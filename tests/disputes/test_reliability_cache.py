@@ -1,0 +1,151 @@
+"""``ReliabilityCache``: learned vote weights, refit every N settles from the case history."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from accord.clock import FrozenClock
+from accord.disputes import CaseStore, DecideSettings, Settler, SettleStatus
+from accord.disputes.reliability_cache import ReliabilityCache
+from accord.ledger import Ledger
+
+from ._builders import pos as p
+from ._builders import request
+
+
+class History:
+    """A stand-in case store: past conflicts as (case, agent, answer) votes; counts reads."""
+
+    def __init__(self, votes: list[tuple[str, str, str]]) -> None:
+        self._votes = votes
+        self.reads = 0
+
+    def votes(self) -> list[tuple[str, str, str]]:
+        self.reads += 1
+        return list(self._votes)
+
+
+def majority_and_contrarian(cases: int) -> list[tuple[str, str, str]]:
+    """``steady``, ``m1`` and ``m2`` always agree; ``contrarian`` always answers otherwise."""
+    return [
+        (f"c{i}", agent, answer)
+        for i in range(cases)
+        for agent, answer in [("steady", "x"), ("m1", "x"), ("m2", "x"), ("contrarian", f"y{i}")]
+    ]
+
+
+def cache(history: History, *, refit_every: int = 3, min_answers: int = 3) -> ReliabilityCache:
+    return ReliabilityCache(
+        cast(CaseStore, history), refit_every=refit_every, min_answers=min_answers
+    )
+
+
+def test_weights_are_fitted_on_first_use_then_again_after_refit_every_calls() -> None:
+    history = History(majority_and_contrarian(5))
+    weights = cache(history, refit_every=3)
+
+    reads = []
+    for _ in range(7):
+        weights.weights()
+        reads.append(history.reads)
+
+    assert reads == [1, 1, 1, 2, 2, 2, 3]
+
+
+def test_a_refit_sees_history_written_since_the_last_fit() -> None:
+    history = History([])
+    weights = cache(history, refit_every=2)
+
+    assert weights.weights() == {}
+    history._votes = majority_and_contrarian(6)
+    assert weights.weights() == {}
+    assert set(weights.weights()) == {"steady", "m1", "m2", "contrarian"}
+
+
+def test_an_explicit_refit_restarts_the_count() -> None:
+    history = History(majority_and_contrarian(5))
+    weights = cache(history, refit_every=2)
+    weights.weights()
+
+    weights.refit()
+    weights.weights()
+    weights.weights()
+
+    assert history.reads == 2
+
+
+def test_an_agent_that_sides_with_the_majority_outweighs_one_that_always_dissents() -> None:
+    weights = cache(History(majority_and_contrarian(8))).weights()
+
+    assert weights["steady"] > weights["contrarian"]
+
+
+def test_reliability_reports_each_agents_estimated_accuracy() -> None:
+    reliability = cache(History(majority_and_contrarian(8))).reliability()
+
+    assert reliability["steady"] > 0.8
+    assert reliability["contrarian"] < 0.2
+
+
+def test_agents_with_too_little_history_get_no_weight_rather_than_zero() -> None:
+    votes = [*majority_and_contrarian(6), ("c0", "newbie", "x"), ("c1", "newbie", "x")]
+
+    weights = cache(History(votes), min_answers=3).weights()
+
+    assert "newbie" not in weights
+    assert "steady" in weights
+
+
+def learning_settler(
+    ledger: Ledger, store: CaseStore, clock: FrozenClock, reliability: ReliabilityCache
+) -> Settler:
+    return Settler(
+        ledger=ledger,
+        store=store,
+        clock=clock,
+        settings=DecideSettings(),
+        weights=reliability.weights,
+    )
+
+
+def test_a_later_one_against_one_tie_goes_to_the_agent_with_the_better_record(
+    ledger: Ledger, store: CaseStore, frozen_clock: FrozenClock
+) -> None:
+    reliability = ReliabilityCache(store, refit_every=1, min_answers=3)
+    settler = learning_settler(ledger, store, frozen_clock, reliability)
+    for i in range(8):
+        past = settler.settle(
+            request(p("steady", 100 + i), p("m1", 100 + i), p("m2", 100 + i), p("contrarian", 900))
+        )
+        assert past.decision is not None
+        assert past.decision.winners == ("steady", "m1", "m2")
+
+    case = settler.settle(request(p("steady", 100), p("contrarian", 900)))
+
+    assert case.status is SettleStatus.SETTLED
+    assert case.decision is not None
+    assert case.decision.rung == "vote"
+    assert case.decision.winner == "steady"
+    assert [a.detail for a in case.attempts][-1].startswith("reliability-weighted majority")
+
+
+def test_without_learned_weights_the_same_one_against_one_case_escalates(
+    settler: Settler,
+) -> None:
+    case = settler.settle(request(p("steady", 100), p("contrarian", 900)))
+
+    assert case.status is SettleStatus.ESCALATED
+
+
+def test_newcomers_with_a_little_history_still_decide_by_headcount(
+    ledger: Ledger, store: CaseStore, frozen_clock: FrozenClock
+) -> None:
+    reliability = ReliabilityCache(store, refit_every=1, min_answers=3)
+    settler = learning_settler(ledger, store, frozen_clock, reliability)
+    settler.settle(request(p("x", 1), p("y", 1), p("z", 50)))
+
+    case = settler.settle(request(p("x", 7), p("y", 7), p("z", 70)))
+
+    assert case.status is SettleStatus.SETTLED
+    assert case.decision is not None
+    assert case.decision.winners == ("x", "y")
