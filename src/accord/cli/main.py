@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from accord.app import PASSPHRASE_ENV, Accord
-from accord.cli import dissent_commands, settle_commands
+from accord.cli import approval_commands, dissent_commands, settle_commands
 from accord.cli.demo import demo_events
 from accord.cli.logging_setup import configure_logging
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
@@ -48,6 +48,8 @@ app.add_typer(ledger_app, name="ledger")
 app.add_typer(keys_app, name="keys")
 app.add_typer(settle_commands.eval_app, name="eval")
 app.add_typer(dissent_commands.dissent_app, name="dissent")
+app.add_typer(approval_commands.approvals_app, name="approvals")
+app.command("sweep")(approval_commands.sweep)
 app.command("settle")(settle_commands.settle)
 app.command("cases")(settle_commands.cases)
 app.command("case")(settle_commands.case)

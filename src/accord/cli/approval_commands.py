@@ -1,0 +1,143 @@
+"""`accord approvals list | show | decide` and `accord sweep`: people deciding escalated cases.
+
+The deciding principal is the operating-system account running the command (``human:<login>``):
+a decision's author comes from authentication, never from a flag or a request body. Roles come
+from ``approvals.principals`` in accord.yaml.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from accord.app import Accord
+from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
+from accord.errors import AccordError
+
+approvals_app = typer.Typer(no_args_is_help=True, help="The human approval queue.")
+
+
+def _open(config: Path | None, db: str | None, keys: Path | None) -> Accord:
+    try:
+        return Accord.open(default_config(config), db_url=db, keys_dir=keys)
+    except AccordError as exc:
+        Console(stderr=True).print(f"[bold red]error[/] {exc}")
+        raise typer.Exit(2) from exc
+
+
+def current_principal_id() -> str:
+    """The authenticated person running this command."""
+    return f"human:{getpass.getuser()}"
+
+
+@approvals_app.command("list")
+def approvals_list(
+    status: Annotated[str | None, typer.Option(help="pending | approved | denied | expired")] = (
+        "pending"
+    ),
+    db: DbOption = None,
+    keys: KeysOption = None,
+    config: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Approval items (pending by default)."""
+    accord = _open(config, db, keys)
+    try:
+        items = accord.approvals.list(status=status)
+    except AccordError as exc:
+        Console(stderr=True).print(f"[bold red]invalid input[/] {exc}")
+        raise typer.Exit(2) from exc
+    finally:
+        accord.close()
+    if as_json:
+        sys.stdout.write(json.dumps([i.model_dump(mode="json") for i in items], indent=2) + "\n")
+        return
+    table = Table("item", "case", "risk", "status", "role", "deadline", "options")
+    for i in items:
+        table.add_row(
+            i.item_id,
+            i.case_id,
+            i.risk,
+            i.status.value,
+            i.current_role or "-",
+            i.deadline.isoformat() if i.deadline else "-",
+            " | ".join(i.options),
+        )
+    Console().print(table)
+
+
+@approvals_app.command("show")
+def approvals_show(
+    item_id: str, db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
+) -> None:
+    """One approval item: positions, analysis so far, options, deadline."""
+    accord = _open(config, db, keys)
+    try:
+        item = accord.approvals.get(item_id)
+    except AccordError as exc:
+        Console(stderr=True).print(f"[bold red]error[/] {exc}")
+        raise typer.Exit(1) from exc
+    finally:
+        accord.close()
+    sys.stdout.write(item.model_dump_json(indent=2) + "\n")
+
+
+@approvals_app.command("decide")
+def approvals_decide(
+    item_id: str,
+    choice: Annotated[str | None, typer.Option(help="The option you approve.")] = None,
+    deny: Annotated[bool, typer.Option("--deny", help="Reject every option.")] = False,
+    reason: Annotated[str, typer.Option(help="Why (kept in the ledger).")] = "",
+    db: DbOption = None,
+    keys: KeysOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Decide an item as the logged-in user; the case settles in the same transaction."""
+    if deny == (choice is not None):
+        Console(stderr=True).print(
+            "[bold red]invalid input[/] give exactly one of --choice or --deny"
+        )
+        raise typer.Exit(2)
+    accord = _open(config, db, keys)
+    try:
+        item = accord.decide(
+            item_id,
+            accord.principal(current_principal_id()),
+            choice=choice,
+            deny=deny,
+            reason=reason,
+        )
+    except AccordError as exc:
+        Console(stderr=True).print(f"[bold red]refused[/] {exc}")
+        raise typer.Exit(1) from exc
+    finally:
+        accord.close()
+    decision = item.decision
+    assert decision is not None
+    Console().print(
+        f"{item.item_id}: {decision.outcome}"
+        + (f" {decision.choice!r}" if decision.choice else "")
+        + f" by {decision.decided_by}"
+    )
+
+
+def sweep(db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None) -> None:
+    """Apply every due approval deadline exactly once (run from cron or a timer)."""
+    accord = _open(config, db, keys)
+    try:
+        swept = accord.sweep()
+    finally:
+        accord.close()
+    for item in swept:
+        Console().print(
+            f"{item.item_id}: {item.status.value}"
+            + (f" (now offered to {item.current_role})" if item.current_role else "")
+        )
+    Console().print(f"{len(swept)} item(s) swept")
