@@ -91,6 +91,11 @@ class TreeMemorySampler:
         self._thread.join()
 
 
+def _fmt(value: float) -> str:
+    """Large figures with thousands separators; small ones (accuracies, seconds) with 4 places."""
+    return f"{value:,.1f}" if abs(value) >= 100 else f"{value:.4f}"
+
+
 def report(results: list[Result], title: str, slug: str) -> Path:
     table = Table(title=title)
     for col in ("benchmark", "value", "baseline", "ratio", "target", "ok", "notes"):
@@ -99,7 +104,7 @@ def report(results: list[Result], title: str, slug: str) -> Path:
         ok = "" if r.passed is None else ("yes" if r.passed else "NO")
         table.add_row(
             r.name,
-            f"{r.value:,.1f} {r.unit}",
+            f"{_fmt(r.value)} {r.unit}",
             r.baseline,
             "" if r.ratio is None else f"{r.ratio:.2f}x",
             r.target,
