@@ -30,9 +30,10 @@ lint: setup
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/mypy
 
-## Benchmarks: a table on stdout and JSON in bench-results/.
+## Benchmarks: a table on stdout and JSON in bench-results/ (PostgreSQL: the machine's server).
+ACCORD_BENCH_POSTGRES_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test
 bench: setup
-	$(BIN)/python benchmarks/run.py $(BENCH_ARGS)
+	ACCORD_BENCH_POSTGRES_URL=$(ACCORD_BENCH_POSTGRES_URL) $(BIN)/python benchmarks/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .coverage .coverage.* .mypy_cache .ruff_cache .pytest_cache bench-results accord-demo.db* .accord-demo-keys
