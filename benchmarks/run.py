@@ -15,9 +15,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import crowd_bench
 import ledger_bench
 import settle_bench
+import strategies_bench
 from common import Result, report
 
-SECTIONS = {"ledger": ledger_bench, "settle": settle_bench, "crowd": crowd_bench}
+SECTIONS = {
+    "ledger": ledger_bench,
+    "settle": settle_bench,
+    "strategies": strategies_bench,
+    "crowd": crowd_bench,
+}
 
 
 def main() -> None:

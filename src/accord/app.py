@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 from collections.abc import Awaitable, Mapping, Sequence
 from pathlib import Path
@@ -77,7 +78,6 @@ class Accord:
         self.model: LanguageModel | None = (
             None if model_settings is None else build_model(model_settings, environ=os.environ)
         )
-        self.decision_port: AgentDecisionPort | None = None
         self.tier_two = TierTwo(
             policy=config.policy,
             resolver_for=self.strategies.get,
@@ -104,6 +104,16 @@ class Accord:
             approvals=self.approvals,
             approval_policy=config.approval_policy,
         )
+
+    @property
+    def decision_port(self) -> AgentDecisionPort | None:
+        """How strategies ask an agent (e.g. the lowest common manager) to decide."""
+        return self.tier_two.decision_port
+
+    @decision_port.setter
+    def decision_port(self, port: AgentDecisionPort | None) -> None:
+        self.tier_two = dataclasses.replace(self.tier_two, decision_port=port)
+        self.settler.tier_two = self.tier_two
 
     # --- settle -------------------------------------------------------------------------
 

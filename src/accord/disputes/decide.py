@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -32,6 +32,7 @@ from accord.disputes.case import (
 )
 from accord.org import OrgChart
 from accord.resolution import (
+    TIER_ONE_RUNGS,
     LadderSettings,
     RungContext,
     TierOneOutcome,
@@ -51,6 +52,10 @@ def _escalation_target(classification: Classification, next_step: str | None) ->
     """The chain's next tier, never below the tier the dispute starts at (R2, R18)."""
     target = _NEXT_TIER.get(next_step or "", Tier.HUMAN_APPEAL)
     return max(target, classification.starting_tier, key=_TIER_ORDER.index)
+
+
+#: Given a classified conflict and its positions, the tier-1 rungs to run (None: the chain's).
+TierOneRungs = Callable[[Classification, tuple[Position, ...]], tuple[str, ...] | None]
 
 
 @dataclass(frozen=True)
@@ -114,13 +119,22 @@ def decide(
     semantic: SemanticComparator | None,
     decided_at: datetime,
     duration_ms: int = 0,
+    tier_one_rungs: TierOneRungs | None = None,
 ) -> Case:
-    """Decide one case at tier 1 (or record agreement / merge / escalation)."""
+    """Decide one case at tier 1 (or record agreement / merge / escalation).
+
+    ``tier_one_rungs`` may replace the chain's tier-1 rungs (the policy's ``tier1``).
+    """
     detection = detect(item.positions, settings.detection_for(item.task_type), semantic)
     frame = _Frame(new_id("disp"), item, detection, decided_at, duration_ms)
     if not detection.has_conflict:
         return _agreed(frame)
     classification = classify(detection, settings.table)
+    if tier_one_rungs is not None:
+        rungs = tier_one_rungs(classification, item.positions)
+        if rungs is not None:
+            later = tuple(s for s in classification.strategy_chain if s not in TIER_ONE_RUNGS)
+            classification = classification.model_copy(update={"strategy_chain": (*rungs, *later)})
     ctx = RungContext(
         subject=item.subject,
         task_type=item.task_type,

@@ -35,12 +35,14 @@ def fold_human_decision(
 ) -> Case:
     """Settle the case on the chosen answer, or close it unsettled (denied / expired)."""
     options = options_of(_dispute(case))
-    if outcome in ("approved", "expired") and choice in options:
+    # Only a person's approval picks an answer: a timeout's automatic action ("approve" or
+    # "deny") is a policy word, not one of the options, even when an answer reads the same.
+    if outcome == "approved" and choice in options:
         group_index = options.index(choice)
         group = case.detection.groups[group_index]
         by_agent = {p.agent: p for p in case.positions}
         lead = max(group.agents, key=lambda a: by_agent[a].confidence or 0.0)
-        rung = "human" if outcome == "approved" else "timeout_policy"
+        rung = "human"
         decision = Decision(
             winner=lead,
             winners=group.agents,

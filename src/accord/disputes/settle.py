@@ -17,7 +17,13 @@ from sqlalchemy import Connection
 
 from accord.approvals import ApprovalQueue, TimeoutPolicy, WaitForever
 from accord.clock import Clock
-from accord.conflicts import Position, SemanticComparator, detect, validate_positions
+from accord.conflicts import (
+    Classification,
+    Position,
+    SemanticComparator,
+    detect,
+    validate_positions,
+)
 from accord.crypto import canonical_bytes
 from accord.disputes.case import Case, SettleStatus
 from accord.disputes.case_store import CaseStore
@@ -26,7 +32,7 @@ from accord.disputes.evidence_gathering import Justifier, gather_justifications
 from accord.disputes.ledger_records import case_events
 from accord.disputes.signable import AnswerHashes, signable
 from accord.disputes.staged_approvals import StagedApprovals, StagedRequest
-from accord.disputes.tier_two import TierTwo, run_tier_two
+from accord.disputes.tier_two import TierTwo, department_of_agents, run_tier_two
 from accord.errors import AccordError, CanonicalizationError, ValidationError
 from accord.ledger import Ledger
 from accord.org import OrgChart
@@ -95,13 +101,27 @@ def _check_request(request: SettleRequest) -> tuple[Position, ...]:
             field="session_id",
             rule="a non-empty string or null",
         )
-    for name in ("subject", "task_type", "session_id"):
-        _check_signable(getattr(request, name), name, None)
     positions = _positions(request.positions)
-    for index, position in enumerate(positions):
-        # evidence content is only hashed into records (checked on entry), never copied
-        fields = position.model_dump(exclude={"evidence": {"__all__": {"content"}}})
-        _check_signable(fields, f"positions[{index}]", index)
+    # One canonicalization over everything a signed record will copy (fast path); only when it
+    # fails, walk field by field to name the culprit. Evidence content is only ever hashed.
+    copied = [
+        request.subject,
+        request.task_type,
+        request.session_id,
+        [
+            [p.agent, signable(p.output), p.reasoning, list(p.sources), list(p.assumptions)]
+            for p in positions
+        ],
+    ]
+    try:
+        canonical_bytes(copied)
+    except CanonicalizationError:
+        for name in ("subject", "task_type", "session_id"):
+            _check_signable(getattr(request, name), name, None)
+        for index, position in enumerate(positions):
+            fields = position.model_dump(exclude={"evidence": {"__all__": {"content"}}})
+            _check_signable(fields, f"positions[{index}]", index)
+        raise
     return positions
 
 
@@ -147,6 +167,15 @@ class Settler:
         self.approvals = approvals
         self.approval_policy: TimeoutPolicy = approval_policy or WaitForever()
 
+    def _tier_one_rungs(
+        self, classification: Classification, positions: tuple[Position, ...]
+    ) -> tuple[str, ...] | None:
+        """The policy's ``tier1`` for this conflict, when YAML sets one."""
+        if self.tier_two is None:
+            return None
+        department = department_of_agents([p.agent for p in positions], self.tier_two.org)
+        return self.tier_two.policy.choose(classification.kind, department).tier1
+
     def _needs_tier_two(self, case: Case) -> bool:
         return self.tier_two is not None and case.status is SettleStatus.ESCALATED
 
@@ -191,6 +220,7 @@ class Settler:
             weights=self._weights(),
             semantic=self.semantic,
             decided_at=now,
+            tier_one_rungs=self._tier_one_rungs,
         )
         elapsed = round((time.perf_counter() - started) * 1000)
         return case.model_copy(update={"duration_ms": elapsed})

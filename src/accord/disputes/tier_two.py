@@ -23,7 +23,7 @@ from accord.disputes.case import (
 from accord.disputes.decide import new_id
 from accord.llm import LanguageModel
 from accord.org import OrgChart
-from accord.resolution import RungAttempt
+from accord.resolution import TIER_ONE_RUNGS, RungAttempt
 from accord.resolution.policy import ResolutionPolicy, StrategyChoice
 from accord.resolution.ports import AgentDecisionPort, ApprovalGateway
 from accord.resolution.protocol import ConflictResolver
@@ -46,10 +46,15 @@ class TierTwo:
 
 def department_of(case: Case, org: OrgChart | None) -> str | None:
     """The parties' shared department, else their lowest common manager's, else None."""
+    return department_of_agents([p.agent for p in case.positions], org)
+
+
+def department_of_agents(parties: list[str], org: OrgChart | None) -> str | None:
+    """As :func:`department_of`, from the parties' agent ids."""
     if org is None:
         return None
-    agents = [p.agent for p in case.positions if p.agent in org]
-    if len(agents) != len(case.positions) or not agents:
+    agents = [a for a in parties if a in org]
+    if len(agents) != len(parties) or not agents:
         return None
     departments = {org.agent(a).department for a in agents}
     if len(departments) == 1:
@@ -61,7 +66,10 @@ def department_of(case: Case, org: OrgChart | None) -> str | None:
 def analysis_of(case: Case) -> list[str]:
     """What tier 1 tried, in words, for the next tier and for people."""
     lines = [case.detection.description]
-    lines += [f"tier 1 {a.rung}: {a.detail}" for a in case.attempts]
+    lines += [
+        f"{'tier 1 ' if a.rung in TIER_ONE_RUNGS else ''}{a.rung}: {a.detail}"
+        for a in case.attempts
+    ]
     if case.escalation is not None:
         lines.append(f"escalated: {case.escalation.reason}")
     return lines

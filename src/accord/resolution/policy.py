@@ -72,7 +72,7 @@ class StrategyChoice(BaseModel):
 
     strategy: str
     settings: dict[str, Any]
-    tier1: tuple[str, ...]
+    tier1: tuple[str, ...] | None
     chosen_by: str
 
 
@@ -133,7 +133,7 @@ class ResolutionPolicy(BaseModel):
         """The strategy, settings and tier-1 rungs for a dispute of ``kind`` in ``department``."""
         levels = self.levels(kind, department)
         strategy, chosen_by = "authority", "company"
-        tier1: tuple[str, ...] = TIER_ONE_RUNGS
+        tier1: tuple[str, ...] | None = None  # None: the classification chain's own order
         for name, level in levels:
             if level.strategy is not None:
                 strategy, chosen_by = level.strategy, name

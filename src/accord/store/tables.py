@@ -144,3 +144,38 @@ parked_tasks = Table(
     Index("ix_parked_tasks_item", "item_id"),
     Index("ix_parked_tasks_agent", "agent_id"),
 )
+
+#: One row per disagreement boundary recorded at session close; ``document`` is the full
+#: boundary JSON and is authoritative. ``status`` moves from ``pending`` to ``resolved`` by
+#: compare-and-set; one boundary per case.
+boundaries = Table(
+    "boundaries",
+    metadata,
+    Column("boundary_id", String(64), primary_key=True),
+    Column("session_id", String(128), nullable=False),
+    Column("case_id", String(64), nullable=False, unique=True),
+    Column("task_type", String(128), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("digest", String(80), nullable=False),
+    Column("size_bytes", BigInteger, nullable=False),
+    Column("transcript_bytes", BigInteger, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Column("resolved_at", String(40), nullable=True),
+    Column("document", Text, nullable=False),
+    Index("ix_boundaries_session_status", "session_id", "status"),
+    Index("ix_boundaries_status", "status"),
+)
+
+#: Every run of a boundary's tie-breaker probe, whatever came of it (its receipt).
+boundary_attempts = Table(
+    "boundary_attempts",
+    metadata,
+    Column("attempt_id", String(64), primary_key=True),
+    Column("boundary_id", String(64), nullable=False),
+    Column("probe", String(64), nullable=False),
+    Column("outcome", String(16), nullable=False),
+    Column("attempted_at", String(40), nullable=False),
+    Column("receipt_hash", String(80), nullable=False),
+    Column("document", Text, nullable=False),
+    Index("ix_boundary_attempts_boundary", "boundary_id"),
+)
