@@ -37,7 +37,8 @@ def test_verify_exits_zero_on_an_intact_ledger_and_one_naming_the_tampered_entry
     with sqlite3.connect("ledger.db") as conn:
         body = conn.execute("SELECT body FROM ledger_entries WHERE seq = 5").fetchone()[0]
         conn.execute(
-            "UPDATE ledger_entries SET body = ? WHERE seq = 5", (body.replace(b"Redis", b"Redix"),)
+            "UPDATE ledger_entries SET body = ? WHERE seq = 5",
+            (body.replace(b"agent:", b"agenX:", 1),),
         )
     bad = run("verify", "--db", DB, "--keys", "keys")
     assert bad.exit_code == 1

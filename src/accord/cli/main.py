@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import sys
+import tempfile
 from importlib.resources import files
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,7 +17,7 @@ from rich.table import Table
 
 from accord.app import PASSPHRASE_ENV, Accord
 from accord.cli import approval_commands, dissent_commands, settle_commands
-from accord.cli.demo import demo_events
+from accord.cli.demo import demo_config, run_day
 from accord.cli.logging_setup import configure_logging
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
 from accord.clock import SystemClock
@@ -338,7 +339,7 @@ def demo(
         bool, typer.Option("--fresh", help="Start from an empty SQLite file.")
     ] = False,
 ) -> None:
-    """Sign a realistic sequence of case events into the ledger and print the verified summary."""
+    """Settle a day of agent disagreements through the real API and print the verified ledger."""
     url = resolve_database_url(db)
     if fresh:
         if not url.startswith("sqlite:///"):
@@ -349,30 +350,50 @@ def demo(
             Path(f"{path}{suffix}").unlink(missing_ok=True)
         if keys is not None and keys.exists():
             shutil.rmtree(keys)
-    accord = _open(None, url, keys)
-    try:
-        events = demo_events()
-        accord.ledger.append_many(events)
-        checkpoint = accord.ledger.checkpoint()
-        report = accord.verify()
-        proof = accord.ledger.inclusion_proof(4)
-        proof.verify(accord.keyring.trusted_public_keys())
-        counts = accord.ledger.count_by_event_type()
-    except AccordError as exc:
-        raise _fail(exc, 1) from exc
-    finally:
-        accord.close()
-    table = Table("event type", "entries", title="Accord ledger")
-    for event_type, n in sorted(counts.items()):
-        table.add_row(event_type, str(n))
+    with tempfile.TemporaryDirectory() as tmp:
+        accord = _open(demo_config(Path(tmp)), url, keys)
+        try:
+            cases, resumed = run_day(accord)
+            checkpoint = accord.ledger.checkpoint()
+            report = accord.verify()
+            proof = accord.ledger.inclusion_proof(cases[0].ledger_seqs[-1])
+            proof.verify(accord.keyring.trusted_public_keys())
+            counts = accord.ledger.count_by_event_type()
+        except AccordError as exc:
+            raise _fail(exc, 1) from exc
+        finally:
+            accord.close()
+    table = Table("case", "status", "decided by", "winner", "answer", "tier", "tokens")
+    for c in cases:
+        decision = c.decision
+        table.add_row(
+            c.subject,
+            c.status.value,
+            (decision.rung if decision else "-") or "-",
+            (decision.winner if decision else None) or "-",
+            json.dumps(decision.answer)[:40] if decision else "-",
+            c.tier.value,
+            str(c.tokens_in + c.tokens_out),
+        )
     out().print(table)
+    out().print(
+        f"parked task of {resumed.get('agent')} resumed with decision "
+        f"{resumed.get('decision')!r} and its context {resumed.get('context')}"
+    )
+    events = Table("event type", "entries", title="Accord ledger")
+    for event_type, n in sorted(counts.items()):
+        events.add_row(event_type, str(n))
+    out().print(events)
     out().print(
         f"[bold green]VERIFIED[/] {report.entries} signed entries, hash chain from GENESIS, "
         f"{report.checkpoints} signed checkpoint(s); newest covers {checkpoint.tree_size}"
     )
     out().print(f"head  {report.head_hash}\nroot  {report.root_hash}")
     out().print(f"signer kid(s): {', '.join(report.signer_kids)}")
-    out().print("inclusion proof for entry 4 (the tier-1 resolution) checked offline: valid")
+    out().print(
+        f"inclusion proof for entry {cases[0].ledger_seqs[-1]} (the invoice resolution) "
+        "checked offline: valid"
+    )
 
 
 def main() -> None:  # pragma: no cover - console entry point
