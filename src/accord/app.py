@@ -12,6 +12,13 @@ from typing import Any
 import structlog
 
 from accord.approvals import ApprovalItem, ApprovalQueue, Parking, Principal, TaskHandle
+from accord.boundary import (
+    Boundary,
+    BoundaryService,
+    BoundaryStore,
+    ModelTextCrux,
+    ProbeRegistry,
+)
 from accord.clock import Clock, SystemClock
 from accord.config import LoadedConfig, load_config
 from accord.conflicts import Position
@@ -21,12 +28,14 @@ from accord.disputes.approval_bridge import ApprovalBridge
 from accord.disputes.dissent_store import DissentStore
 from accord.disputes.outcome_view import case_outcome
 from accord.disputes.reliability_cache import ReliabilityCache
+from accord.disputes.session_close import close_session, settle_from_receipt
 from accord.disputes.tier_two import TierTwo
 from accord.errors import ValidationError
 from accord.learning import CaseOutcome
 from accord.ledger import Ledger, VerificationReport
 from accord.llm import LanguageModel, build_model
 from accord.org import OrgChart
+from accord.plugins import load_boundary_settings
 from accord.resolution import (
     AgentDecisionPort,
     StrategyRegistry,
@@ -91,6 +100,15 @@ class Accord:
             db, clock, on_event=ApprovalBridge(ledger, self.cases, clock.now)
         )
         self.parking = Parking(db, self.approvals, clock)
+        self.probes = ProbeRegistry()
+        self.boundaries = BoundaryService(
+            BoundaryStore(db, ledger.append_within),
+            self.probes,
+            clock,
+            text_crux=ModelTextCrux(self.model) if self.model is not None else None,
+            on_resolved=settle_from_receipt(self.cases, ledger, self.approvals),
+        )
+        load_boundary_settings(config, self.probes, self.boundaries.hints)
         self.settler = Settler(
             ledger=ledger,
             store=self.cases,
@@ -227,6 +245,17 @@ class Accord:
     def sweep(self) -> list[ApprovalItem]:
         """Apply every due approval deadline exactly once (run it periodically)."""
         return self.approvals.sweep()
+
+    # --- session hand-off ---------------------------------------------------------------
+
+    def close_session(self, session_id: str) -> list[Boundary]:
+        """Record a disagreement boundary for every unresolved case of the session.
+
+        Register probes (``accord.probes.register``) and tie-breaker hints
+        (``accord.boundaries.hints["task_type:field"] = TieBreaker(...)``) first; a boundary
+        whose tie-breaker no single successor can run stays with people (``status == "human"``).
+        """
+        return close_session(self.boundaries, self.cases, session_id)
 
     def outcomes(self) -> list[CaseOutcome]:
         """Every case as the learning loop sees it (oldest first)."""

@@ -75,6 +75,14 @@ class ApprovalsSettings(_Strict):
     principals: dict[str, list[str]] = Field(default_factory=dict)
 
 
+class BoundarySettings(_Strict):
+    """Session hand-off: probes to load (``name: "package.module:attribute"``) and tie-breakers
+    keyed ``task_type:field``, ``*:field``, ``task_type`` or ``*``."""
+
+    probes: dict[str, str] = Field(default_factory=dict)
+    tie_breakers: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+
 class Settings(_Strict):
     """Everything ``accord.yaml`` may say (sections grow with each room)."""
 
@@ -88,6 +96,7 @@ class Settings(_Strict):
     conflict_resolution: dict[str, Any] | None = None
     model: ModelSettings | None = None
     approvals: ApprovalsSettings = ApprovalsSettings()
+    boundary: BoundarySettings = BoundarySettings()
 
 
 def key_path(loc: tuple[int | str, ...], prefix: str = "") -> str:

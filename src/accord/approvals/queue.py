@@ -184,17 +184,23 @@ class ApprovalQueue:
     def cancel(self, item_id: str, *, cancelled_by: str, reason: str = "") -> ApprovalItem:
         """Withdraw a pending item (its case was settled another way); parked tasks then fail."""
         with self._db.write() as conn:
-            before = self._load(conn, item_id)
-            after = withdrawn(before)
-            self._compare_and_set(conn, before, after)
-            kind, record = events.transition(before, after)
-            record.update(
-                cancelled_by=cancelled_by,
-                reason=reason,
-                cancelled_at=isoformat(self._clock.now()),
-            )
-            self._emit(conn, [(kind, record)])
-            return after
+            return self.cancel_within(conn, item_id, cancelled_by=cancelled_by, reason=reason)
+
+    def cancel_within(
+        self, conn: Connection, item_id: str, *, cancelled_by: str, reason: str = ""
+    ) -> ApprovalItem:
+        """:meth:`cancel` inside the caller's write transaction."""
+        before = self._load(conn, item_id)
+        after = withdrawn(before)
+        self._compare_and_set(conn, before, after)
+        kind, record = events.transition(before, after)
+        record.update(
+            cancelled_by=cancelled_by,
+            reason=reason,
+            cancelled_at=isoformat(self._clock.now()),
+        )
+        self._emit(conn, [(kind, record)])
+        return after
 
     def sweep(self, now: datetime | None = None, limit: int = 100) -> builtins.list[ApprovalItem]:
         """Apply the timeout policy to up to ``limit`` pending items whose deadline has passed.
@@ -231,6 +237,10 @@ class ApprovalQueue:
         return changed
 
     # -- plumbing ---------------------------------------------------------------------------
+
+    def get_within(self, conn: Connection, item_id: str) -> ApprovalItem:
+        """:meth:`get` inside the caller's transaction."""
+        return self._load(conn, item_id)
 
     def _load(self, conn: Connection, item_id: str) -> ApprovalItem:
         row = (

@@ -8,6 +8,7 @@ hung probe can neither block the caller past its timeout nor keep the process al
 
 from __future__ import annotations
 
+import copy
 import threading
 from collections.abc import Iterator, Mapping
 from concurrent.futures import Future
@@ -128,7 +129,7 @@ def run_probe(registry: ProbeRegistry, tie_breaker: TieBreaker, timeout_s: float
         )
     probe = registry.get(tie_breaker.probe)
     future: Future[object] = Future()
-    arguments = dict(tie_breaker.arguments)
+    arguments = copy.deepcopy(tie_breaker.arguments)  # the probe cannot mutate the record
 
     def work() -> None:
         if not future.set_running_or_notify_cancel():  # pragma: no cover  (never cancelled)

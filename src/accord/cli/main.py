@@ -16,7 +16,12 @@ from rich.console import Console
 from rich.table import Table
 
 from accord.app import PASSPHRASE_ENV, Accord
-from accord.cli import approval_commands, dissent_commands, settle_commands
+from accord.cli import (
+    approval_commands,
+    dissent_commands,
+    session_commands,
+    settle_commands,
+)
 from accord.cli.demo import demo_config, run_day
 from accord.cli.logging_setup import configure_logging
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
@@ -50,6 +55,8 @@ app.add_typer(keys_app, name="keys")
 app.add_typer(settle_commands.eval_app, name="eval")
 app.add_typer(dissent_commands.dissent_app, name="dissent")
 app.add_typer(approval_commands.approvals_app, name="approvals")
+app.add_typer(session_commands.session_app, name="session")
+app.add_typer(session_commands.boundaries_app, name="boundaries")
 app.command("sweep")(approval_commands.sweep)
 app.command("settle")(settle_commands.settle)
 app.command("cases")(settle_commands.cases)
