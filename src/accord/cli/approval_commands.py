@@ -10,26 +10,17 @@ from __future__ import annotations
 import getpass
 import json
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from accord.app import Accord
-from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
+from accord.cli.opening import open_accord
+from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.errors import AccordError
 
 approvals_app = typer.Typer(no_args_is_help=True, help="The human approval queue.")
-
-
-def _open(config: Path | None, db: str | None, keys: Path | None) -> Accord:
-    try:
-        return Accord.open(default_config(config), db_url=db, keys_dir=keys)
-    except AccordError as exc:
-        Console(stderr=True).print(f"[bold red]error[/] {exc}")
-        raise typer.Exit(2) from exc
 
 
 def current_principal_id() -> str:
@@ -48,7 +39,7 @@ def approvals_list(
     as_json: JsonOption = False,
 ) -> None:
     """Approval items (pending by default)."""
-    accord = _open(config, db, keys)
+    accord = open_accord(config, db, keys)
     try:
         items = accord.approvals.list(status=status)
     except AccordError as exc:
@@ -78,7 +69,7 @@ def approvals_show(
     item_id: str, db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
 ) -> None:
     """One approval item: positions, analysis so far, options, deadline."""
-    accord = _open(config, db, keys)
+    accord = open_accord(config, db, keys)
     try:
         item = accord.approvals.get(item_id)
     except AccordError as exc:
@@ -105,7 +96,7 @@ def approvals_decide(
             "[bold red]invalid input[/] give exactly one of --choice or --deny"
         )
         raise typer.Exit(2)
-    accord = _open(config, db, keys)
+    accord = open_accord(config, db, keys)
     try:
         item = accord.decide(
             item_id,
@@ -130,7 +121,7 @@ def approvals_decide(
 
 def sweep(db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None) -> None:
     """Apply every due approval deadline exactly once (run from cron or a timer)."""
-    accord = _open(config, db, keys)
+    accord = open_accord(config, db, keys)
     try:
         swept = accord.sweep()
     finally:

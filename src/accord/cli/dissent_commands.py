@@ -4,26 +4,16 @@ from __future__ import annotations
 
 import sys
 from datetime import datetime
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from accord.app import Accord
-from accord.cli.options import ConfigOption, DbOption, KeysOption, default_config
-from accord.errors import AccordError
+from accord.cli.opening import open_accord
+from accord.cli.options import ConfigOption, DbOption, KeysOption
 
 dissent_app = typer.Typer(no_args_is_help=True, help="Dissent records: query, export, learn.")
-
-
-def _open(config: Path | None, db: str | None, keys: Path | None) -> Accord:
-    try:
-        return Accord.open(default_config(config), db_url=db, keys_dir=keys)
-    except AccordError as exc:
-        Console(stderr=True).print(f"[bold red]error[/] {exc}")
-        raise typer.Exit(2) from exc
 
 
 def _when(value: str | None, name: str) -> datetime | None:
@@ -61,7 +51,7 @@ def dissent_list(
         "until": _when(until, "until"),
         "text": text,
     }
-    accord = _open(config, db, keys)
+    accord = open_accord(config, db, keys)
     try:
         if jsonl:
             accord.dissent.export_jsonl(sys.stdout, **filters)
@@ -88,7 +78,7 @@ def dissent_summary(
     db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
 ) -> None:
     """Who dissents most, by strategy and kind, and which decisions were later overturned."""
-    accord = _open(config, db, keys)
+    accord = open_accord(config, db, keys)
     try:
         summary = accord.dissent.summary()
     finally:

@@ -15,7 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from accord.app import PASSPHRASE_ENV, Accord
+from accord.app import PASSPHRASE_ENV
 from accord.cli import (
     approval_commands,
     dissent_commands,
@@ -24,6 +24,7 @@ from accord.cli import (
 )
 from accord.cli.demo import demo_config, run_day
 from accord.cli.logging_setup import configure_logging
+from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
 from accord.clock import SystemClock
 from accord.config import load_config
@@ -78,13 +79,6 @@ def _fail(error: AccordError, code: int = 2) -> typer.Exit:
     return typer.Exit(code)
 
 
-def _open(config: Path | None, db: str | None, keys: Path | None, **kw: Any) -> Accord:
-    try:
-        return Accord.open(default_config(config), db_url=db, keys_dir=keys, **kw)
-    except AccordError as exc:
-        raise _fail(exc) from exc
-
-
 def _print_json(data: Any) -> None:
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
 
@@ -114,7 +108,7 @@ def init(
             encoding="utf-8",
         )
         out().print(f"wrote {config} and {org_path}")
-    accord = _open(config, db, keys)
+    accord = open_accord(config, db, keys)
     service = accord.keyring.info(accord.config.settings.keys.service_key)
     out().print(f"database ready: {accord.db.url.render_as_string(hide_password=True)}")
     out().print(f"service key {service.name} (kid {service.kid}) in {accord.keyring.directory}")
@@ -135,7 +129,7 @@ def verify(
 
     Exit 0 when the whole ledger verifies; exit 1 naming the first bad entry.
     """
-    accord = _open(config, db, keys, create_service_key=False)
+    accord = open_accord(config, db, keys, create_service_key=False)
     try:
         report = accord.verify(workers=workers)
     except VerificationFailed as exc:
@@ -170,7 +164,7 @@ def ledger_tail(
     as_json: JsonOption = False,
 ) -> None:
     """Show the newest entries."""
-    accord = _open(config, db, keys, create_service_key=False)
+    accord = open_accord(config, db, keys, create_service_key=False)
     entries = accord.ledger.tail(count)
     accord.close()
     if as_json:
@@ -189,7 +183,7 @@ def ledger_show(
     seq: int, db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
 ) -> None:
     """Print entry SEQ as JSON."""
-    accord = _open(config, db, keys, create_service_key=False)
+    accord = open_accord(config, db, keys, create_service_key=False)
     try:
         entry = accord.ledger.get(seq)
     except AccordError as exc:
@@ -208,7 +202,7 @@ def ledger_proof(
     output: Annotated[Path | None, typer.Option("--out")] = None,
 ) -> None:
     """Print (or save) an inclusion proof for entry SEQ, checkable offline."""
-    accord = _open(config, db, keys)
+    accord = open_accord(config, db, keys)
     try:
         proof = accord.ledger.inclusion_proof(seq)
     except AccordError as exc:
@@ -231,7 +225,7 @@ def ledger_checkpoint(
     output: Annotated[Path | None, typer.Option("--out")] = None,
 ) -> None:
     """Sign a checkpoint over the whole ledger now and print it."""
-    accord = _open(config, db, keys)
+    accord = open_accord(config, db, keys)
     try:
         checkpoint = accord.ledger.checkpoint()
     except AccordError as exc:
@@ -253,7 +247,7 @@ def ledger_consistency(
     config: ConfigOption = None,
 ) -> None:
     """Print a consistency proof between two checkpoints (newest by default)."""
-    accord = _open(config, db, keys, create_service_key=False)
+    accord = open_accord(config, db, keys, create_service_key=False)
     try:
         proof = accord.ledger.consistency_proof(old_size, new_size)
     except AccordError as exc:
@@ -358,7 +352,7 @@ def demo(
         if keys is not None and keys.exists():
             shutil.rmtree(keys)
     with tempfile.TemporaryDirectory() as tmp:
-        accord = _open(demo_config(Path(tmp)), url, keys)
+        accord = open_accord(demo_config(Path(tmp)), url, keys)
         try:
             cases, resumed = run_day(accord)
             checkpoint = accord.ledger.checkpoint()

@@ -5,27 +5,18 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from accord.app import Accord
-from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
+from accord.cli.opening import open_accord
+from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.errors import AccordError
 
 session_app = typer.Typer(no_args_is_help=True, help="Close a session into boundaries.")
 boundaries_app = typer.Typer(no_args_is_help=True, help="Disagreement boundaries for successors.")
-
-
-def _open(config: Path | None, db: str | None, keys: Path | None) -> Accord:
-    try:
-        return Accord.open(default_config(config), db_url=db, keys_dir=keys)
-    except AccordError as exc:
-        Console(stderr=True).print(f"[bold red]error[/] {exc}")
-        raise typer.Exit(2) from exc
 
 
 @session_app.command("close")
@@ -37,7 +28,7 @@ def session_close(
     as_json: JsonOption = False,
 ) -> None:
     """Turn every unresolved case of SESSION_ID into a disagreement boundary."""
-    accord = _open(config, db, keys)
+    accord = open_accord(config, db, keys)
     try:
         boundaries = accord.close_session(session_id)
     except AccordError as exc:
@@ -73,7 +64,7 @@ def boundaries_pending(
     as_json: JsonOption = False,
 ) -> None:
     """Boundaries a successor can settle with one probe."""
-    accord = _open(config, db, keys)
+    accord = open_accord(config, db, keys)
     try:
         pending = accord.boundaries.pending(session)
     finally:
@@ -98,7 +89,7 @@ def boundaries_show(
     boundary_id: str, db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
 ) -> None:
     """One boundary as JSON (crux, position map, tie-breaker, consensus, digest)."""
-    accord = _open(config, db, keys)
+    accord = open_accord(config, db, keys)
     try:
         boundary = accord.boundaries.get(boundary_id)
     except AccordError as exc:
@@ -118,7 +109,7 @@ def boundaries_resolve(
     config: ConfigOption = None,
 ) -> None:
     """Run the boundary's tie-breaker probe once and settle its case (zero model tokens)."""
-    accord = _open(config, db, keys)
+    accord = open_accord(config, db, keys)
     try:
         receipt = accord.boundaries.resolve(boundary_id, timeout_s=timeout)
     except AccordError as exc:

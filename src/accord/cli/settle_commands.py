@@ -11,8 +11,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from accord.app import Accord
-from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
+from accord.cli.opening import open_accord
+from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.disputes import SettleRequest
 from accord.errors import AccordError, ValidationError
 from accord.learning import WinRateTracker, evaluate_crowd, render_report, root_cause_report
@@ -64,14 +64,6 @@ def request_from_json(data: Any, where: str = "") -> SettleRequest:
     )
 
 
-def _open(config: Path | None, db: str | None, keys: Path | None) -> Accord:
-    try:
-        return Accord.open(default_config(config), db_url=db, keys_dir=keys)
-    except AccordError as exc:
-        _console(stderr=True).print(f"[bold red]error[/] {exc}")
-        raise typer.Exit(2) from exc
-
-
 def settle(
     file: Annotated[
         Path, typer.Argument(help="A JSON object, or a list of them, or '-' for stdin.")
@@ -95,7 +87,7 @@ def settle(
             requests = [request_from_json(data)]
     except ValidationError as exc:
         raise _input_error(f"{file}: {exc.context.get('field')}: {exc.message}") from exc
-    accord = _open(config, db, keys)
+    accord = open_accord(config, db, keys)
     try:
         cases = accord.settle_many(requests)
     except ValidationError as exc:
@@ -122,7 +114,7 @@ def cases(
     as_json: JsonOption = False,
 ) -> None:
     """List cases, newest first."""
-    accord = _open(config, db, keys)
+    accord = open_accord(config, db, keys)
     try:
         rows = accord.cases.find(status=status, session_id=session, limit=limit)
     except ValidationError as exc:
@@ -151,7 +143,7 @@ def case(
     case_id: str, db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
 ) -> None:
     """Print one case (positions, detection, decision or escalation payload) as JSON."""
-    accord = _open(config, db, keys)
+    accord = open_accord(config, db, keys)
     try:
         found = accord.cases.get(case_id)
     except AccordError as exc:
@@ -174,7 +166,7 @@ def report(
     """Plots (cases by kind, escalation rate, win rate per agent), routing advice, root causes."""
     if fmt not in ("png", "svg"):
         raise _input_error(f"--format must be png or svg, not {fmt!r}")
-    accord = _open(config, db, keys)
+    accord = open_accord(config, db, keys)
     try:
         outcomes = accord.outcomes()
     finally:
