@@ -71,14 +71,20 @@ def _descendants(pid: int) -> list[int]:
 class TreeMemorySampler:
     """Samples the summed PSS of a process and all its descendants; keeps the peak."""
 
-    def __init__(self, pid: int, interval: float = 0.05) -> None:
+    def __init__(self, pid: int, interval: float = 0.2) -> None:
         self.pid, self.interval, self.peak_kb = pid, interval, 0
+        self._tree: list[int] = [pid]
+        self._rescan_at = 0.0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
         while not self._stop.is_set():
-            total = sum(_pss_kb(p) for p in [self.pid, *_descendants(self.pid)])
+            now = time.monotonic()
+            if now >= self._rescan_at:  # scanning all of /proc is costly: once a second
+                self._tree = [self.pid, *_descendants(self.pid)]
+                self._rescan_at = now + 1.0
+            total = sum(_pss_kb(p) for p in self._tree)
             self.peak_kb = max(self.peak_kb, total)
             self._stop.wait(self.interval)
 

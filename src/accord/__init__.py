@@ -1,11 +1,36 @@
-"""Accord: settle disagreements between AI agents, and keep a signed record of every step."""
+"""Accord: settle disagreements between AI agents, and keep a signed record of every step.
 
-from accord.app import Accord
-from accord.clock import Clock, FrozenClock, SystemClock
-from accord.conflicts import Evidence, Position
-from accord.disputes import Case, SettleRequest, SettleStatus
-from accord.errors import AccordError
-from accord.resolution import SourceFinding, SourceVerifier
+The names below load on first use, so ``import accord.ledger`` (e.g. in a verification worker)
+does not pay for the whole application (models, plotting, numerics).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from accord.app import Accord
+    from accord.clock import Clock, FrozenClock, SystemClock
+    from accord.conflicts import Evidence, Position
+    from accord.disputes import Case, SettleRequest, SettleStatus
+    from accord.errors import AccordError
+    from accord.resolution import SourceFinding, SourceVerifier
+
+_EXPORTS = {
+    "Accord": "accord.app",
+    "AccordError": "accord.errors",
+    "Case": "accord.disputes",
+    "Clock": "accord.clock",
+    "Evidence": "accord.conflicts",
+    "FrozenClock": "accord.clock",
+    "Position": "accord.conflicts",
+    "SettleRequest": "accord.disputes",
+    "SettleStatus": "accord.disputes",
+    "SourceFinding": "accord.resolution",
+    "SourceVerifier": "accord.resolution",
+    "SystemClock": "accord.clock",
+}
 
 __all__ = [
     "Accord",
@@ -22,3 +47,10 @@ __all__ = [
     "SystemClock",
 ]
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'accord' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)

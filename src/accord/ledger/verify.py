@@ -234,9 +234,15 @@ def _verify_chunk(args: tuple[str, int, int, Mapping[str, bytes], Sequence[int]]
             "ORDER BY seq",
             (start, end),
         )
-        return check_rows(iter(cur.fetchall()), start, end, keys, sizes)
+        return check_rows(_stream(cur), start, end, keys, sizes)
     finally:
         conn.close()
+
+
+def _stream(cursor: Any, batch: int = 2048) -> Iterator[Sequence[Any]]:
+    """Rows in bounded batches, so a worker holds a few thousand rows, not a whole chunk."""
+    while rows := cursor.fetchmany(batch):
+        yield from rows
 
 
 def _chunks(size: int, chunk: int) -> list[tuple[int, int]]:
