@@ -174,7 +174,7 @@ def signature_object(kid: str, sig: bytes) -> dict[str, str]:
     }
 
 
-def _signature_json(kid: str, sig: bytes) -> bytes:
+def signature_json(kid: str, sig: bytes) -> bytes:
     return b'{"alg":"ed25519","domain_sep":"DCP-DISPUTE-SIG-v2","kid":"%s","sig_b64":"%s"}' % (
         kid.encode("ascii"),
         base64.b64encode(sig),
@@ -190,7 +190,7 @@ def splice_signature(body: bytes, kid: str, sig: bytes) -> bytes:
     ``canonical(body + signature)`` — proven by a property test.
     """
     at = body.rfind(b',"signer_kid":"')
-    return body[:at] + b',"signature":' + _signature_json(kid, sig) + body[at:]
+    return body[:at] + b',"signature":' + signature_json(kid, sig) + body[at:]
 
 
 def record_slice(body: bytes) -> bytes:

@@ -27,7 +27,7 @@ from sqlalchemy.engine import make_url
 from accord.crypto import DISPUTE_SIG_TAG
 from accord.errors import ValidationError, VerificationFailed
 from accord.ledger.checkpoint import Checkpoint, checkpoint_from_row
-from accord.ledger.entry import ChainHead, body_bytes, record_slice, splice_signature
+from accord.ledger.entry import record_slice, signature_json
 from accord.ledger.merkle import Frontier, leaf_hash
 
 CHUNK_BITS = 14
@@ -94,9 +94,11 @@ def check_rows(
     """Check rows ``start <= seq < end`` (pure: rows in, result out)."""
     result = ChunkResult(start, end)
     frontier = Frontier()
+    append_leaf = frontier.append
     wanted = {size - start + 1: size for size in checkpoint_sizes if start <= size < end}
+    kids = result.kids
     expected = start
-    prev: ChainHead | None = None
+    prev: tuple[str, str] | None = None
     for row in rows:
         seq = row[0]
         if seq != expected:
@@ -106,19 +108,19 @@ def check_rows(
         if isinstance(checked, Problem):
             result.problem = checked
             return result
-        if prev is None:
-            result.first_prev = checked[0]
-        prev = checked[1]
-        result.kids.add(_as_text(row[3]))
-        frontier.append(leaf_hash(bytes.fromhex(prev.entry_hash[7:])))
-        if seq - start + 1 in wanted:
+        link, prev, digest = checked
+        if seq == start:
+            result.first_prev = link
+        kids.add(row[3] if type(row[3]) is str else _as_text(row[3]))
+        append_leaf(leaf_hash(digest))
+        if wanted and seq - start + 1 in wanted:
             result.at_checkpoints[wanted[seq - start + 1]] = _with_heights(frontier)
         expected += 1
     if expected != end:
         result.problem = Problem(expected, "seq", f"entry {expected} is missing")
         return result
     assert prev is not None
-    result.last = (prev.entry_hash, prev.entry_hash_secondary)
+    result.last = prev
     result.nodes = _with_heights(frontier)
     return result
 
@@ -143,43 +145,70 @@ def _with_heights(frontier: Frontier) -> list[tuple[int, bytes]]:
 
 
 def _check_one(
-    row: Sequence[Any], prev: ChainHead | None, trusted_keys: Mapping[str, bytes]
-) -> Problem | tuple[tuple[str, str], ChainHead]:
-    """Check one stored row against the entry before it; returns (its prev link, its head)."""
-    seq = row[0]
-    event_type, timestamp, kid = _as_text(row[1]), _as_text(row[2]), _as_text(row[3])
-    body, sig = _as_bytes(row[4]), _as_bytes(row[5])
-    h1, h2 = _as_text(row[6]), _as_text(row[7])
+    row: Sequence[Any], prev: tuple[str, str] | None, trusted_keys: Mapping[str, bytes]
+) -> Problem | tuple[tuple[str, str], tuple[str, str], bytes]:
+    """Check one stored row against the entry before it.
+
+    Returns (the row's link to its predecessor, its own two hashes, its SHA-256 digest).
+    """
+    seq, event_type, timestamp, kid, body, sig, h1, h2 = row
+    # stored types are normally exact; anything a hand edit left behind is normalized
+    if type(event_type) is not str:
+        event_type = _as_text(event_type)
+    if type(timestamp) is not str:
+        timestamp = _as_text(timestamp)
+    if type(kid) is not str:
+        kid = _as_text(kid)
+    if type(body) is not bytes:
+        body = _as_bytes(body)
+    if type(sig) is not bytes:
+        sig = _as_bytes(sig)
+    if type(h1) is not str:
+        h1 = _as_text(h1)
+    if type(h2) is not str:
+        h2 = _as_text(h2)
     # 1. a trusted key signed exactly these bytes under the DCP dispute tag
     key = trusted_keys.get(kid)
     if key is None:
         return Problem(seq, "signer_kid", f"signed by unknown key {kid!r}")
     try:
-        nacl.bindings.crypto_sign_open(sig + _TAG_PREFIX + body, key)
+        _open_signed(sig + _TAG_PREFIX + body, key)
     except (nacl.exceptions.BadSignatureError, ValueError, TypeError):
         return Problem(seq, "signature", "signature does not verify")
     # 2. the signed body is the canonical entry for this position, these columns and the
     #    chain before it (rebuilt byte for byte, so nothing in it can differ unnoticed)
     if prev is None:  # first row of a chunk: its link is stitched by the parent
-        link = _prev_link(body)
-        if link is None:
+        prev = _prev_link(body)
+        if prev is None:
             return Problem(seq, "body", "body is not a ledger entry")
-        prev = ChainHead(seq - 1, link[0], link[1])
     try:
         record = record_slice(body)
     except ValueError:
         return Problem(seq, "body", "body is not a ledger entry")
-    record_hash = "sha256:" + hashlib.sha256(record).hexdigest()
-    rebuilt = body_bytes(event_type, prev, record, record_hash, seq, kid, timestamp)
-    if rebuilt != body:
+    head = (
+        f'{{"event_type":"{event_type}","prev_hash":"{prev[0]}",'
+        f'"prev_hash_secondary":"{prev[1]}","record":'
+    ).encode()
+    middle = (
+        f',"record_hash":"sha256:{hashlib.sha256(record).hexdigest()}",'
+        f'"record_type":"ledger_entry","seq":{seq}'
+    ).encode()
+    tail = f',"signer_kid":"{kid}","timestamp":"{timestamp}"}}'.encode()
+    if head + record + middle + tail != body:
+        rebuilt = head + record + middle + tail
         return Problem(seq, _first_difference(body, rebuilt, seq), "does not match the signed body")
-    # 3. the stored hashes are the entry's own
-    full = splice_signature(body, kid, sig)
-    if h1 != "sha256:" + hashlib.sha256(full).hexdigest():
+    # 3. the stored hashes are the entry's own (the signature object sorts before signer_kid)
+    at = len(head) + len(record) + len(middle)
+    full = body[:at] + b',"signature":' + signature_json(kid, sig) + body[at:]
+    digest = hashlib.sha256(full).digest()
+    if h1 != "sha256:" + digest.hex():
         return Problem(seq, "entry_hash", "stored entry_hash does not match the entry")
     if h2 != "sha3-256:" + hashlib.sha3_256(full).hexdigest():
         return Problem(seq, "entry_hash_secondary", "stored entry_hash_secondary does not match")
-    return (prev.entry_hash, prev.entry_hash_secondary), ChainHead(seq, h1, h2)
+    return prev, (h1, h2), digest
+
+
+_open_signed = nacl.bindings.crypto_sign_open
 
 
 def _prev_link(body: bytes) -> tuple[str, str] | None:
@@ -395,4 +424,4 @@ def b64(sig: bytes) -> str:
     return base64.b64encode(sig).decode("ascii")
 
 
-__all__ = ["ChainHead", "VerificationReport", "check_rows", "verify_ledger"]
+__all__ = ["VerificationReport", "check_rows", "verify_ledger"]
