@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from sqlalchemy import update
 
@@ -69,3 +74,24 @@ def test_a_chunk_size_that_is_not_a_power_of_two_is_refused(
     ledger.append_many(case_events(3))
     with pytest.raises(ValidationError):
         ledger.verify(trusted, chunk=6)
+
+
+def test_a_script_without_a_main_guard_can_verify_in_parallel(tmp_path: Path) -> None:
+    script = tmp_path / "audit.py"
+    script.write_text(
+        "from accord.clock import SystemClock\n"
+        "from accord.crypto import Ed25519Signer\n"
+        "from accord.ledger import Ledger\n"
+        "from accord.store import open_database\n"
+        "signer = Ed25519Signer.from_seed(bytes(32))\n"
+        f"ledger = Ledger(open_database('sqlite:///{tmp_path / 'a.db'}'), signer, SystemClock())\n"
+        "ledger.append_many([('dispute_opened', {'n': i}) for i in range(40)])\n"
+        "report = ledger.verify({signer.kid: signer.public_key}, workers=2, chunk=8)\n"
+        "print(report.entries, report.workers)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["40", "2"]

@@ -218,4 +218,3 @@ def test_random_corruption_of_the_stored_ledger_is_always_caught(
     problem = check_rows(iter(bad), 1, len(rows) + 1, trusted).problem
     assert problem is not None
     assert problem.seq == index + 1
-

@@ -14,8 +14,11 @@ import hashlib
 import json
 import multiprocessing
 import os
+import sys
 import time
+import types
 from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -321,13 +324,27 @@ def verify_ledger(
         )
         report = _stitch(results, size, checkpoints, 1)
     else:
-        # forkserver, not fork: forking a parent that runs threads (web servers, coverage,
-        # asyncio executors) can deadlock the child on a lock held by another thread.
-        ctx = multiprocessing.get_context("forkserver")
-        ctx.set_forkserver_preload(["accord.ledger.verify"])
-        with ctx.Pool(workers) as pool:
+        with _worker_pool(workers) as pool:
             report = _stitch(pool.imap(_verify_chunk, tasks), size, checkpoints, workers)
     return report.model_copy(update={"seconds": time.perf_counter() - began})
+
+
+@contextmanager
+def _worker_pool(workers: int) -> Iterator[Any]:
+    """A ``forkserver`` pool (never ``fork``: a forked child inherits the parent's live
+    database sockets and locks held by other threads). Workers only run accord code, so the
+    caller's ``__main__`` is hidden while they start: a script without a main guard works."""
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["accord.ledger.verify"])
+    main = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        pool = ctx.Pool(workers)
+    finally:
+        if main is not None:
+            sys.modules["__main__"] = main
+    with pool:
+        yield pool
 
 
 def _stitch(
