@@ -1,6 +1,6 @@
 """Full ledger verification: every link, every signature, every checkpoint.
 
-The ledger is cut into aligned chunks of 2**14 entries. Each chunk is checked by a worker
+The ledger is cut into aligned chunks of 2**13 entries. Each chunk is checked by a worker
 process that reads its rows straight from the database (so reading, hashing and signature
 checks all run in parallel, in constant memory) and returns only the chunk's boundary
 hashes and Merkle subtree roots; the parent stitches chunks together in order, so the
@@ -33,7 +33,7 @@ from accord.ledger.checkpoint import Checkpoint, checkpoint_from_row
 from accord.ledger.entry import record_slice, signature_json
 from accord.ledger.merkle import Frontier, leaf_hash
 
-CHUNK_BITS = 14
+CHUNK_BITS = 13
 CHUNK = 1 << CHUNK_BITS
 _TAG_PREFIX = DISPUTE_SIG_TAG.encode("utf-8") + b"\x00"
 _BODY_KEYS = frozenset(
