@@ -17,7 +17,6 @@ from accord.disputes.case import (
     CaseStatus,
     Decision,
     DissentRecord,
-    EscalationPayload,
     SettleStatus,
 )
 from accord.disputes.decide import new_id
@@ -233,4 +232,4 @@ async def run_tier_two(tier: TierTwo, case: Case, *, now: Callable[[], datetime]
     return folded
 
 
-__all__ = ["EscalationPayload", "TierTwo", "fold_outcome", "run_tier_two"]
+__all__ = ["TierTwo", "fold_outcome", "run_tier_two"]

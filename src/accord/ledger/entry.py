@@ -28,7 +28,6 @@ from accord.crypto import (
     Ed25519Signer,
     RecordSignature,
     canonical_bytes,
-    domain_separated_message,
 )
 from accord.errors import ValidationError
 
@@ -201,7 +200,7 @@ def record_slice(body: bytes) -> bytes:
 
 def body_bytes(
     event_type: str,
-    prev: ChainHead,
+    prev: tuple[str, str],
     record: bytes,
     record_hash: str,
     seq: int,
@@ -210,24 +209,25 @@ def body_bytes(
 ) -> bytes:
     # Every field but the record is drawn from an alphabet JSON never escapes (validated
     # event type, hex hashes, hex kid, ISO time), so the canonical form can be assembled.
+    # UTF-8 (not ASCII) so a hand-edited column read back by ``verify`` mismatches, not crashes.
     return b"".join(
         (
             b'{"event_type":"',
-            event_type.encode("ascii"),
+            event_type.encode(),
             b'","prev_hash":"',
-            prev.entry_hash.encode("ascii"),
+            prev[0].encode(),
             b'","prev_hash_secondary":"',
-            prev.entry_hash_secondary.encode("ascii"),
+            prev[1].encode(),
             b'","record":',
             record,
             b',"record_hash":"',
-            record_hash.encode("ascii"),
+            record_hash.encode(),
             b'","record_type":"ledger_entry","seq":',
-            str(seq).encode("ascii"),
+            str(seq).encode(),
             b',"signer_kid":"',
-            kid.encode("ascii"),
+            kid.encode(),
             b'","timestamp":"',
-            timestamp.encode("ascii"),
+            timestamp.encode(),
             b'"}',
         )
     )
@@ -244,7 +244,15 @@ def seal(
     """Build, sign and hash entry ``seq`` after ``prev`` (pure apart from signing)."""
     record_hash = "sha256:" + hashlib.sha256(record_canonical).hexdigest()
     kid = signer.kid
-    body = body_bytes(event_type, prev, record_canonical, record_hash, seq, kid, timestamp)
+    body = body_bytes(
+        event_type,
+        (prev.entry_hash, prev.entry_hash_secondary),
+        record_canonical,
+        record_hash,
+        seq,
+        kid,
+        timestamp,
+    )
     sig = signer.sign(_TAG_PREFIX + body)
     full = splice_signature(body, kid, sig)
     return SealedEntry(
@@ -257,11 +265,6 @@ def seal(
         entry_hash="sha256:" + hashlib.sha256(full).hexdigest(),
         entry_hash_secondary="sha3-256:" + hashlib.sha3_256(full).hexdigest(),
     )
-
-
-def signing_message(body: bytes) -> bytes:
-    """The exact bytes an entry's signature covers."""
-    return domain_separated_message(DISPUTE_SIG_TAG, body)
 
 
 def entry_from_row(row: Mapping[Any, Any]) -> LedgerEntry:

@@ -9,7 +9,6 @@ first failing entry is always the one reported.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 import multiprocessing
@@ -30,7 +29,7 @@ from sqlalchemy.engine import make_url
 from accord.crypto import DISPUTE_SIG_TAG
 from accord.errors import ValidationError, VerificationFailed
 from accord.ledger.checkpoint import Checkpoint, checkpoint_from_row
-from accord.ledger.entry import record_slice, signature_json
+from accord.ledger.entry import body_bytes, record_slice, splice_signature
 from accord.ledger.merkle import Frontier, leaf_hash
 
 CHUNK_BITS = 13
@@ -188,21 +187,12 @@ def _check_one(
         record = record_slice(body)
     except ValueError:
         return Problem(seq, "body", "body is not a ledger entry")
-    head = (
-        f'{{"event_type":"{event_type}","prev_hash":"{prev[0]}",'
-        f'"prev_hash_secondary":"{prev[1]}","record":'
-    ).encode()
-    middle = (
-        f',"record_hash":"sha256:{hashlib.sha256(record).hexdigest()}",'
-        f'"record_type":"ledger_entry","seq":{seq}'
-    ).encode()
-    tail = f',"signer_kid":"{kid}","timestamp":"{timestamp}"}}'.encode()
-    if head + record + middle + tail != body:
-        rebuilt = head + record + middle + tail
+    record_hash = "sha256:" + hashlib.sha256(record).hexdigest()
+    rebuilt = body_bytes(event_type, prev, record, record_hash, seq, kid, timestamp)
+    if rebuilt != body:
         return Problem(seq, _first_difference(body, rebuilt, seq), "does not match the signed body")
-    # 3. the stored hashes are the entry's own (the signature object sorts before signer_kid)
-    at = len(head) + len(record) + len(middle)
-    full = body[:at] + b',"signature":' + signature_json(kid, sig) + body[at:]
+    # 3. the stored hashes are the entry's own
+    full = splice_signature(body, kid, sig)
     digest = hashlib.sha256(full).digest()
     if h1 != "sha256:" + digest.hex():
         return Problem(seq, "entry_hash", "stored entry_hash does not match the entry")
@@ -435,10 +425,6 @@ def checkpoint_rows_to_items(rows: Sequence[Sequence[Any]]) -> list[tuple[Checkp
             )
         items.append((cp, frontier))
     return items
-
-
-def b64(sig: bytes) -> str:
-    return base64.b64encode(sig).decode("ascii")
 
 
 __all__ = ["VerificationReport", "check_rows", "verify_ledger"]
