@@ -7,8 +7,7 @@ from datetime import datetime
 from accord.conflicts import Tier
 from accord.disputes.case import Case, CaseStatus, Decision, DissentRecord, SettleStatus
 from accord.disputes.decide import new_id
-from accord.resolution import Dispute
-from accord.resolution._strategy_support import options_of
+from accord.resolution import Dispute, options_of
 
 
 def _dispute(case: Case) -> Dispute:
