@@ -40,4 +40,7 @@ class FrozenClock:
 
 def isoformat(moment: datetime) -> str:
     """Render a UTC instant the way signed records carry it: ``2026-01-01T00:00:00.000000Z``."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    if moment.tzinfo is not UTC:
+        moment = moment.astimezone(UTC)
+    # datetime.isoformat is C and several times faster than strftime; UTC ends in "+00:00"
+    return moment.isoformat(timespec="microseconds")[:-6] + "Z"
