@@ -30,6 +30,7 @@ from pydantic import (
 )
 
 from accord.conflicts._json import plain_json
+from accord.conflicts._serialize_natively import SERIALIZE_NATIVELY
 from accord.crypto import content_hash as canonical_content_hash
 from accord.crypto import sha256_prefixed
 from accord.errors import CanonicalizationError, ValidationError
@@ -57,11 +58,11 @@ class Evidence(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    kind: Annotated[str, PlainValidator(_text)]
-    reference: Annotated[str, PlainValidator(_text)] = ""
-    description: Annotated[str, PlainValidator(_text)] = ""
-    content: Annotated[JsonValue, PlainValidator(_checked_content)] = None
-    content_hash: Annotated[str, PlainValidator(_text)] = ""
+    kind: Annotated[str, SERIALIZE_NATIVELY, PlainValidator(_text)]
+    reference: Annotated[str, SERIALIZE_NATIVELY, PlainValidator(_text)] = ""
+    description: Annotated[str, SERIALIZE_NATIVELY, PlainValidator(_text)] = ""
+    content: Annotated[JsonValue, SERIALIZE_NATIVELY, PlainValidator(_checked_content)] = None
+    content_hash: Annotated[str, SERIALIZE_NATIVELY, PlainValidator(_text)] = ""
     """Always computed from ``content``; a supplied value must match it."""
 
     @classmethod

@@ -24,6 +24,7 @@ from pydantic import (
 )
 
 from accord.conflicts._json import plain_json
+from accord.conflicts._serialize_natively import SERIALIZE_NATIVELY
 from accord.conflicts.evidence import Evidence
 from accord.conflicts.text import normalize_text
 from accord.errors import ValidationError
@@ -174,16 +175,16 @@ class Position(BaseModel):
     # when dumping to JSON (pydantic/pydantic#10402); the re-check of our result is cheap.
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    agent: Annotated[str, PlainValidator(_agent)]
-    output: Annotated[Output, PlainValidator(_output)]
-    confidence: Annotated[float | None, PlainValidator(_confidence)] = None
+    agent: Annotated[str, SERIALIZE_NATIVELY, PlainValidator(_agent)]
+    output: Annotated[Output, SERIALIZE_NATIVELY, PlainValidator(_output)]
+    confidence: Annotated[float | None, SERIALIZE_NATIVELY, PlainValidator(_confidence)] = None
     field_confidence: Annotated[dict[str, float], BeforeValidator(_field_confidence)] = Field(
         default_factory=dict
     )
     evidence: Annotated[tuple[Evidence, ...], BeforeValidator(_evidence)] = ()
     sources: Annotated[tuple[str, ...], BeforeValidator(_strings)] = ()
     assumptions: Annotated[tuple[str, ...], BeforeValidator(_strings)] = ()
-    reasoning: Annotated[str | None, PlainValidator(_reasoning)] = None
+    reasoning: Annotated[str | None, SERIALIZE_NATIVELY, PlainValidator(_reasoning)] = None
     task_subset: Annotated[tuple[str, ...], BeforeValidator(_strings)] = ()
 
     @model_validator(mode="before")
