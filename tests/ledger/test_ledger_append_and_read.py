@@ -104,3 +104,25 @@ def test_empty_append_many_writes_nothing(ledger: Ledger, db: Database) -> None:
 def test_a_bad_checkpoint_interval_is_refused(db: Database, signer, frozen_clock) -> None:  # type: ignore[no-untyped-def]
     with pytest.raises(ValidationError):
         Ledger(db, signer, frozen_clock, checkpoint_every=0)
+
+
+def test_events_prepared_before_the_transaction_are_sealed_in_order_inside_it(
+    ledger: Ledger, db: Database, trusted: dict[str, bytes]
+) -> None:
+    first = ledger.prepare(case_events(3))
+    second = ledger.prepare(case_events(5)[3:])
+    assert row_count(db) == 0  # preparing writes nothing
+    with db.write() as conn:
+        sealed = ledger.append_prepared_within(conn, [*first, *second])
+    assert [s.seq for s in sealed] == [1, 2, 3, 4, 5]
+    assert [e.record["step"] for e in ledger.entries()] == [0, 1, 2, 3, 4]
+    assert ledger.verify(trusted).entries == 5
+
+
+def test_prepare_names_the_event_it_cannot_sign_and_touches_nothing(
+    ledger: Ledger, db: Database
+) -> None:
+    with pytest.raises(CanonicalizationError) as err:
+        ledger.prepare([("dispute_opened", {"ok": 1}), ("dispute_opened", {"gap": 0.5})])
+    assert err.value.context["index"] == 1
+    assert row_count(db) == 0

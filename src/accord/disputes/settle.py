@@ -34,11 +34,19 @@ from accord.disputes.signable import AnswerHashes, signable
 from accord.disputes.staged_approvals import StagedApprovals, StagedRequest
 from accord.disputes.tier_two import TierTwo, department_of_agents, run_tier_two
 from accord.errors import AccordError, CanonicalizationError, ValidationError
-from accord.ledger import Ledger
+from accord.ledger import Ledger, PreparedEvent
 from accord.org import OrgChart
 from accord.resolution import VerifierRegistry
 
 WeightsSource = Callable[[], Mapping[str, float]]
+
+
+@dataclass(frozen=True, slots=True)
+class _Prepared:
+    """A decided case and its canonical ledger events, waiting for the writer lock."""
+
+    case: Case
+    events: list[PreparedEvent]
 
 
 @dataclass(frozen=True)
@@ -225,18 +233,24 @@ class Settler:
         elapsed = round((time.perf_counter() - started) * 1000)
         return case.model_copy(update={"duration_ms": elapsed})
 
-    def _persist(self, batch: list[Case], staged: StagedApprovals | None = None) -> list[Case]:
+    def _prepare(self, case: Case, hashes: AnswerHashes) -> _Prepared:
+        """The case with its ledger events already canonical: only bytes wait for the lock."""
+        return _Prepared(case, self.ledger.prepare(case_events(case, self.org, hashes)))
+
+    def _persist(
+        self, batch: list[_Prepared], hashes: AnswerHashes, staged: StagedApprovals | None = None
+    ) -> list[Case]:
         """Sign the cases' events, store the cases (with their ledger seqs) and any approval
         items their strategies asked for — all in one transaction."""
-        hashes = AnswerHashes()
-        events = [case_events(c, self.org, hashes) for c in batch]
         with self.ledger.db.write() as conn:
-            sealed = self.ledger.append_within(conn, [e for evs in events for e in evs])
+            sealed = self.ledger.append_prepared_within(
+                conn, [e for item in batch for e in item.events]
+            )
             out, at = [], 0
-            for case, evs in zip(batch, events, strict=True):
-                seqs = tuple(s.seq for s in sealed[at : at + len(evs)])
-                at += len(evs)
-                out.append(case.model_copy(update={"ledger_seqs": seqs}))
+            for item in batch:
+                seqs = tuple(s.seq for s in sealed[at : at + len(item.events)])
+                at += len(item.events)
+                out.append(item.case.model_copy(update={"ledger_seqs": seqs}))
             self.store.insert(conn, out, hashes)
             if staged is not None and self.approvals is not None:
                 for case in out:
@@ -272,13 +286,15 @@ class Settler:
         """Validate, decide and record one case (durable when this returns)."""
         started = time.perf_counter()
         positions = _check_request(request)
-        staged = StagedApprovals()
+        staged = StagedApprovals(self.clock.now)
         case = self._beyond_tier_one_sync(self._decide(request, positions, started), staged)
-        return self._persist([case], staged)[0]
+        hashes = AnswerHashes()
+        return self._persist([self._prepare(case, hashes)], hashes, staged)[0]
 
     def settle_many(self, requests: Sequence[SettleRequest]) -> list[Case]:
         """Settle several cases in one transaction: all are recorded, or none."""
-        decided = []
+        hashes, staged = AnswerHashes(), StagedApprovals(self.clock.now)
+        prepared = []
         for index, request in enumerate(requests):
             started = time.perf_counter()
             try:
@@ -289,9 +305,9 @@ class Settler:
                     code=exc.code,
                     **{**exc.context, "request": index},
                 ) from exc
-            decided.append(self._decide(request, positions, started))
-        staged = StagedApprovals()
-        return self._persist([self._beyond_tier_one_sync(c, staged) for c in decided], staged)
+            case = self._beyond_tier_one_sync(self._decide(request, positions, started), staged)
+            prepared.append(self._prepare(case, hashes))
+        return self._persist(prepared, hashes, staged)
 
     async def settle_async(
         self,
@@ -309,7 +325,10 @@ class Settler:
                 positions = await gather_justifications(
                     justifier, positions, request.subject, timeout=justify_timeout
                 )
-        staged = StagedApprovals()
+        staged = StagedApprovals(self.clock.now)
         case = await self._beyond_tier_one(self._decide(request, positions, started), staged)
-        persisted = await asyncio.to_thread(self._persist, [case], staged)
+        hashes = AnswerHashes()
+        persisted = await asyncio.to_thread(
+            self._persist, [self._prepare(case, hashes)], hashes, staged
+        )
         return persisted[0]

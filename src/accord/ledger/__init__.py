@@ -2,7 +2,7 @@
 
 from accord.ledger.checkpoint import Checkpoint
 from accord.ledger.entry import ChainHead, LedgerEntry, SealedEntry
-from accord.ledger.ledger import Ledger
+from accord.ledger.ledger import Ledger, PreparedEvent
 from accord.ledger.proofs import ConsistencyProof, InclusionProof
 from accord.ledger.verify import VerificationReport
 
@@ -13,6 +13,7 @@ __all__ = [
     "InclusionProof",
     "Ledger",
     "LedgerEntry",
+    "PreparedEvent",
     "SealedEntry",
     "VerificationReport",
 ]

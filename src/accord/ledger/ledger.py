@@ -41,6 +41,8 @@ from accord.store import Database
 from accord.store.tables import ledger_checkpoints, ledger_entries
 
 Event = tuple[str, Mapping[str, Any]]
+PreparedEvent = tuple[str, bytes]
+"""An event type with its record's canonical bytes, ready to seal."""
 _SHA256 = re.compile(r"^sha256:[0-9a-f]{64}\Z")
 _SHA3 = re.compile(r"^sha3-256:[0-9a-f]{64}\Z")
 _ENTRY_COLUMNS = (
@@ -99,7 +101,21 @@ class Ledger:
         """Append inside a transaction the caller opened with ``db.write()``."""
         return self._append_prepared(conn, self._prepare(events))
 
-    def _prepare(self, events: Iterable[Event]) -> list[tuple[str, bytes]]:
+    def prepare(self, events: Iterable[Event]) -> list[PreparedEvent]:
+        """Validate and canonicalize events ahead of a transaction (no lock, no I/O).
+
+        Batch writers call this as each item is ready, so only compact bytes wait for the
+        writer lock; :meth:`append_prepared_within` then seals them in order.
+        """
+        return self._prepare(events)
+
+    def append_prepared_within(
+        self, conn: Connection, prepared: Sequence[PreparedEvent]
+    ) -> list[SealedEntry]:
+        """Seal and append events from :meth:`prepare` inside the caller's ``db.write()``."""
+        return self._append_prepared(conn, prepared)
+
+    def _prepare(self, events: Iterable[Event]) -> list[PreparedEvent]:
         prepared = []
         for index, (event_type, record) in enumerate(events):
             try:
@@ -110,7 +126,7 @@ class Ledger:
         return prepared
 
     def _append_prepared(
-        self, conn: Connection, prepared: Sequence[tuple[str, bytes]]
+        self, conn: Connection, prepared: Sequence[PreparedEvent]
     ) -> list[SealedEntry]:
         if not prepared:
             return []
