@@ -27,6 +27,11 @@ DEFAULT_DATABASE_URL = "sqlite:///accord.db"
 WRITER_LOCK_KEY = 0x6163636F7264
 
 SqliteSync = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
+#: WAL pages before SQLite copies them back into the database file (its default is 1000).
+#: A settle batch rewrites the same index and ledger pages commit after commit; checkpointing
+#: less often writes each such page back once instead of many times (measured: ~8 % of the
+#: cost of persisting a case). The WAL may grow to about this many 4 KiB pages (32 MiB).
+SQLITE_WAL_AUTOCHECKPOINT_PAGES = 8192
 
 
 def resolve_database_url(explicit: str | None = None) -> str:
@@ -107,6 +112,7 @@ class Database:
                 cur.execute("PRAGMA journal_mode=WAL")
             cur.execute(f"PRAGMA synchronous={synchronous}")
             cur.execute("PRAGMA busy_timeout=30000")
+            cur.execute(f"PRAGMA wal_autocheckpoint={SQLITE_WAL_AUTOCHECKPOINT_PAGES}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 
