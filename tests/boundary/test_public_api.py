@@ -73,6 +73,7 @@ def test_the_room_does_not_import_disputes_or_upper_rooms() -> None:
         "accord.conflicts",
         "accord.crypto",
         "accord.clock",
+        "accord.ids",
         "accord.errors",
         "accord.store",
         "accord.llm",

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import uuid
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime
 from typing import Any
@@ -21,6 +20,7 @@ from accord.approvals.queue import ApprovalQueue
 from accord.approvals.refusals import AlreadyResumed, ApprovalCancelled, DecisionWaitTimedOut
 from accord.clock import Clock, isoformat
 from accord.errors import NotFound, ValidationError
+from accord.ids import new_id
 from accord.store import Database
 from accord.store.tables import approval_items, parked_tasks
 
@@ -55,12 +55,13 @@ class Parking:
             )
         if not agent_id:
             raise ValidationError("agent_id must not be empty", field="agent_id", rule="non-empty")
+        parked_at = self._clock.now()
         task = ParkedTask(
-            task_id=f"park:{uuid.uuid4()}",
+            task_id=new_id("park", parked_at),
             item_id=item_id,
             agent_id=agent_id,
             context=dict(context),
-            parked_at=self._clock.now(),
+            parked_at=parked_at,
         )
         self._db.insert_rows(
             conn,

@@ -8,7 +8,6 @@ or another, before or after a restart — sweeps them, and compare-and-set on ``
 from __future__ import annotations
 
 import builtins
-import uuid
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -32,6 +31,7 @@ from accord.approvals.transitions import (
 )
 from accord.clock import Clock, isoformat
 from accord.errors import AccordError, NotFound, ValidationError
+from accord.ids import new_id
 from accord.store import Database
 from accord.store.tables import approval_items
 
@@ -96,7 +96,7 @@ class ApprovalQueue:
         with _as_accord_validation("approval item"):
             item = ApprovalItem.model_validate(
                 {
-                    "item_id": item_id or f"apr:{uuid.uuid4()}",
+                    "item_id": item_id or new_id("apr", now),
                     "case_id": case_id,
                     "title": title,
                     "summary": summary,

@@ -9,7 +9,6 @@ same transaction, through ``on_resolved``.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -33,6 +32,7 @@ from accord.boundary.store import BoundaryStore
 from accord.clock import Clock
 from accord.conflicts import Detection, Position
 from accord.errors import ValidationError
+from accord.ids import new_hex_id
 
 OnResolved = Callable[[Connection, ResolutionReceipt], None]
 """Called inside the resolve transaction: settle the case, sign its events (or raise to undo)."""
@@ -81,11 +81,6 @@ class BudgetLine(BaseModel):
     size_bytes: int
     transcript_bytes: int
     ratio_bp: int
-
-
-def new_id(prefix: str) -> str:
-    """``<prefix>:<32 hex>``."""
-    return f"{prefix}:{uuid.uuid4().hex}"
 
 
 class BoundaryService:
@@ -178,7 +173,7 @@ class BoundaryService:
             fresh.append(
                 Boundary.build(
                     draft,
-                    boundary_id=new_id("bnd"),
+                    boundary_id=new_hex_id("bnd", now),
                     session_id=session_id,
                     created_at=now,
                     transcript_bytes=(
@@ -244,14 +239,15 @@ class BoundaryService:
                 status=boundary.status,
             )
         self.probes.get(tie_breaker.probe)
+        attempted_at = self.clock.now()
         attempt = ProbeAttempt(
-            attempt_id=new_id("att"),
+            attempt_id=new_hex_id("att", attempted_at),
             boundary_id=boundary.boundary_id,
             case_id=boundary.case_id,
             probe=tie_breaker.probe,
             arguments=tie_breaker.arguments,
             outcome="resolved",
-            attempted_at=self.clock.now(),
+            attempted_at=attempted_at,
         )
         try:
             result = run_probe(self.probes, tie_breaker, timeout_s)

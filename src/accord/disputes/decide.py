@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -30,6 +29,7 @@ from accord.disputes.case import (
     EscalationPayload,
     SettleStatus,
 )
+from accord.ids import new_id
 from accord.org import OrgChart
 from accord.resolution import (
     TIER_ONE_RUNGS,
@@ -80,10 +80,6 @@ class DecideInput:
     created_at: datetime
 
 
-def new_id(prefix: str) -> str:
-    return f"{prefix}:{uuid.uuid4()}"
-
-
 @dataclass(frozen=True)
 class _Frame:
     """The fields every case of one ``decide`` call shares."""
@@ -126,7 +122,7 @@ def decide(
     ``tier_one_rungs`` may replace the chain's tier-1 rungs (the policy's ``tier1``).
     """
     detection = detect(item.positions, settings.detection_for(item.task_type), semantic)
-    frame = _Frame(new_id("disp"), item, detection, decided_at, duration_ms)
+    frame = _Frame(new_id("disp", item.created_at), item, detection, decided_at, duration_ms)
     if not detection.has_conflict:
         return _agreed(frame)
     classification = classify(detection, settings.table)
@@ -160,7 +156,7 @@ def _agreed(frame: _Frame) -> Case:
             rung="merge",
             confidence=1.0,
             provenance=merged.provenance,
-            resolution_id=new_id("res"),
+            resolution_id=new_id("res", frame.decided_at),
         )
         status = SettleStatus.MERGED
     else:
@@ -192,12 +188,12 @@ def _settled(frame: _Frame, classification: Classification, outcome: TierOneOutc
         answer=group.answer,
         rung=outcome.rung,
         confidence=outcome.confidence,
-        resolution_id=new_id("res"),
+        resolution_id=new_id("res", frame.decided_at),
     )
     reasoning = outcome.attempts[-1].detail
     dissent = tuple(
         DissentRecord(
-            dissent_id=new_id("dis"),
+            dissent_id=new_id("dis", frame.decided_at),
             case_id=frame.case_id,
             agent_id=p.agent,
             task_type=frame.item.task_type,

@@ -6,7 +6,7 @@ from datetime import datetime
 
 from accord.conflicts import Tier
 from accord.disputes.case import Case, CaseStatus, Decision, DissentRecord, SettleStatus
-from accord.disputes.decide import new_id
+from accord.ids import new_id
 from accord.resolution import Dispute, options_of
 
 
@@ -48,11 +48,11 @@ def fold_human_decision(
             answer=group.answer,
             rung=rung,
             confidence=1.0,
-            resolution_id=new_id("res"),
+            resolution_id=new_id("res", decided_at),
         )
         dissent = tuple(
             DissentRecord(
-                dissent_id=new_id("dis"),
+                dissent_id=new_id("dis", decided_at),
                 case_id=case.case_id,
                 agent_id=p.agent,
                 task_type=case.task_type,

@@ -14,8 +14,8 @@ from accord.clock import isoformat
 from accord.conflicts import Tier
 from accord.disputes.case import Case, CaseStatus, Decision, DissentRecord, SettleStatus
 from accord.disputes.case_store import CaseStore
-from accord.disputes.decide import new_id
 from accord.disputes.signable import answer_hash, signable
+from accord.ids import new_id
 from accord.ledger import Ledger
 
 
@@ -55,12 +55,12 @@ def fold_receipt(case: Case, receipt: ResolutionReceipt) -> Case:
         answer=answer,
         rung="tie_breaker_probe",
         confidence=1.0,
-        resolution_id=new_id("res"),
+        resolution_id=new_id("res", receipt.resolved_at),
     )
     reasoning = f"probe {receipt.probe} answered {receipt.result.value!r}: {receipt.result.detail}"
     dissent = tuple(
         DissentRecord(
-            dissent_id=new_id("dis"),
+            dissent_id=new_id("dis", receipt.resolved_at),
             case_id=case.case_id,
             agent_id=agent,
             task_type=case.task_type,

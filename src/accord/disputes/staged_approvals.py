@@ -3,10 +3,11 @@ case, in the case's own transaction, so a case is never queued without its item 
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
+from accord.ids import new_id
 from accord.resolution import Dispute
 
 
@@ -22,13 +23,14 @@ class StagedRequest:
 class StagedApprovals:
     """Promises an item id now; :meth:`take` hands the request to the writer later."""
 
-    def __init__(self) -> None:
+    def __init__(self, now: Callable[[], datetime]) -> None:
+        self._now = now
         self._staged: dict[str, list[StagedRequest]] = {}
 
     async def request_approval(
         self, dispute: Dispute, *, summary: str, analysis: str, options: Sequence[str]
     ) -> str:
-        item_id = f"apr:{uuid.uuid4()}"
+        item_id = new_id("apr", self._now())
         self._staged.setdefault(dispute.case_id, []).append(
             StagedRequest(item_id, dispute, summary, analysis, tuple(options))
         )

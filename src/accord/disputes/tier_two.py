@@ -19,7 +19,7 @@ from accord.disputes.case import (
     DissentRecord,
     SettleStatus,
 )
-from accord.disputes.decide import new_id
+from accord.ids import new_id
 from accord.llm import LanguageModel
 from accord.org import OrgChart
 from accord.resolution import TIER_ONE_RUNGS, RungAttempt
@@ -133,12 +133,12 @@ def fold_outcome(
             answer=group.answer,
             rung=outcome.strategy,
             confidence=outcome.confidence,
-            resolution_id=new_id("res"),
+            resolution_id=new_id("res", now),
         )
         resolution_reasoning = outcome.judge_reasoning or outcome.reasoning
         dissent = tuple(
             DissentRecord(
-                dissent_id=new_id("dis"),
+                dissent_id=new_id("dis", now),
                 case_id=case.case_id,
                 agent_id=d.agent_id,
                 task_type=case.task_type,
