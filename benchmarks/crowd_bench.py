@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 from common import Result
+from reference_ds import reference_dawid_skene
 
 from accord.learning import (
     CrowdDataset,
@@ -69,6 +70,10 @@ def loop_em(data: LabelMatrix, iterations: int) -> list[list[float]]:
     return post
 
 
+def correct(predicted: dict[str, str], truth: dict[str, str]) -> int:
+    return sum(predicted[item] == truth[item] for item in predicted if item in truth)
+
+
 def accuracy(predicted: dict[str, str], truth: dict[str, str]) -> float:
     scored = [item for item in predicted if item in truth]
     return sum(predicted[item] == truth[item] for item in scored) / len(scored)
@@ -90,17 +95,21 @@ def bench_dataset(dataset: CrowdDataset, quick: bool) -> list[Result]:
     published = PUBLISHED[name]
     data = dataset.label_matrix()
     fit = fit_dawid_skene(data)
-    mv_acc = accuracy(majority_vote(data), dict(dataset.truth))
-    ds_acc = accuracy(fit.labels(), dict(dataset.truth))
+    truth = dict(dataset.truth)
+    mv_acc = accuracy(majority_vote(data), truth)
+    ds_acc = accuracy(fit.labels(), truth)
+    ds_correct = correct(fit.labels(), truth)
+    reference = reference_dawid_skene(data)
+    ref_correct = correct(reference.labels, truth)
     repeats = 3 if quick else 7
     seconds = median_seconds(repeats, data)
     n = min(10, fit.iterations) if quick else fit.iterations
     ours = median_seconds(repeats, data, max_iter=n, tol=0.0)
     began = time.perf_counter()
-    reference = loop_em(data, n)
+    looped = loop_em(data, n)
     loop_seconds = time.perf_counter() - began
     same_n = fit_dawid_skene(data, max_iter=n, tol=0.0)
-    drift = float(np.max(np.abs(same_n.posteriors - np.array(reference))))
+    drift = float(np.max(np.abs(same_n.posteriors - np.array(looped))))
     shape = f"{data.n_answers:,} answers, {data.n_items:,} items, {data.n_workers} workers"
     return [
         Result(
@@ -119,6 +128,17 @@ def bench_dataset(dataset: CrowdDataset, quick: bool) -> list[Result]:
             target=f">= published DS {published['ds']:.3f} (3 d.p.) and > MV",
             passed=round(ds_acc, 3) >= published["ds"] and ds_acc > mv_acc,
             notes=f"{ds_acc:.5f}; {fit.iterations} iterations, converged={fit.converged}",
+        ),
+        Result(
+            f"{name}: Dawid–Skene items right vs the reference implementation",
+            ds_correct,
+            "items",
+            baseline=f"reference DS {ref_correct:,}",
+            ratio=ds_correct / ref_correct,
+            target=">= the reference (crowd-kit 1.x semantics, same run)",
+            passed=ds_correct >= ref_correct,
+            notes=f"of {len(truth):,}; reference {ref_correct / len(truth):.5f} after "
+            f"{reference.iterations} iterations",
         ),
         Result(
             f"{name}: Dawid–Skene fit time (1 core)",
