@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from matplotlib import rc_context
-from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 from pydantic import BaseModel, ConfigDict
 
 from accord.learning.outcomes import CaseOutcome
 from accord.learning.summary import OutcomeSummary, summarize_outcomes
 from accord.learning.summary_markdown import summary_markdown
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 PlotFormat = Literal["png", "svg"]
 MAX_DAY_TICKS = 12
@@ -38,12 +38,19 @@ class ReportFiles(BaseModel):
 
 
 def _figure() -> tuple[Figure, Axes]:
+    # matplotlib loads only when a report is drawn: it is a third of a settling process's
+    # Python objects otherwise, which every full garbage collection would walk
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     figure = Figure(figsize=(8, 4.5), layout="constrained")
     FigureCanvasAgg(figure)
     return figure, figure.add_subplot()
 
 
 def _save(figure: Figure, path: Path, fmt: PlotFormat) -> Path:
+    from matplotlib import rc_context
+
     if fmt == "svg":
         # No date and a fixed id salt: the same outcomes always give the same bytes.
         with rc_context({"svg.hashsalt": "accord-learning"}):
