@@ -3,24 +3,48 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from alembic import command
-from alembic.config import Config
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, inspect, text
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+#: The newest revision in ``migrations/versions`` (a test checks it against Alembic's head).
+HEAD_REVISION = "0004_boundaries"
 _MIGRATION_LOCK_KEY = 0x6163636F7265  # distinct from the writer lock
 
 
 def alembic_config() -> Config:
     """An Alembic config pointing at the packaged scripts (no alembic.ini needed)."""
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
     return cfg
 
 
+def current_revision(conn: Connection) -> str | None:
+    """The schema revision recorded in ``alembic_version`` (None for a new database)."""
+    if not inspect(conn).has_table("alembic_version"):
+        return None
+    return conn.execute(text("SELECT version_num FROM alembic_version")).scalar_one_or_none()
+
+
 def upgrade_to_head(engine: Engine, *, postgres: bool) -> None:
-    """Upgrade the schema to head; on PostgreSQL concurrent callers wait for each other."""
+    """Upgrade the schema to head; on PostgreSQL concurrent callers wait for each other.
+
+    A database already at head is recognized with one query, without loading Alembic (about
+    a fifth of the Python objects of a process that only settles cases).
+    """
+    with engine.connect() as conn:
+        at_head = current_revision(conn) == HEAD_REVISION
+        conn.rollback()
+    if at_head:
+        return
+    from alembic import command
+
     cfg = alembic_config()
     with engine.connect() as conn:
         if postgres:
