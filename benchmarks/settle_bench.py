@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from common import Result
@@ -73,6 +74,7 @@ def run(quick: bool) -> list[Result]:
         for label, sync, batch in (
             ("settle(), 1 case per transaction, synchronous=FULL", "FULL", 1),
             ("settle(), 1 case per transaction, synchronous=NORMAL", "NORMAL", 1),
+            ("settle() from 8 threads (group commit), synchronous=FULL", "FULL", 0),
             ("settle_many(), 100 cases per transaction, synchronous=FULL", "FULL", 100),
         ):
             accord = _accord(tmp, f"s{batch}{sync}", sync)
@@ -80,6 +82,9 @@ def run(quick: bool) -> list[Result]:
             if batch == 1:
                 for r in requests:
                     accord.settler.settle(r)
+            elif batch == 0:
+                with ThreadPoolExecutor(max_workers=8) as pool:
+                    list(pool.map(accord.settler.settle, requests))
             else:
                 for i in range(0, n, batch):
                     accord.settle_many(requests[i : i + batch])

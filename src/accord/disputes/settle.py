@@ -37,16 +37,19 @@ from accord.errors import AccordError, CanonicalizationError, ValidationError
 from accord.ledger import Ledger, PreparedEvent
 from accord.org import OrgChart
 from accord.resolution import VerifierRegistry
+from accord.store.group_commit import GroupCommit
 
 WeightsSource = Callable[[], Mapping[str, float]]
 
 
 @dataclass(frozen=True, slots=True)
 class _Prepared:
-    """A decided case and its canonical ledger events, waiting for the writer lock."""
+    """A decided case, its canonical ledger events and the approval items its strategy asked
+    for, waiting for the writer lock."""
 
     case: Case
     events: list[PreparedEvent]
+    approvals: list[StagedRequest]
 
 
 @dataclass(frozen=True)
@@ -174,6 +177,8 @@ class Settler:
         self.tier_two = tier_two
         self.approvals = approvals
         self.approval_policy: TimeoutPolicy = approval_policy or WaitForever()
+        # concurrent settle()/settle_async() callers share transactions (one fsync per batch)
+        self._commits: GroupCommit[_Prepared, Case] = GroupCommit(self._persist)
 
     def _tier_one_rungs(
         self, classification: Classification, positions: tuple[Position, ...]
@@ -233,12 +238,13 @@ class Settler:
         elapsed = round((time.perf_counter() - started) * 1000)
         return case.model_copy(update={"duration_ms": elapsed})
 
-    def _prepare(self, case: Case, hashes: AnswerHashes) -> _Prepared:
+    def _prepare(self, case: Case, hashes: AnswerHashes, staged: StagedApprovals) -> _Prepared:
         """The case with its ledger events already canonical: only bytes wait for the lock."""
-        return _Prepared(case, self.ledger.prepare(case_events(case, self.org, hashes)))
+        events = self.ledger.prepare(case_events(case, self.org, hashes))
+        return _Prepared(case, events, staged.take(case.case_id))
 
     def _persist(
-        self, batch: list[_Prepared], hashes: AnswerHashes, staged: StagedApprovals | None = None
+        self, batch: Sequence[_Prepared], hashes: AnswerHashes | None = None
     ) -> list[Case]:
         """Sign the cases' events, store the cases (with their ledger seqs) and any approval
         items their strategies asked for — all in one transaction."""
@@ -251,11 +257,10 @@ class Settler:
                 seqs = tuple(s.seq for s in sealed[at : at + len(item.events)])
                 at += len(item.events)
                 out.append(item.case.model_copy(update={"ledger_seqs": seqs}))
-            self.store.insert(conn, out, hashes)
-            if staged is not None and self.approvals is not None:
-                for case in out:
-                    for request in staged.take(case.case_id):
-                        self._write_request(conn, case, request)
+            self.store.insert(conn, out, hashes or AnswerHashes())
+            for item, case in zip(batch, out, strict=True):
+                for request in item.approvals:
+                    self._write_request(conn, case, request)
         return out
 
     def _write_request(self, conn: Connection, case: Case, request: StagedRequest) -> None:
@@ -288,8 +293,7 @@ class Settler:
         positions = _check_request(request)
         staged = StagedApprovals(self.clock.now)
         case = self._beyond_tier_one_sync(self._decide(request, positions, started), staged)
-        hashes = AnswerHashes()
-        return self._persist([self._prepare(case, hashes)], hashes, staged)[0]
+        return self._commits.submit(self._prepare(case, AnswerHashes(), staged))
 
     def settle_many(self, requests: Sequence[SettleRequest]) -> list[Case]:
         """Settle several cases in one transaction: all are recorded, or none."""
@@ -306,8 +310,8 @@ class Settler:
                     **{**exc.context, "request": index},
                 ) from exc
             case = self._beyond_tier_one_sync(self._decide(request, positions, started), staged)
-            prepared.append(self._prepare(case, hashes))
-        return self._persist(prepared, hashes, staged)
+            prepared.append(self._prepare(case, hashes, staged))
+        return self._persist(prepared, hashes)
 
     async def settle_async(
         self,
@@ -327,8 +331,5 @@ class Settler:
                 )
         staged = StagedApprovals(self.clock.now)
         case = await self._beyond_tier_one(self._decide(request, positions, started), staged)
-        hashes = AnswerHashes()
-        persisted = await asyncio.to_thread(
-            self._persist, [self._prepare(case, hashes)], hashes, staged
-        )
-        return persisted[0]
+        prepared = self._prepare(case, AnswerHashes(), staged)
+        return await asyncio.to_thread(self._commits.submit, prepared)
