@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
 from accord.approvals import TimeoutPolicy, WaitForever, policy_from_mapping
+from accord.config_errors import config_error, key_path, short_rule
 from accord.conflicts import DecisionTable, DetectionSettings
 from accord.disputes import DecideSettings
 from accord.errors import ConfigError
@@ -99,26 +100,6 @@ class Settings(_Strict):
     boundary: BoundarySettings = BoundarySettings()
 
 
-def key_path(loc: tuple[int | str, ...], prefix: str = "") -> str:
-    """Render a pydantic location as ``agents[3].manager``."""
-    out = prefix
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out or "(top level)"
-
-
-def _rule(error: Mapping[str, Any]) -> str:
-    kind = error.get("type", "")
-    if kind == "extra_forbidden":
-        return "unknown key"
-    if kind == "missing":
-        return "required key is missing"
-    return str(error.get("msg", "invalid value"))
-
-
 def read_yaml(path: Path) -> Any:
     """Parse a YAML file, turning syntax errors into ConfigError with the line."""
     try:
@@ -178,15 +159,8 @@ def settings_from_mapping(data: Any, *, source: str) -> Settings:
         return Settings.model_validate(data)
     except PydanticValidationError as exc:
         first = exc.errors()[0]
-        where = key_path(tuple(first["loc"]))
-        rule = _rule(first)
-        raise ConfigError(
-            f"{source}: {where}: {rule}",
-            code="config.invalid",
-            file=source,
-            key_path=where,
-            rule=rule,
-        ) from exc
+        where = key_path("", first["loc"]) or "(top level)"
+        raise config_error(source, where, short_rule(first), code="config.invalid") from exc
 
 
 def load_config(path: Path | None) -> LoadedConfig:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from accord.config import Settings, key_path, load_config
+from accord.config import Settings, load_config, settings_from_mapping
 from accord.errors import ConfigError
 
 
@@ -91,7 +91,8 @@ def test_an_unreadable_file_is_a_config_error(tmp_path: Path) -> None:
     assert err.value.code == "config.unreadable"
 
 
-def test_key_paths_render_like_yaml_paths() -> None:
-    assert key_path(("agents", 3, "manager")) == "agents[3].manager"
-    assert key_path(("agents", 3), prefix="org") == "org.agents[3]"
-    assert key_path(()) == "(top level)"
+def test_an_unknown_top_level_key_is_named_as_it_was_written() -> None:
+    with pytest.raises(ConfigError) as err:
+        settings_from_mapping({"databse": {}}, source="accord.yaml")
+    assert err.value.context["key_path"] == "databse"
+    assert err.value.context["rule"] == "unknown key"

@@ -9,6 +9,7 @@ from pydantic import TypeAdapter
 from pydantic import ValidationError as PydanticValidationError
 
 from accord.approvals.policies import TimeoutPolicy
+from accord.config_errors import config_error, key_path, short_rule
 from accord.errors import ConfigError
 
 _POLICY_ADAPTER: TypeAdapter[TimeoutPolicy] = TypeAdapter(TimeoutPolicy)
@@ -26,33 +27,11 @@ def policy_from_mapping(data: Any, *, source: str, key_prefix: str = "") -> Time
         loc = tuple(first["loc"])
         if loc and loc[0] == data.get("kind"):
             loc = loc[1:]  # pydantic prefixes the discriminator's value
-        rule = _rule(first)
+        rule = short_rule(first)
         if first["type"] in ("union_tag_not_found", "union_tag_invalid"):
             loc, rule = ("kind",), f"must be one of {', '.join(_KINDS)}"
-        raise _config_error(source, _key_path(loc, key_prefix), rule) from exc
+        raise _config_error(source, key_path(key_prefix, loc) or "(top level)", rule) from exc
 
 
 def _config_error(source: str, where: str, rule: str) -> ConfigError:
-    return ConfigError(
-        f"{source}: {where}: {rule}", code="config.invalid", file=source, key_path=where, rule=rule
-    )
-
-
-def _key_path(loc: tuple[int | str, ...], prefix: str) -> str:
-    out = prefix
-    for part in loc:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else str(part)
-    return out or "(top level)"
-
-
-def _rule(error: Mapping[str, Any]) -> str:
-    kind = error.get("type", "")
-    if kind == "extra_forbidden":
-        return "unknown key"
-    if kind == "missing":
-        return "required key is missing"
-    message = str(error.get("msg", "invalid value"))
-    return message.removeprefix("Value error, ")
+    return config_error(source, where, rule, code="config.invalid")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from accord.conflicts._config_errors import (
+from accord.config_errors import (
     PathPart,
     config_error,
     key_path,

@@ -28,7 +28,7 @@ from pydantic import (
 )
 from pydantic import ValidationError as PydanticValidationError
 
-from accord.conflicts._config_errors import PathPart, from_pydantic, wrong_type
+from accord.config_errors import PathPart, from_pydantic, wrong_type
 from accord.conflicts.text import normalize_text
 
 DEFAULT_INCOMPATIBLE_SETS: tuple[frozenset[str], ...] = (

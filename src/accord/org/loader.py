@@ -14,15 +14,9 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
+from accord.config_errors import PathPart, config_error, describe, from_pydantic, key_path
 from accord.errors import ConfigError, ValidationError
-from accord.org._config_errors import (
-    PathPart,
-    config_error,
-    describe,
-    from_chart,
-    from_pydantic,
-    key_path,
-)
+from accord.org._config_errors import from_chart
 from accord.org._names import NAME_RULE, is_name
 from accord.org._yaml import parse_yaml
 from accord.org.agent import Agent
@@ -171,4 +165,6 @@ class _Reader:
         self, exc: PydanticValidationError, where: tuple[PathPart, ...], keys: Mapping[str, str]
     ) -> ConfigError:
         first = exc.errors(include_url=False)[0]
-        return from_pydantic(first, source=self._source, prefix=self._prefix, base=where, keys=keys)
+        return from_pydantic(
+            first, source=self._source, prefix=self._prefix, base=where, rename=keys
+        )

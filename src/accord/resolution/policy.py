@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic import ValidationError as PydanticValidationError
 
+from accord.config_errors import config_error
 from accord.conflicts import ConflictKind
 from accord.errors import ConfigError
 from accord.resolution.ladder import TIER_ONE_RUNGS
@@ -187,11 +188,5 @@ def _level(data: Any, source: str, where: str, default_strategy: str | None = No
         raise _error(source, f"{where}.{loc}" if loc else where, message) from exc
 
 
-def _error(source: str, key_path: str, rule: str) -> ConfigError:
-    return ConfigError(
-        f"{source}: {key_path}: {rule}",
-        code="config.invalid",
-        file=source,
-        key_path=key_path,
-        rule=rule,
-    )
+def _error(source: str, where: str, rule: str) -> ConfigError:
+    return config_error(source, where, rule, code="config.invalid")

@@ -1,4 +1,9 @@
-"""Turning configuration problems into ``ConfigError``: file, key path and rule."""
+"""Turning configuration problems into ``ConfigError``: file, key path and rule.
+
+Every YAML boundary (org chart, detection settings, classification table, policies, the
+top-level config) reports a bad value the same way: ``file: key.path: rule``, with ``file``,
+``key_path`` and ``rule`` in the error's context and a stable ``config.*`` code.
+"""
 
 from __future__ import annotations
 
@@ -28,7 +33,8 @@ _EXPECTED = {
 
 
 def key_path(prefix: str, parts: Sequence[PathPart]) -> str:
-    """``("per_field", "a.b", "x")`` under ``detection`` reads ``detection.per_field["a.b"].x``."""
+    """``("agents", 3, "manager")`` under ``org`` reads ``org.agents[3].manager``; a key with
+    a dot (or an empty one) is quoted: ``detection.per_field["a.b"].x``."""
     text = prefix
     for part in parts:
         if isinstance(part, int):
@@ -77,22 +83,47 @@ def wrong_type(source: str, path: str, expected: str, value: object) -> ConfigEr
     return config_error(source, path, rule, code="config.wrong_type")
 
 
+def pydantic_rule(error: ErrorDetails) -> str:
+    """pydantic's message as a rule: ``must be greater than 0`` (no "Value error," prefix)."""
+    message = error["msg"].removeprefix("Value error, ")
+    message = message.replace("Input should be", "must be").replace("String should", "must")
+    return message[:1].lower() + message[1:]
+
+
+def short_rule(error: ErrorDetails) -> str:
+    """A one-line rule for a pydantic error: ``unknown key``, ``required key is missing``, or
+    pydantic's own message without its ``Value error,`` prefix."""
+    kind = error["type"]
+    if kind == "extra_forbidden":
+        return "unknown key"
+    if kind == "missing":
+        return "required key is missing"
+    return str(error.get("msg") or "invalid value").removeprefix("Value error, ")
+
+
 def from_pydantic(
     error: ErrorDetails,
     *,
     source: str,
     prefix: str,
-    allowed_keys: Callable[[tuple[PathPart, ...]], Iterable[str]],
+    base: Sequence[PathPart] = (),
+    rename: Mapping[str, str] | None = None,
+    allowed_keys: Callable[[tuple[PathPart, ...]], Iterable[str]] | None = None,
 ) -> ConfigError:
-    """The ``ConfigError`` for one pydantic error; ``allowed_keys(parent_loc)`` lists valid keys."""
+    """The ``ConfigError`` for one pydantic error of the entry at ``base``.
+
+    ``rename`` maps a model's field names to the YAML keys the user wrote (first location
+    part only); ``allowed_keys(parent_loc)`` lists the valid keys for an unknown-key error.
+    """
     loc = tuple(error["loc"])
-    path = key_path(prefix, loc)
+    if rename and loc:
+        loc = (rename.get(str(loc[0]), loc[0]), *loc[1:])
+    path = key_path(prefix, [*base, *loc])
     kind = error["type"]
-    if kind == "extra_forbidden":
+    if kind == "missing":
+        return config_error(source, path, "required key is missing", code="config.missing_key")
+    if kind == "extra_forbidden" and allowed_keys is not None:
         return unknown_key(source, path, allowed_keys(loc[:-1]))
     if kind in _EXPECTED:
         return wrong_type(source, path, _EXPECTED[kind], error["input"])
-    message = error["msg"].removeprefix("Value error, ")
-    message = message.replace("Input should be", "must be").replace("String should", "must")
-    rule = message[:1].lower() + message[1:]
-    return config_error(source, path, rule, code="config.invalid_value")
+    return config_error(source, path, pydantic_rule(error), code="config.invalid_value")
