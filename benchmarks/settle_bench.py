@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import random
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import psycopg
 from common import Result
+from sqlalchemy.engine import make_url
 
 from accord.app import Accord
 from accord.clock import SystemClock
@@ -66,6 +69,49 @@ def _accord(tmp: str, name: str, sync: str) -> Accord:
     return Accord.open(config, clock=SystemClock())
 
 
+def _postgres_group_commit(base_url: str, n: int) -> list[Result]:
+    """settle() on PostgreSQL from one thread, then from 8 threads sharing transactions."""
+    libpq = make_url(base_url).set(drivername="postgresql").render_as_string(hide_password=False)
+    rates = {}
+    for workers in (1, 8):
+        schema = f"bench_settle_{os.getpid()}_{workers}"
+        with psycopg.connect(libpq, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+            conn.execute(f'CREATE SCHEMA "{schema}"')
+        url = make_url(base_url).update_query_dict({"options": f"-csearch_path={schema}"})
+        try:
+            with tempfile.TemporaryDirectory() as tmp:
+                config = Path(tmp) / "pg.yaml"
+                config.write_text(
+                    f"database: {{url: '{url.render_as_string(hide_password=False)}'}}\n"
+                    f"keys: {{directory: {tmp}/keys}}\nlearning: {{refit_every: 100000}}\n"
+                )
+                accord = Accord.open(config, clock=SystemClock())
+                requests = make_requests(n, seed=workers)
+                began = time.perf_counter()
+                with ThreadPoolExecutor(max_workers=workers) as pool:
+                    list(pool.map(accord.settler.settle, requests))
+                rates[workers] = n / (time.perf_counter() - began)
+                accord.verify()
+                accord.close()
+        finally:
+            with psycopg.connect(libpq, autocommit=True) as conn:
+                conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    return [
+        Result("settle(), 1 thread (PostgreSQL)", rates[1], "cases/s", notes="one commit per case"),
+        Result(
+            "settle() from 8 threads, group commit (PostgreSQL)",
+            rates[8],
+            "cases/s",
+            baseline="1 thread",
+            ratio=rates[8] / rates[1],
+            target="> 1 thread",
+            passed=rates[8] > rates[1],
+            notes="concurrent callers share transactions; ledger verified",
+        ),
+    ]
+
+
 def run(quick: bool) -> list[Result]:
     results: list[Result] = []
     n = 1_000 if quick else 3_000
@@ -100,12 +146,19 @@ def run(quick: bool) -> list[Result]:
                     f"{label} (SQLite)",
                     rate,
                     "cases/s",
-                    target=">= 2,000 cases/s" if batched else "(one commit per case)",
+                    target=">= 2,000 cases/s"
+                    if batched
+                    else ("(commits shared)" if batch == 0 else "(one commit per case)"),
                     passed=rate >= 2000 if batched else None,
                     notes=f"{decided.get('settled', 0)} settled, {decided.get('escalated', 0)} "
                     "escalated; ledger verified",
                 )
             )
+        pg = os.environ.get("ACCORD_TEST_POSTGRES_URL") or os.environ.get(
+            "ACCORD_BENCH_POSTGRES_URL"
+        )
+        if pg:
+            results.extend(_postgres_group_commit(pg, 500 if quick else 2_000))
         total = 20_000 if quick else 100_000
         accord = _accord(tmp, "memory", "NORMAL")
         stream = make_requests(2_000, seed=11)
