@@ -82,3 +82,21 @@ def test_an_unsignable_output_in_a_batch_is_named_by_request_and_field(
     assert caught.value.message.startswith("requests[1]: positions[1].output")
     assert caught.value.context["request"] == 1
     assert row_counts(db) == NOTHING_WRITTEN
+
+
+def test_every_request_is_checked_before_any_case_goes_beyond_tier_one(
+    settler: Settler, db: Database, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Tier 2 may spend model tokens or queue approvals: a bad request later in the batch must
+    # be refused before any of that happens.
+    beyond: list[str] = []
+    monkeypatch.setattr(
+        settler, "_beyond_tier_one_sync", lambda case, staged: beyond.append(case.case_id) or case
+    )
+    batch = [request(p("a", 1, 0.6), p("b", 9, 0.6)), request(p("a", 1), p("a", 2))]
+
+    with pytest.raises(ValidationError):
+        settler.settle_many(batch)
+
+    assert beyond == []
+    assert row_counts(db) == NOTHING_WRITTEN

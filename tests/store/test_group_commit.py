@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
 
+from accord.errors import AccordError
 from accord.store.group_commit import GroupCommit
 
 
@@ -76,25 +77,122 @@ def test_a_batch_never_exceeds_max_batch() -> None:
     assert sorted(i for b in recorder.batches for i in b) == list(range(8))
 
 
-def test_a_failing_batch_is_retried_item_by_item_so_only_the_bad_caller_fails() -> None:
+def _held_batch(
+    commits: GroupCommit[int, int], recorder: Recorder, items: list[int]
+) -> list[Future[int]]:
+    """Submit 1 (held open), then ``items`` so they queue behind it; release; the futures."""
+    pool = ThreadPoolExecutor(max_workers=len(items) + 1)
+    first = pool.submit(commits.submit, 1)
+    assert recorder.first_started.wait(10)
+    futures = [pool.submit(commits.submit, i) for i in items]
+    while commits.queued < len(items):
+        threading.Event().wait(0.001)
+    recorder.release.set()
+    pool.shutdown(wait=True)
+    return [first, *futures]
+
+
+def test_a_failing_batch_is_split_so_only_the_bad_caller_fails() -> None:
     recorder = Recorder(hold_first=True)
     commits = GroupCommit(recorder)
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        first = pool.submit(commits.submit, 1)
-        assert recorder.first_started.wait(10)
-        good = pool.submit(commits.submit, 2)
-        bad = pool.submit(commits.submit, -3)
-        other = pool.submit(commits.submit, 4)
-        while commits.queued < 3:
+    first, *rest = _held_batch(commits, recorder, [2, -3, 4, 5])
+    assert first.result() == 10
+    results = {}
+    for item, future in zip([2, -3, 4, 5], rest, strict=True):
+        try:
+            results[item] = future.result()
+        except ValueError as exc:
+            results[item] = exc
+    assert (results[2], results[4], results[5]) == (20, 40, 50)
+    assert isinstance(results[-3], ValueError)
+    assert sorted(recorder.batches[1]) == [-3, 2, 4, 5]  # tried together first
+    assert all(len(b) <= 2 for b in recorder.batches[2:])  # then by halves
+    assert len(recorder.batches) == 2 + 4  # two halves, and the bad half split again
+
+
+class LockedOut(AccordError):
+    code = "store.write_failed"
+
+
+def test_a_database_failure_fails_the_whole_batch_at_once_and_each_caller_gets_its_own_error() -> (
+    None
+):
+    calls: list[list[int]] = []
+    gate = threading.Event()
+    started = threading.Event()
+
+    def write(items: Sequence[int]) -> list[int]:
+        calls.append(list(items))
+        if len(calls) == 1:
+            started.set()
+            assert gate.wait(10)
+            return list(items)
+        raise LockedOut("database is locked", where="commit")
+
+    commits = GroupCommit(write, batch_wide=(LockedOut,))
+    with ThreadPoolExecutor(max_workers=5) as pool:
+        first = pool.submit(commits.submit, 0)
+        assert started.wait(10)
+        rest = [pool.submit(commits.submit, i) for i in range(1, 5)]
+        while commits.queued < 4:
             threading.Event().wait(0.001)
-        recorder.release.set()
-        assert first.result(10) == 10
-        assert good.result(10) == 20
-        assert other.result(10) == 40
-        with pytest.raises(ValueError, match="negative"):
-            bad.result(10)
-    assert sorted(recorder.batches[1]) == [-3, 2, 4]  # tried together first
-    assert sorted(map(tuple, recorder.batches[2:])) == [(-3,), (2,), (4,)]
+        gate.set()
+        assert first.result(10) == 0
+        errors = [f.exception(10) for f in rest]
+    assert len(calls) == 2  # no retries for a database failure
+    assert all(isinstance(e, LockedOut) for e in errors)
+    assert len({id(e) for e in errors}) == 4  # never one object raised in several threads
+    assert all(e.context == {"where": "commit"} and e.__cause__ is not None for e in errors)
+
+
+def test_an_interrupted_retry_completes_every_caller_and_never_spins() -> None:
+    calls: list[list[int]] = []
+    gate = threading.Event()
+    started = threading.Event()
+
+    def write(items: Sequence[int]) -> list[int]:
+        calls.append(list(items))
+        if len(calls) == 1:
+            started.set()
+            assert gate.wait(10)
+            return list(items)
+        if len(items) > 1:
+            raise ValueError("some item is bad")
+        if items[0] == 2:
+            raise KeyboardInterrupt
+        return list(items)
+
+    commits = GroupCommit(write)
+    outcomes: dict[int, object] = {}
+
+    def call(i: int) -> None:
+        try:
+            outcomes[i] = commits.submit(i)
+        except BaseException as exc:
+            outcomes[i] = exc
+
+    threads = [threading.Thread(target=call, args=(0,))]
+    threads[0].start()
+    assert started.wait(10)
+    threads += [threading.Thread(target=call, args=(i,)) for i in (1, 2, 3, 4)]
+    for t in threads[1:]:
+        t.start()
+    while commits.queued < 4:
+        threading.Event().wait(0.001)
+    gate.set()
+    for t in threads:
+        t.join(10)
+        assert not t.is_alive(), "a caller was left waiting"
+    assert len(calls) < 12  # no spinning on an empty queue
+    assert outcomes[0] == 0
+    raised = {i: v for i, v in outcomes.items() if isinstance(v, BaseException)}
+    leaders = [i for i, v in raised.items() if isinstance(v, KeyboardInterrupt)]
+    assert len(leaders) == 1  # only the leader's own thread sees the interrupt
+    for i, value in raised.items():
+        if i not in leaders:
+            assert isinstance(value, AccordError)
+            assert value.code == "store.batch_interrupted"
+    assert 2 in raised  # the item whose write was interrupted never reports success
 
 
 def test_a_writer_that_returns_the_wrong_number_of_results_fails_its_callers() -> None:

@@ -1,7 +1,9 @@
 """The settle service: validate, decide, persist the case and sign it into the ledger.
 
-One transaction per call (or per batch with :meth:`Settler.settle_many`) writes the case,
-its parties, its dissent and its ledger entries together: nothing is half-written.
+One transaction writes a case with its parties, dissent, approval items and ledger entries:
+nothing is half-written. :meth:`Settler.settle_many` writes its whole batch in one
+transaction; concurrent :meth:`Settler.settle` / :meth:`Settler.settle_async` calls share
+transactions through group commit (each case is still all-or-nothing).
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from accord.disputes.ledger_records import case_events
 from accord.disputes.signable import AnswerHashes, signable
 from accord.disputes.staged_approvals import StagedApprovals, StagedRequest
 from accord.disputes.tier_two import TierTwo, department_of_agents, run_tier_two
-from accord.errors import AccordError, CanonicalizationError, ValidationError
+from accord.errors import AccordError, CanonicalizationError, StoreError, ValidationError
 from accord.ledger import Ledger, PreparedEvent
 from accord.org import OrgChart
 from accord.resolution import VerifierRegistry
@@ -177,8 +179,12 @@ class Settler:
         self.tier_two = tier_two
         self.approvals = approvals
         self.approval_policy: TimeoutPolicy = approval_policy or WaitForever()
-        # concurrent settle()/settle_async() callers share transactions (one fsync per batch)
-        self._commits: GroupCommit[_Prepared, Case] = GroupCommit(self._persist)
+        #: Concurrent settle()/settle_async() callers share transactions (one fsync per batch);
+        #: ``commits.max_batch = 1`` gives each call its own. A database failure (StoreError)
+        #: fails the batch; any other failure is retried by halves so it stays with its case.
+        self.commits: GroupCommit[_Prepared, Case] = GroupCommit(
+            self._persist, batch_wide=(StoreError,)
+        )
 
     def _tier_one_rungs(
         self, classification: Classification, positions: tuple[Position, ...]
@@ -293,14 +299,13 @@ class Settler:
         positions = _check_request(request)
         staged = StagedApprovals(self.clock.now)
         case = self._beyond_tier_one_sync(self._decide(request, positions, started), staged)
-        return self._commits.submit(self._prepare(case, AnswerHashes(), staged))
+        return self.commits.submit(self._prepare(case, AnswerHashes(), staged))
 
     def settle_many(self, requests: Sequence[SettleRequest]) -> list[Case]:
         """Settle several cases in one transaction: all are recorded, or none."""
-        hashes, staged = AnswerHashes(), StagedApprovals(self.clock.now)
-        prepared = []
-        for index, request in enumerate(requests):
-            started = time.perf_counter()
+        decided = []
+        for index, request in enumerate(requests):  # every request is checked before any
+            started = time.perf_counter()  # model or approval call is made
             try:
                 positions = _check_request(request)
             except ValidationError as exc:
@@ -309,8 +314,12 @@ class Settler:
                     code=exc.code,
                     **{**exc.context, "request": index},
                 ) from exc
-            case = self._beyond_tier_one_sync(self._decide(request, positions, started), staged)
-            prepared.append(self._prepare(case, hashes, staged))
+            decided.append(self._decide(request, positions, started))
+        hashes, staged = AnswerHashes(), StagedApprovals(self.clock.now)
+        prepared = [
+            self._prepare(self._beyond_tier_one_sync(case, staged), hashes, staged)
+            for case in decided
+        ]
         return self._persist(prepared, hashes)
 
     async def settle_async(
@@ -332,4 +341,4 @@ class Settler:
         staged = StagedApprovals(self.clock.now)
         case = await self._beyond_tier_one(self._decide(request, positions, started), staged)
         prepared = self._prepare(case, AnswerHashes(), staged)
-        return await asyncio.to_thread(self._commits.submit, prepared)
+        return await asyncio.to_thread(self.commits.submit, prepared)

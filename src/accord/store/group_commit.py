@@ -6,8 +6,10 @@ the leader lock writes *everything* queued so far in one batch, and the callers 
 return with their own results. A caller alone is written at once (no timer, no added
 latency); under contention batches form by themselves.
 
-If a batch fails, nothing of it was written (one transaction), and each item is retried on
-its own, so one bad item fails only its own caller.
+A batch is one transaction, so a failed batch wrote nothing. When the failure may come from
+one item, the batch is split in halves and each half retried, so a bad item fails only its
+own caller (and costs O(log n) extra transactions). Failures of the database itself
+(``batch_wide`` error types, e.g. a lock timeout) fail the whole batch at once.
 """
 
 from __future__ import annotations
@@ -16,31 +18,43 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Generic, TypeVar
 
+from accord.errors import AccordError
+
 Item = TypeVar("Item")
 Result = TypeVar("Result")
 
 
 class _Ticket(Generic[Item, Result]):
-    __slots__ = ("done", "error", "item", "result")
+    __slots__ = ("done", "error", "item", "result", "shared")
 
     def __init__(self, item: Item) -> None:
         self.item = item
         self.done = False
         self.result: Result | None = None
         self.error: BaseException | None = None
+        self.shared = False  # the same error object reached several callers
 
 
 class GroupCommit(Generic[Item, Result]):
     """Writes items through ``write_batch`` (one transaction per call), batching concurrent
-    submitters; ``write_batch`` returns one result per item, in order."""
+    submitters; ``write_batch`` returns one result per item, in order.
+
+    ``max_batch`` caps a batch (1 turns batching off); errors of a ``batch_wide`` type are
+    not retried item by item.
+    """
 
     def __init__(
-        self, write_batch: Callable[[Sequence[Item]], Sequence[Result]], *, max_batch: int = 500
+        self,
+        write_batch: Callable[[Sequence[Item]], Sequence[Result]],
+        *,
+        max_batch: int = 500,
+        batch_wide: tuple[type[Exception], ...] = (),
     ) -> None:
         if max_batch < 1:
             raise ValueError("max_batch must be at least 1")
         self._write_batch = write_batch
-        self._max_batch = max_batch
+        self.max_batch = max_batch
+        self._batch_wide = batch_wide
         self._queue_lock = threading.Lock()
         self._leader = threading.Lock()
         self._queue: list[_Ticket[Item, Result]] = []
@@ -61,26 +75,35 @@ class GroupCommit(Generic[Item, Result]):
                 if ticket.done:  # an earlier leader carried it
                     break
                 with self._queue_lock:
-                    batch = self._queue[: self._max_batch]
-                    del self._queue[: self._max_batch]
+                    batch = self._queue[: self.max_batch]
+                    del self._queue[: self.max_batch]
+                if not batch:  # pragma: no cover  (every queued ticket is completed)
+                    raise AccordError("group commit lost a queued write", code="store.lost_write")
                 self._flush(batch)
-        if ticket.error is not None:
-            raise ticket.error
-        return ticket.result  # type: ignore[return-value]  # set with done, error unset
+        return _outcome(ticket)
 
     def _flush(self, batch: list[_Ticket[Item, Result]]) -> None:
         try:
+            self._write(batch)
+        except BaseException as exc:  # interrupted: nobody may wait for a lost batch
+            interrupted = AccordError(
+                "the write this call joined was interrupted", code="store.batch_interrupted"
+            )
+            interrupted.__cause__ = exc
+            _fail([t for t in batch if not t.done], interrupted)
+            raise
+
+    def _write(self, batch: list[_Ticket[Item, Result]]) -> None:
+        try:
             results = self._write_batch([t.item for t in batch])
         except Exception as exc:
-            if len(batch) == 1:
+            if len(batch) == 1 or isinstance(exc, self._batch_wide):
                 _fail(batch, exc)
-            else:
-                for ticket in batch:  # the batch rolled back: each item on its own
-                    self._flush([ticket])
+            else:  # nothing was written: retry each half on its own
+                middle = len(batch) // 2
+                self._write(batch[:middle])
+                self._write(batch[middle:])
             return
-        except BaseException as exc:  # interrupted: no caller may wait for a lost batch
-            _fail(batch, exc)
-            raise
         if len(results) != len(batch):
             _fail(batch, RuntimeError(f"write_batch gave {len(results)} results for {len(batch)}"))
             return
@@ -92,4 +115,21 @@ class GroupCommit(Generic[Item, Result]):
 def _fail(batch: list[_Ticket[Item, Result]], error: BaseException) -> None:
     for ticket in batch:
         ticket.error = error
+        ticket.shared = len(batch) > 1
         ticket.done = True
+
+
+def _outcome(ticket: _Ticket[Item, Result]) -> Result:
+    error = ticket.error
+    if error is None:
+        return ticket.result  # type: ignore[return-value]  # set together with done
+    if not ticket.shared:
+        raise error
+    # Several threads must not raise one exception object (tracebacks would pile up on it):
+    # each caller gets its own error, caused by the shared one.
+    own: BaseException
+    if isinstance(error, AccordError):  # same class, code and context as the shared error
+        own = type(error)(error.message, code=error.code, **error.context)
+    else:
+        own = AccordError(f"the shared write failed: {error}", code="store.batch_failed")
+    raise own from error
