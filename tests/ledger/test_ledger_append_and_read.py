@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from accord.crypto import GENESIS, canonical_bytes
 from accord.errors import CanonicalizationError, NotFound, ValidationError
-from accord.ledger import Ledger
+from accord.ledger import Ledger, PreparedEvent
 from accord.store import Database
 from accord.store.tables import ledger_entries
 
@@ -125,4 +125,13 @@ def test_prepare_names_the_event_it_cannot_sign_and_touches_nothing(
     with pytest.raises(CanonicalizationError) as err:
         ledger.prepare([("dispute_opened", {"ok": 1}), ("dispute_opened", {"gap": 0.5})])
     assert err.value.context["index"] == 1
+    assert row_count(db) == 0
+
+
+def test_only_what_prepare_made_can_be_sealed(ledger: Ledger, db: Database) -> None:
+    with pytest.raises(TypeError, match=r"Ledger\.prepare"):
+        PreparedEvent("dispute_opened", b'{"a":2.5}')
+    with db.write() as conn, pytest.raises(ValidationError) as err:
+        ledger.append_prepared_within(conn, [("Not A Type!", b'{"b":1, "a":2.5}')])  # type: ignore[list-item]
+    assert err.value.code == "ledger.not_prepared"
     assert row_count(db) == 0

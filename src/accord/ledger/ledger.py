@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import Connection, func, insert, select
@@ -41,8 +42,25 @@ from accord.store import Database
 from accord.store.tables import ledger_checkpoints, ledger_entries
 
 Event = tuple[str, Mapping[str, Any]]
-PreparedEvent = tuple[str, bytes]
-"""An event type with its record's canonical bytes, ready to seal."""
+_PREPARED = object()
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedEvent:
+    """An event type and its record's canonical bytes, checked by :meth:`Ledger.prepare`.
+
+    Only ``prepare`` makes these, so the ledger never signs bytes it did not canonicalize.
+    """
+
+    event_type: str
+    record: bytes
+    _made_by_prepare: object = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self._made_by_prepare is not _PREPARED:
+            raise TypeError("a PreparedEvent comes from Ledger.prepare, not from its constructor")
+
+
 _SHA256 = re.compile(r"^sha256:[0-9a-f]{64}\Z")
 _SHA3 = re.compile(r"^sha3-256:[0-9a-f]{64}\Z")
 _ENTRY_COLUMNS = (
@@ -113,13 +131,23 @@ class Ledger:
         self, conn: Connection, prepared: Sequence[PreparedEvent]
     ) -> list[SealedEntry]:
         """Seal and append events from :meth:`prepare` inside the caller's ``db.write()``."""
+        for index, item in enumerate(prepared):
+            if not isinstance(item, PreparedEvent):
+                raise ValidationError(
+                    f"prepared[{index}] is not a PreparedEvent from Ledger.prepare",
+                    code="ledger.not_prepared",
+                    field=f"prepared[{index}]",
+                    rule="pass what Ledger.prepare returned",
+                )
         return self._append_prepared(conn, prepared)
 
     def _prepare(self, events: Iterable[Event]) -> list[PreparedEvent]:
         prepared = []
         for index, (event_type, record) in enumerate(events):
             try:
-                prepared.append((validate_event_type(event_type), record_bytes(record)))
+                prepared.append(
+                    PreparedEvent(validate_event_type(event_type), record_bytes(record), _PREPARED)
+                )
             except ValidationError as exc:
                 exc.context = {**exc.context, "index": index}
                 raise
@@ -133,8 +161,8 @@ class Ledger:
         head = _head(conn)
         timestamp = isoformat(self.clock.now())
         sealed: list[SealedEntry] = []
-        for event_type, canonical in prepared:
-            entry = seal(head.seq + 1, event_type, canonical, head, self.signer, timestamp)
+        for item in prepared:
+            entry = seal(head.seq + 1, item.event_type, item.record, head, self.signer, timestamp)
             sealed.append(entry)
             head = entry.head()
         self.db.insert_rows(conn, ledger_entries, [s.row() for s in sealed])
