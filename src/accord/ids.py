@@ -17,7 +17,10 @@ _MS_MASK = (1 << 48) - 1
 
 
 def uuid7(at: datetime) -> str:
-    """A version-7 UUID string for instant ``at`` (timezone-aware), random below the time."""
+    """A version-7 UUID string for instant ``at``, random below the time. A naive ``at`` is
+    read as local time, as :func:`accord.clock.isoformat` reads it."""
+    if at.tzinfo is None:
+        at = at.astimezone(UTC)
     ms = max((at - _EPOCH) // _MILLISECOND, 0) & _MS_MASK
     rand = int.from_bytes(os.urandom(10), "big")
     value = (

@@ -47,3 +47,8 @@ def test_the_hex_form_is_32_lowercase_hex_digits() -> None:
     assert prefix == "bnd"
     assert len(rest) == 32
     assert uuid.UUID(hex=rest).version == 7
+
+
+def test_a_naive_time_is_read_as_local_time_like_isoformat_reads_it() -> None:
+    naive = datetime(2026, 11, 30, 1, 2, 3)
+    assert uuid7(naive)[:13] == uuid7(naive.astimezone(UTC))[:13]

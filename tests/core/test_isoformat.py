@@ -19,3 +19,8 @@ def test_an_instant_in_another_zone_is_converted_to_utc() -> None:
     plus_three = timezone(timedelta(hours=3))
     moment = datetime(2026, 1, 2, 3, 0, 0, 500, tzinfo=plus_three)
     assert isoformat(moment) == "2026-01-02T00:00:00.000500Z"
+
+
+def test_years_before_1000_keep_four_digits() -> None:
+    # strftime("%Y") printed "999" here on Linux; ISO 8601 (and every DCP SDK) expects "0999"
+    assert isoformat(datetime(999, 1, 2, tzinfo=UTC)) == "0999-01-02T00:00:00.000000Z"

@@ -65,6 +65,14 @@ def test_unknown_strategy_names_fail_with_the_valid_names_and_the_location() -> 
     policy().check_strategies(["authority", "debate", "human", "hybrid"], source="accord.yaml")
 
 
+def test_a_department_name_with_a_dot_is_quoted_in_the_key_path() -> None:
+    bad = {**POLICY, "departments": {"ops.eu": {"strategy": "coin_toss"}}}
+    loaded = ResolutionPolicy.from_mapping(bad, source="accord.yaml")
+    with pytest.raises(ConfigError) as err:
+        loaded.check_strategies(["authority", "debate", "human", "hybrid"], source="accord.yaml")
+    assert err.value.context["key_path"] == 'conflict_resolution.departments["ops.eu"].strategy'
+
+
 @pytest.mark.parametrize(
     ("data", "where"),
     [

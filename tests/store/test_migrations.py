@@ -9,7 +9,7 @@ from sqlalchemy import inspect
 
 from accord.store import open_database
 from accord.store.database import Database
-from accord.store.migrate import HEAD_REVISION, alembic_config, current_revision
+from accord.store.migrate import HEAD_REVISION, alembic_config, current_revisions
 
 
 def test_the_recorded_head_is_the_newest_packaged_migration() -> None:
@@ -20,7 +20,7 @@ def test_a_new_database_is_migrated_to_head(database_url: str) -> None:
     db = open_database(database_url)
     try:
         with db.read() as conn:
-            assert current_revision(conn) == HEAD_REVISION
+            assert current_revisions(conn) == [HEAD_REVISION]
             assert inspect(conn).has_table("cases")
     finally:
         db.dispose()
@@ -46,10 +46,10 @@ def test_a_database_at_an_older_revision_is_upgraded(database_url: str) -> None:
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "0002_cases")
             conn.commit()
-            assert current_revision(conn) == "0002_cases"
+            assert current_revisions(conn) == ["0002_cases"]
         db.migrate()
         with db.read() as conn:
-            assert current_revision(conn) == HEAD_REVISION
+            assert current_revisions(conn) == [HEAD_REVISION]
             assert inspect(conn).has_table("boundaries")
     finally:
         db.dispose()

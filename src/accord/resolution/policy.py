@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic import ValidationError as PydanticValidationError
 
-from accord.config_errors import config_error
+from accord.config_errors import config_error, key_path
 from accord.conflicts import ConflictKind
 from accord.errors import ConfigError
 from accord.resolution.ladder import TIER_ONE_RUNGS
@@ -106,7 +106,7 @@ class ResolutionPolicy(BaseModel):
         valid_kinds = {k.value for k in ConflictKind}
         by_type: dict[ConflictKind, _Level] = {}
         for name, level in types.items():
-            where = f"{key_prefix}.conflict_types.{name}"
+            where = key_path(key_prefix, ["conflict_types", str(name)])
             if name not in valid_kinds:
                 raise _error(
                     source, where, f"unknown conflict type; valid: {', '.join(sorted(valid_kinds))}"
@@ -115,7 +115,7 @@ class ResolutionPolicy(BaseModel):
         return cls(
             company=company,
             departments={
-                str(name): _level(level, source, f"{key_prefix}.departments.{name}")
+                str(name): _level(level, source, key_path(key_prefix, ["departments", str(name)]))
                 for name, level in departments.items()
             },
             conflict_types=by_type,
@@ -153,22 +153,25 @@ class ResolutionPolicy(BaseModel):
         """Every named strategy (and settings block) must be a registered strategy."""
         names = sorted(set(valid))
         levels: list[tuple[str, _Level]] = [(key_prefix, self.company)]
-        levels += [(f"{key_prefix}.departments.{d}", lv) for d, lv in self.departments.items()]
         levels += [
-            (f"{key_prefix}.conflict_types.{k.value}", lv) for k, lv in self.conflict_types.items()
+            (key_path(key_prefix, ["departments", d]), lv) for d, lv in self.departments.items()
+        ]
+        levels += [
+            (key_path(key_prefix, ["conflict_types", k.value]), lv)
+            for k, lv in self.conflict_types.items()
         ]
         for where, level in levels:
             if level.strategy is not None and level.strategy not in names:
                 raise _error(
                     source,
-                    f"{where}.strategy",
+                    key_path(where, ["strategy"]),
                     f"unknown strategy {level.strategy!r}; valid: {', '.join(names)}",
                 )
             for key in level.strategy_keys():
                 if key not in names:
                     raise _error(
                         source,
-                        f"{where}.{key}",
+                        key_path(where, [key]),
                         f"unknown key (not a strategy); valid strategies: {', '.join(names)}",
                     )
 
@@ -183,9 +186,9 @@ def _level(data: Any, source: str, where: str, default_strategy: str | None = No
         return _Level.model_validate(payload)
     except PydanticValidationError as exc:
         first = exc.errors()[0]
-        loc = ".".join(str(p) for p in first["loc"] if p != "__root__")
+        loc = [p for p in first["loc"] if p != "__root__"]
         message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
-        raise _error(source, f"{where}.{loc}" if loc else where, message) from exc
+        raise _error(source, key_path(where, loc), message) from exc
 
 
 def _error(source: str, where: str, rule: str) -> ConfigError:
