@@ -157,3 +157,11 @@ def test_merge_validates_its_positions() -> None:
     with pytest.raises(ValidationError) as caught:
         merge_complementary([pos("a", {"x": 1}), pos("b", 2)])
     assert caught.value.code == "conflicts.mixed_output_types"
+
+
+def test_labels_from_disjoint_task_subsets_merge_into_one_answer_per_subset() -> None:
+    result = merge_complementary(
+        [pos("a", "approve", task_subset=["part1"]), pos("b", "deny", task_subset=["p2", "p3"])]
+    )
+    assert result.output == {"part1": "approve", "p2": "deny", "p3": "deny"}
+    assert result.provenance == {"part1": "a", "p2": "b", "p3": "b"}

@@ -110,8 +110,15 @@ def test_a_field_only_some_agents_give_is_not_a_conflict_when_they_agree() -> No
         ]
     )
     assert not detection.has_conflict
-    assert not detection.complementary
+    assert detection.complementary  # combining them is a merge, recorded with provenance
+    assert "agree where their fields overlap" in detection.description
     assert detection.groups[0].answer == {"total": 100, "currency": "EUR", "vat": 20}
+
+
+def test_identical_structured_outputs_are_plain_agreement_not_a_merge() -> None:
+    detection = detect([pos("a", {"total": 100, "vat": 20}), pos("b", {"vat": 20, "total": 100})])
+    assert not detection.has_conflict
+    assert not detection.complementary
 
 
 def test_values_of_different_kinds_in_a_field_are_a_direct_contradiction() -> None:

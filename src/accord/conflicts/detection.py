@@ -50,7 +50,7 @@ from typing import Annotated, Any, cast
 from pydantic import BaseModel, ConfigDict, JsonValue, SkipValidation
 
 from accord.conflicts._compare import Verdict, compare
-from accord.conflicts._paths import MISSING, leaves, path_key, value_at
+from accord.conflicts._paths import MISSING, frozen, leaves, path_key, value_at
 from accord.conflicts.kinds import ConflictKind, Severity
 from accord.conflicts.merge import merge_outputs
 from accord.conflicts.position import OutputKind, Position, validate_positions
@@ -166,7 +166,13 @@ def _structured(
             {providers[i]: side for side, group in enumerate(verdict.groups) for i in group}
         )
     if not conflicts:
-        return _merged(items, flats, None, max_gap)
+        # No field disagrees beyond its tolerance. If the outputs still differ (a field only
+        # some agents gave, or values within tolerance), combining them is a merge to record.
+        differ = any(
+            len(providers) < len(items) or len({frozen(v) for v in values}) > 1
+            for _, providers, values in fields
+        )
+        return _merged(items, flats, "fields where they overlap" if differ else None, max_gap)
     worst = conflicts[0]
     for conflict in conflicts[1:]:
         if conflict.severity.rank > worst.severity.rank:
@@ -245,7 +251,12 @@ def _no_conflict(
     complementary: bool,
     complementary_by: str,
 ) -> Detection:
-    if complementary:
+    if complementary and complementary_by == "fields where they overlap":
+        description = (
+            f"no conflict: the {len(items)} agents agree where their fields overlap; "
+            "their outputs are combined field by field"
+        )
+    elif complementary:
         description = (
             f"complementary: the {len(items)} agents worked on disjoint {complementary_by}; "
             "combine their outputs instead of choosing"

@@ -40,9 +40,13 @@ def merge_complementary(positions: Sequence[Position]) -> MergeResult:
 
     ``provenance`` maps each leaf path of the result to the agent it came from;
     ``conflicts_resolved`` lists the paths where agents gave values that are not exactly
-    equal (so a choice was made). Outputs must be structured (``conflicts.not_structured``).
+    equal (so a choice was made). Outputs must be structured (``conflicts.not_structured``),
+    unless each agent worked on its own task subsets: then the result maps each subset name to
+    the output of the agent that worked on it.
     """
     items = validate_positions(positions)
+    if not isinstance(items[0].output, Mapping) and _subsets_disjoint(items):
+        return _merge_by_subset(items)
     if not isinstance(items[0].output, Mapping):
         raise ValidationError(
             "only structured outputs can be merged",
@@ -79,6 +83,25 @@ def merge_outputs(items: Sequence[Position], flats: Sequence[dict[str, Any]]) ->
             provenance[path] = items[chosen].agent
     resolved = tuple(path for path in paths if path in differing)
     return MergeResult(output=output, provenance=provenance, conflicts_resolved=resolved)
+
+
+def _subsets_disjoint(items: Sequence[Position]) -> bool:
+    seen: set[str] = set()
+    for item in items:
+        if not item.task_subset or not seen.isdisjoint(item.task_subset):
+            return False
+        seen.update(item.task_subset)
+    return len(items) > 1
+
+
+def _merge_by_subset(items: Sequence[Position]) -> MergeResult:
+    output: dict[str, Any] = {}
+    provenance: dict[str, str] = {}
+    for item in items:
+        for subset in item.task_subset:
+            output[subset] = _copy(item.output)
+            provenance[subset] = item.agent
+    return MergeResult(output=output, provenance=provenance, conflicts_resolved=())
 
 
 def field_confidence(position: Position, path: str) -> float:

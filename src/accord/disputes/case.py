@@ -45,6 +45,8 @@ class Decision(BaseModel):
     rung: str | None = None
     confidence: float = 0.0
     provenance: dict[str, str] | None = None
+    conflicts_resolved: tuple[str, ...] = ()
+    """Merged fields where agents gave different values (the most confident one was kept)."""
     resolution_id: str | None = None
 
 

@@ -156,6 +156,7 @@ def _agreed(frame: _Frame) -> Case:
             rung="merge",
             confidence=1.0,
             provenance=merged.provenance,
+            conflicts_resolved=merged.conflicts_resolved,
             resolution_id=new_id("res", frame.decided_at),
         )
         status = SettleStatus.MERGED

@@ -91,6 +91,7 @@ def case_events(
                     "merged": signable(decision.answer),
                     "merged_hash": answer_hash(decision.answer),
                     "provenance": dict(decision.provenance or {}),
+                    "conflicts_resolved": list(decision.conflicts_resolved),
                     "positions": [_position(p) for p in case.positions],
                     "log": _log_fields(case),
                 },
