@@ -7,7 +7,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, Literal
 
-import yaml
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
@@ -20,6 +19,7 @@ from accord.llm import ModelSettings
 from accord.org import OrgChart, org_chart_from_mapping
 from accord.resolution import LadderSettings
 from accord.resolution.policy import ResolutionPolicy
+from accord.strict_yaml import parse_yaml
 
 
 class _Strict(BaseModel):
@@ -101,7 +101,7 @@ class Settings(_Strict):
 
 
 def read_yaml(path: Path) -> Any:
-    """Parse a YAML file, turning syntax errors into ConfigError with the line."""
+    """Parse a YAML file strictly (duplicate keys refused), errors naming the file and line."""
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -112,19 +112,15 @@ def read_yaml(path: Path) -> Any:
             key_path="",
             rule="file must be readable",
         ) from exc
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
+    except UnicodeDecodeError as exc:
         raise ConfigError(
-            f"{path}: line {line}: invalid YAML: {getattr(exc, 'problem', exc)}",
-            code="config.syntax",
+            f"{path}: not UTF-8 text (byte {exc.start})",
+            code="config.unreadable",
             file=str(path),
             key_path="",
-            line=line,
-            rule="must be valid YAML",
+            rule="file must be UTF-8 text",
         ) from exc
+    return parse_yaml(text, source=str(path))
 
 
 class LoadedConfig(BaseModel):

@@ -9,17 +9,12 @@ from pydantic import ValidationError as PydanticValidationError
 
 from accord.boundary import ProbeRegistry, TieBreaker
 from accord.config import LoadedConfig
+from accord.config_errors import config_error, from_pydantic, key_path
 from accord.errors import AccordError, ConfigError
 
 
-def _error(config: LoadedConfig, key_path: str, rule: str) -> ConfigError:
-    return ConfigError(
-        f"{config.source}: {key_path}: {rule}",
-        code="config.invalid",
-        file=config.source,
-        key_path=key_path,
-        rule=rule,
-    )
+def _error(config: LoadedConfig, where: str, rule: str) -> ConfigError:
+    return config_error(config.source, where, rule, code="config.invalid")
 
 
 def import_object(spec: str) -> object:
@@ -37,11 +32,11 @@ def load_boundary_settings(
     """Register the configured probes and tie-breaker hints (errors name the key path)."""
     section = config.settings.boundary
     for name, spec in section.probes.items():
-        where = f"boundary.probes.{name}"
+        where = key_path("boundary", ["probes", name])
         try:
             probe = import_object(spec)
-        except (ImportError, AttributeError, ValueError, TypeError) as exc:
-            raise _error(config, where, f"cannot load {spec!r}: {exc}") from exc
+        except Exception as exc:  # the user's module may raise anything while loading
+            raise _error(config, where, f"cannot load {spec!r}: {exc!r}") from exc
         if getattr(probe, "name", None) != name:
             raise _error(
                 config, where, f"the loaded probe is named {getattr(probe, 'name', None)!r}"
@@ -51,8 +46,19 @@ def load_boundary_settings(
         except AccordError as exc:
             raise _error(config, where, exc.message) from exc
     for key, data in section.tie_breakers.items():
-        where = f"boundary.tie_breakers.{key}"
+        where = key_path("boundary", ["tie_breakers", key])
         try:
-            hints[key] = TieBreaker.model_validate(data)
-        except (PydanticValidationError, AccordError) as exc:
-            raise _error(config, where, str(exc).splitlines()[0]) from exc
+            hint = TieBreaker.model_validate(data)
+        except PydanticValidationError as exc:
+            first = exc.errors(include_url=False)[0]
+            raise from_pydantic(first, source=config.source, prefix=where) from exc
+        except AccordError as exc:
+            field = exc.context.get("field")
+            raise _error(
+                config, key_path(where, [str(field)]) if field else where, exc.message
+            ) from exc
+        if hint.probe not in probes:
+            raise _error(
+                config, key_path(where, ["probe"]), f"no probe named {hint.probe!r} is registered"
+            )
+        hints[key] = hint

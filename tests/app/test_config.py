@@ -81,7 +81,7 @@ def test_invalid_yaml_names_the_line(tmp_path: Path) -> None:
     path = write(tmp_path, "ledger:\n  checkpoint_every: [1, 2\n")
     with pytest.raises(ConfigError) as err:
         load_config(path)
-    assert err.value.code == "config.syntax"
+    assert err.value.code == "config.yaml_syntax"
     assert err.value.context["line"] is not None
 
 
@@ -96,3 +96,21 @@ def test_an_unknown_top_level_key_is_named_as_it_was_written() -> None:
         settings_from_mapping({"databse": {}}, source="accord.yaml")
     assert err.value.context["key_path"] == "databse"
     assert err.value.context["rule"] == "unknown key"
+
+
+def test_a_key_written_twice_in_accord_yaml_is_refused_with_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "accord.yaml"
+    path.write_text("learning:\n  refit_every: 10\n  refit_every: 20\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert err.value.code == "config.duplicate_key"
+    assert err.value.context["line"] == 3
+
+
+def test_a_config_file_that_is_not_utf8_is_a_config_error(tmp_path: Path) -> None:
+    path = tmp_path / "accord.yaml"
+    path.write_bytes(b"learning: {refit_every: 10}\n# caf\xe9\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert err.value.code == "config.unreadable"
+    assert "UTF-8" in err.value.message

@@ -57,6 +57,9 @@ def test_ledger_tail_show_and_checkpoint(run: Run) -> None:
     assert json.loads(show.stdout)["event_type"] == "dispute_resolved"
     missing = run("ledger", "show", "99", "--db", DB, "--keys", "keys")
     assert missing.exit_code == 1
+    beyond = run("ledger", "show", "99999999999999999999999", "--db", DB, "--keys", "keys")
+    assert beyond.exit_code == 1
+    assert "[ledger.no_entry]" in beyond.output
     checkpoint = run("ledger", "checkpoint", "--db", DB, "--keys", "keys", "--out", "cp.json")
     assert json.loads(checkpoint.stdout)["tree_size"] == 14
     assert json.loads(Path("cp.json").read_text())["tree_size"] == 14

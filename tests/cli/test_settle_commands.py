@@ -163,3 +163,19 @@ def test_dissent_list_export_and_summary(run: Run) -> None:
     assert bad.exit_code == 2
     since = run("dissent", "list", "--since", "2000-01-01", "--jsonl", "--db", DB, "--keys", "keys")
     assert len(since.stdout.splitlines()) == 2
+
+
+def test_an_error_shows_its_code_and_user_text_verbatim_even_with_markup_characters(
+    run: Run,
+) -> None:
+    bad = {
+        "subject": "s",
+        "positions": [{"agent": "[/]", "output": 1}, {"agent": "[/]", "output": 2}],
+    }
+    code, _, output = settle(run, bad, name="cases[b].json")
+    assert code == 2
+    assert "[conflicts.duplicate_agent]" in output
+    assert "'[/]'" in output
+    missing = run("settle", "nofile[/].json", "--db", DB, "--keys", "keys")
+    assert missing.exit_code == 2
+    assert "nofile[/].json" in missing.output

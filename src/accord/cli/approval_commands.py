@@ -18,6 +18,7 @@ from rich.table import Table
 
 from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
+from accord.cli.problems import report_problem
 from accord.errors import AccordError
 
 approvals_app = typer.Typer(no_args_is_help=True, help="The human approval queue.")
@@ -43,7 +44,7 @@ def approvals_list(
     try:
         items = accord.approvals.list(status=status)
     except AccordError as exc:
-        Console(stderr=True).print(f"[bold red]invalid input[/] {exc}")
+        report_problem("invalid input", exc)
         raise typer.Exit(2) from exc
     finally:
         accord.close()
@@ -73,7 +74,7 @@ def approvals_show(
     try:
         item = accord.approvals.get(item_id)
     except AccordError as exc:
-        Console(stderr=True).print(f"[bold red]error[/] {exc}")
+        report_problem("error", exc)
         raise typer.Exit(1) from exc
     finally:
         accord.close()
@@ -92,9 +93,7 @@ def approvals_decide(
 ) -> None:
     """Decide an item as the logged-in user; the case settles in the same transaction."""
     if deny == (choice is not None):
-        Console(stderr=True).print(
-            "[bold red]invalid input[/] give exactly one of --choice or --deny"
-        )
+        report_problem("invalid input", "give exactly one of --choice or --deny")
         raise typer.Exit(2)
     accord = open_accord(config, db, keys)
     try:
@@ -106,7 +105,7 @@ def approvals_decide(
             reason=reason,
         )
     except AccordError as exc:
-        Console(stderr=True).print(f"[bold red]refused[/] {exc}")
+        report_problem("refused", exc)
         raise typer.Exit(1) from exc
     finally:
         accord.close()

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, KeysOption
+from accord.cli.problems import report_problem
 
 dissent_app = typer.Typer(no_args_is_help=True, help="Dissent records: query, export, learn.")
 
@@ -22,7 +23,7 @@ def _when(value: str | None, name: str) -> datetime | None:
     try:
         moment = datetime.fromisoformat(value)
     except ValueError as exc:
-        Console(stderr=True).print(f"[bold red]invalid input[/] --{name}: not an ISO date/time")
+        report_problem("invalid input", f"--{name}: not an ISO date/time")
         raise typer.Exit(2) from exc
     return moment if moment.tzinfo else moment.astimezone()
 

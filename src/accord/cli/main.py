@@ -26,6 +26,7 @@ from accord.cli.demo import demo_config, run_day
 from accord.cli.logging_setup import configure_logging
 from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
+from accord.cli.problems import report_problem
 from accord.clock import SystemClock
 from accord.config import load_config
 from accord.crypto import Keyring, load_public_keys
@@ -75,7 +76,7 @@ def err() -> Console:
 
 
 def _fail(error: AccordError, code: int = 2) -> typer.Exit:
-    err().print(f"[bold red]error[/] {error}")
+    report_problem("error", error)
     return typer.Exit(code)
 
 
@@ -137,9 +138,9 @@ def verify(
             _print_json({"verified": False, **exc.to_dict()})
         else:
             seq = exc.context.get("seq")
-            err().print(
-                f"[bold red]NOT VERIFIED[/] first bad entry: {seq} "
-                f"({exc.context.get('field')}): {exc.message}"
+            report_problem(
+                "NOT VERIFIED",
+                f"first bad entry: {seq} ({exc.context.get('field')}): {exc.message}",
             )
         raise typer.Exit(1) from exc
     finally:
@@ -280,7 +281,7 @@ def ledger_check_proof(
     except VerificationFailed as exc:
         raise _fail(exc, 1) from exc
     except (AccordError, ValueError, OSError) as exc:
-        err().print(f"[bold red]error[/] cannot read proof: {exc}")
+        report_problem("error", f"cannot read proof: {exc}")
         raise typer.Exit(2) from exc
 
 
@@ -320,7 +321,7 @@ def keys_new(
     directory = Path(keys or os.environ.get("ACCORD_KEYS") or loaded.keys_directory())
     passphrase = os.environ.get(PASSPHRASE_ENV) if encrypt else None
     if encrypt and not passphrase:
-        err().print(f"[bold red]error[/] --encrypt needs the passphrase in ${PASSPHRASE_ENV}")
+        report_problem("error", f"--encrypt needs the passphrase in ${PASSPHRASE_ENV}")
         raise typer.Exit(2)
     try:
         info = Keyring(directory, SystemClock()).create(name, passphrase=passphrase, with_pq=pq)
@@ -344,7 +345,7 @@ def demo(
     url = resolve_database_url(db)
     if fresh:
         if not url.startswith("sqlite:///"):
-            err().print("[bold red]error[/] --fresh only deletes SQLite files")
+            report_problem("error", "--fresh only deletes SQLite files")
             raise typer.Exit(2)
         path = Path(url.removeprefix("sqlite:///"))
         for suffix in ("", "-wal", "-shm"):

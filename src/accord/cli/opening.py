@@ -6,10 +6,10 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.console import Console
 
 from accord.app import Accord
 from accord.cli.options import default_config
+from accord.cli.problems import report_problem
 from accord.errors import AccordError
 
 
@@ -18,5 +18,5 @@ def open_accord(config: Path | None, db: str | None, keys: Path | None, **kw: An
     try:
         return Accord.open(default_config(config), db_url=db, keys_dir=keys, **kw)
     except AccordError as exc:
-        Console(stderr=True).print(f"[bold red]error[/] {exc}")
+        report_problem("error", exc)
         raise typer.Exit(2) from exc

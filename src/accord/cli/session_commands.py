@@ -13,6 +13,7 @@ from rich.table import Table
 
 from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
+from accord.cli.problems import report_problem
 from accord.errors import AccordError
 
 session_app = typer.Typer(no_args_is_help=True, help="Close a session into boundaries.")
@@ -32,7 +33,7 @@ def session_close(
     try:
         boundaries = accord.close_session(session_id)
     except AccordError as exc:
-        Console(stderr=True).print(f"[bold red]invalid input[/] {exc}")
+        report_problem("invalid input", exc)
         raise typer.Exit(2) from exc
     finally:
         accord.close()
@@ -93,7 +94,7 @@ def boundaries_show(
     try:
         boundary = accord.boundaries.get(boundary_id)
     except AccordError as exc:
-        Console(stderr=True).print(f"[bold red]error[/] {exc}")
+        report_problem("error", exc)
         raise typer.Exit(1) from exc
     finally:
         accord.close()
@@ -113,7 +114,7 @@ def boundaries_resolve(
     try:
         receipt = accord.boundaries.resolve(boundary_id, timeout_s=timeout)
     except AccordError as exc:
-        Console(stderr=True).print(f"[bold red]not resolved[/] {exc}")
+        report_problem("not resolved", exc)
         raise typer.Exit(1) from exc
     finally:
         accord.close()

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
+from accord.cli.problems import report_problem
 from accord.disputes import SettleRequest
 from accord.errors import AccordError, ValidationError
 from accord.learning import WinRateTracker, evaluate_crowd, render_report, root_cause_report
@@ -27,7 +28,7 @@ def _console(stderr: bool = False) -> Console:
 
 
 def _input_error(message: str) -> typer.Exit:
-    _console(stderr=True).print(f"[bold red]invalid input[/] {message}")
+    report_problem("invalid input", message)
     return typer.Exit(2)
 
 
@@ -78,6 +79,8 @@ def settle(
         data = json.loads(text)
     except OSError as exc:
         raise _input_error(f"{file}: cannot read: {exc.strerror}") from exc
+    except UnicodeDecodeError as exc:
+        raise _input_error(f"{file}: not UTF-8 text (byte {exc.start})") from exc
     except json.JSONDecodeError as exc:
         raise _input_error(f"{file}: line {exc.lineno}: not valid JSON: {exc.msg}") from exc
     try:
@@ -86,14 +89,15 @@ def settle(
         else:
             requests = [request_from_json(data)]
     except ValidationError as exc:
-        raise _input_error(f"{file}: {exc.context.get('field')}: {exc.message}") from exc
+        where = exc.context.get("field")
+        raise _input_error(f"[{exc.code}] {file}: {where}: {exc.message}") from exc
     accord = open_accord(config, db, keys)
     try:
         cases = accord.settle_many(requests)
     except ValidationError as exc:
         where = exc.context.get("field")
         raise _input_error(
-            f"{file}: {exc.message}" + (f" (field {where})" if where else "")
+            f"[{exc.code}] {file}: {exc.message}" + (f" (field {where})" if where else "")
         ) from exc
     finally:
         accord.close()
@@ -147,7 +151,7 @@ def case(
     try:
         found = accord.cases.get(case_id)
     except AccordError as exc:
-        _console(stderr=True).print(f"[bold red]error[/] {exc}")
+        report_problem("error", exc)
         raise typer.Exit(1) from exc
     finally:
         accord.close()

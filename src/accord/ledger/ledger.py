@@ -61,6 +61,7 @@ class PreparedEvent:
             raise TypeError("a PreparedEvent comes from Ledger.prepare, not from its constructor")
 
 
+_MAX_SEQ = 2**63 - 1
 _SHA256 = re.compile(r"^sha256:[0-9a-f]{64}\Z")
 _SHA3 = re.compile(r"^sha3-256:[0-9a-f]{64}\Z")
 _ENTRY_COLUMNS = (
@@ -266,6 +267,8 @@ class Ledger:
             return _head(conn)
 
     def get(self, seq: int) -> LedgerEntry:
+        if not 1 <= seq <= _MAX_SEQ:  # beyond what the column can hold: no such entry
+            raise NotFound(f"no ledger entry {seq}", code="ledger.no_entry", seq=seq)
         with self.db.read() as conn:
             row = conn.execute(select(*_ENTRY_COLUMNS).where(ledger_entries.c.seq == seq)).first()
         if row is None:

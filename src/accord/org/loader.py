@@ -18,11 +18,11 @@ from accord.config_errors import PathPart, config_error, describe, from_pydantic
 from accord.errors import ConfigError, ValidationError
 from accord.org._config_errors import from_chart
 from accord.org._names import NAME_RULE, is_name
-from accord.org._yaml import parse_yaml
 from accord.org.agent import Agent
 from accord.org.chart import OrgChart
 from accord.org.department import Department
 from accord.org.seniority import SeniorityScale
+from accord.strict_yaml import parse_yaml
 
 _TOP_KEYS = ("organization", "seniority_levels", "departments", "agents")
 _TOP_REQUIRED = ("organization", "departments", "agents")
