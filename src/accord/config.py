@@ -66,7 +66,7 @@ class LearningSettings(_Strict):
 
     reliability: bool = True
     refit_every: int = Field(default=1000, ge=1)
-    min_answers: int = Field(default=3, ge=1)
+    min_answers: int = Field(default=5, ge=1)
 
 
 class ApprovalsSettings(_Strict):

@@ -129,6 +129,21 @@ def test_a_later_one_against_one_tie_goes_to_the_agent_with_the_better_record(
     assert [a.detail for a in case.attempts][-1].startswith("reliability-weighted majority")
 
 
+def test_two_agent_disagreements_teach_nothing_so_a_thin_record_cannot_decide_a_tie(
+    ledger: Ledger, store: CaseStore, frozen_clock: FrozenClock
+) -> None:
+    reliability = ReliabilityCache(store, refit_every=1, min_answers=3)
+    settler = learning_settler(ledger, store, frozen_clock, reliability)
+    for i in range(4):  # a beats b on confidence: says nothing about who is right
+        settler.settle(request(p("a", 100 + i, 0.9), p("b", 500 + i, 0.2)))
+    settler.settle(request(p("a", 1), p("b", 7), p("c", 7)))  # one informative case
+
+    case = settler.settle(request(p("a", 100, 0.7), p("b", 900, 0.7)))
+
+    assert case.status is SettleStatus.ESCALATED  # not "b by 100 % of the weight"
+    assert reliability.weights() == {}
+
+
 def test_without_learned_weights_the_same_one_against_one_case_escalates(
     settler: Settler,
 ) -> None:

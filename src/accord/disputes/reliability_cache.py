@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from accord.disputes.case_store import CaseStore
 from accord.learning import estimate_case_reliability, reliability_weights
@@ -28,11 +28,13 @@ class ReliabilityCache:
         return self._weights
 
     def refit(self) -> dict[str, float]:
-        """Fit now. Agents with fewer than ``min_answers`` answers get no weight: the vote
-        rung then counts them like agents without history (1), not at the 0 a coin-flip
-        reliability of 0.5 would give them.
+        """Fit now, on cases with three or more agents only: when two agents disagree,
+        nothing in the case says which one was right, so such cases cannot teach reliability
+        (fitted anyway, they only echo the current estimates). Agents with fewer than
+        ``min_answers`` such answers get no weight: the vote rung then counts them like agents
+        without history (1), not at the 0 a coin-flip reliability of 0.5 would give them.
         """
-        votes = self.store.votes()
+        votes = informative_votes(self.store.votes())
         answered = Counter(agent for _, agent, _ in votes)
         reliability = estimate_case_reliability(votes, min_answers=self.min_answers)
         known = {a: p for a, p in reliability.items() if answered[a] >= self.min_answers}
@@ -42,4 +44,11 @@ class ReliabilityCache:
 
     def reliability(self) -> dict[str, float]:
         """Each agent's estimated accuracy (for reports)."""
-        return estimate_case_reliability(self.store.votes(), min_answers=self.min_answers)
+        votes = informative_votes(self.store.votes())
+        return estimate_case_reliability(votes, min_answers=self.min_answers)
+
+
+def informative_votes(votes: Sequence[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """The votes of cases where at least three agents answered."""
+    voters = Counter(case for case, _, _ in votes)
+    return [vote for vote in votes if voters[vote[0]] >= 3]
