@@ -30,7 +30,7 @@ from accord.disputes.outcome_view import case_outcome
 from accord.disputes.reliability_cache import ReliabilityCache
 from accord.disputes.session_close import close_session, settle_from_receipt
 from accord.disputes.tier_two import TierTwo
-from accord.errors import ValidationError
+from accord.errors import StoreError, ValidationError
 from accord.learning import CaseOutcome
 from accord.ledger import Ledger, VerificationReport
 from accord.llm import LanguageModel, build_model
@@ -43,7 +43,7 @@ from accord.resolution import (
     run_isolated,
 )
 from accord.resolution.model_comparator import ModelSemanticComparator
-from accord.store import Database, open_database, resolve_database_url
+from accord.store import Database, missing_sqlite_file, open_database, resolve_database_url
 
 PASSPHRASE_ENV = "ACCORD_KEY_PASSPHRASE"
 log = structlog.get_logger("accord")
@@ -274,19 +274,28 @@ class Accord:
         keys_dir: str | Path | None = None,
         clock: Clock | None = None,
         create_service_key: bool = True,
+        must_exist: bool = False,
     ) -> Accord:
         """Open (and migrate) the database, load keys and the ledger.
 
         Precedence for the database URL: ``db_url`` > ``ACCORD_DB`` > the config file >
         ``sqlite:///accord.db``; for the key directory: ``keys_dir`` > ``ACCORD_KEYS`` >
-        the config file.
+        the config file. With ``must_exist`` a SQLite file that is not there is an error
+        (``store.no_database``) instead of a new, empty database — for commands that only read.
         """
         config = load_config(Path(config_path) if config_path is not None else None)
         clock = clock or SystemClock()
         settings = config.settings
-        url = db_url or os.environ.get("ACCORD_DB") or settings.database.url
+        url = resolve_database_url(db_url or os.environ.get("ACCORD_DB") or settings.database.url)
+        missing = missing_sqlite_file(url) if must_exist else None
+        if missing is not None:
+            raise StoreError(
+                f"no database at {missing} (settle something first, or check --db / ACCORD_DB)",
+                code="store.no_database",
+                path=str(missing),
+            )
         db = open_database(
-            resolve_database_url(url),
+            url,
             sqlite_synchronous=settings.database.sqlite_synchronous,
         )
         directory = Path(keys_dir or os.environ.get("ACCORD_KEYS") or config.keys_directory())

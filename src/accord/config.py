@@ -192,6 +192,19 @@ def load_config(path: Path | None) -> LoadedConfig:
     )
 
 
+def _deep_merged(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
+    """``override`` on top of ``base``, mapping by mapping: a task type that sets only
+    ``numeric.conflict_gap`` keeps the company's ``numeric.major_gap``."""
+    merged = dict(base)
+    for key, value in override.items():
+        below = merged.get(key)
+        if isinstance(value, Mapping) and isinstance(below, Mapping):
+            merged[key] = _deep_merged(below, value)
+        else:
+            merged[key] = value
+    return merged
+
+
 def decide_settings(settings: Settings, *, source: str) -> DecideSettings:
     """The settle section read through the conflicts room's own strict readers."""
     settle = settings.settle
@@ -200,9 +213,9 @@ def decide_settings(settings: Settings, *, source: str) -> DecideSettings:
     )
     by_task = {
         name: DetectionSettings.from_mapping(
-            {**settle.detection, **task.detection},
+            _deep_merged(settle.detection, task.detection),
             source=source,
-            key_prefix=f"settle.task_types.{name}.detection",
+            key_prefix=key_path("settle", ["task_types", name, "detection"]),
         )
         for name, task in settle.task_types.items()
     }

@@ -114,3 +114,18 @@ def test_a_config_file_that_is_not_utf8_is_a_config_error(tmp_path: Path) -> Non
         load_config(path)
     assert err.value.code == "config.unreadable"
     assert "UTF-8" in err.value.message
+
+
+def test_a_task_type_overrides_only_the_detection_keys_it_names(tmp_path: Path) -> None:
+    path = tmp_path / "accord.yaml"
+    path.write_text(
+        "settle:\n"
+        "  detection: {numeric: {conflict_gap: 0.05, major_gap: 0.20}}\n"
+        "  task_types:\n"
+        "    invoicing: {detection: {numeric: {conflict_gap: 0.01}}}\n"
+    )
+    settings = load_config(path).decide
+    invoicing = settings.detection_for("invoicing").numeric
+    assert invoicing.conflict_gap == 0.01
+    assert invoicing.major_gap == 0.20  # kept from the company-wide settings
+    assert settings.detection_for("other").numeric.conflict_gap == 0.05

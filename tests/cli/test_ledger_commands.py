@@ -129,3 +129,14 @@ def test_a_broken_config_file_fails_with_its_key_path(run: Run) -> None:
     result = run("verify", "--db", DB)
     assert result.exit_code == 2
     assert "ledger.checkpoint_every" in result.output
+
+
+def test_reading_commands_refuse_a_database_that_does_not_exist_and_create_nothing(
+    run: Run,
+) -> None:
+    typo = "sqlite:///typo/nothere.db"
+    for args in (("verify",), ("cases",), ("ledger", "tail"), ("report",)):
+        result = run(*args, "--db", typo, "--keys", "keys")
+        assert result.exit_code == 2, args
+        assert "[store.no_database]" in result.output
+    assert not Path("typo").exists()

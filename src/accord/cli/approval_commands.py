@@ -40,7 +40,7 @@ def approvals_list(
     as_json: JsonOption = False,
 ) -> None:
     """Approval items (pending by default)."""
-    accord = open_accord(config, db, keys)
+    accord = open_accord(config, db, keys, must_exist=True)
     try:
         items = accord.approvals.list(status=status)
     except AccordError as exc:
@@ -70,7 +70,7 @@ def approvals_show(
     item_id: str, db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
 ) -> None:
     """One approval item: positions, analysis so far, options, deadline."""
-    accord = open_accord(config, db, keys)
+    accord = open_accord(config, db, keys, must_exist=True)
     try:
         item = accord.approvals.get(item_id)
     except AccordError as exc:

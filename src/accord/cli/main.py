@@ -130,7 +130,7 @@ def verify(
 
     Exit 0 when the whole ledger verifies; exit 1 naming the first bad entry.
     """
-    accord = open_accord(config, db, keys, create_service_key=False)
+    accord = open_accord(config, db, keys, create_service_key=False, must_exist=True)
     try:
         report = accord.verify(workers=workers)
     except VerificationFailed as exc:
@@ -165,7 +165,7 @@ def ledger_tail(
     as_json: JsonOption = False,
 ) -> None:
     """Show the newest entries."""
-    accord = open_accord(config, db, keys, create_service_key=False)
+    accord = open_accord(config, db, keys, create_service_key=False, must_exist=True)
     entries = accord.ledger.tail(count)
     accord.close()
     if as_json:
@@ -184,7 +184,7 @@ def ledger_show(
     seq: int, db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
 ) -> None:
     """Print entry SEQ as JSON."""
-    accord = open_accord(config, db, keys, create_service_key=False)
+    accord = open_accord(config, db, keys, create_service_key=False, must_exist=True)
     try:
         entry = accord.ledger.get(seq)
     except AccordError as exc:
@@ -248,7 +248,7 @@ def ledger_consistency(
     config: ConfigOption = None,
 ) -> None:
     """Print a consistency proof between two checkpoints (newest by default)."""
-    accord = open_accord(config, db, keys, create_service_key=False)
+    accord = open_accord(config, db, keys, create_service_key=False, must_exist=True)
     try:
         proof = accord.ledger.consistency_proof(old_size, new_size)
     except AccordError as exc:

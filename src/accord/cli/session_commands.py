@@ -65,7 +65,7 @@ def boundaries_pending(
     as_json: JsonOption = False,
 ) -> None:
     """Boundaries a successor can settle with one probe."""
-    accord = open_accord(config, db, keys)
+    accord = open_accord(config, db, keys, must_exist=True)
     try:
         pending = accord.boundaries.pending(session)
     finally:
@@ -90,7 +90,7 @@ def boundaries_show(
     boundary_id: str, db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
 ) -> None:
     """One boundary as JSON (crux, position map, tie-breaker, consensus, digest)."""
-    accord = open_accord(config, db, keys)
+    accord = open_accord(config, db, keys, must_exist=True)
     try:
         boundary = accord.boundaries.get(boundary_id)
     except AccordError as exc:

@@ -118,7 +118,7 @@ def cases(
     as_json: JsonOption = False,
 ) -> None:
     """List cases, newest first."""
-    accord = open_accord(config, db, keys)
+    accord = open_accord(config, db, keys, must_exist=True)
     try:
         rows = accord.cases.find(status=status, session_id=session, limit=limit)
     except ValidationError as exc:
@@ -147,7 +147,7 @@ def case(
     case_id: str, db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
 ) -> None:
     """Print one case (positions, detection, decision or escalation payload) as JSON."""
-    accord = open_accord(config, db, keys)
+    accord = open_accord(config, db, keys, must_exist=True)
     try:
         found = accord.cases.get(case_id)
     except AccordError as exc:
@@ -170,7 +170,7 @@ def report(
     """Plots (cases by kind, escalation rate, win rate per agent), routing advice, root causes."""
     if fmt not in ("png", "svg"):
         raise _input_error(f"--format must be png or svg, not {fmt!r}")
-    accord = open_accord(config, db, keys)
+    accord = open_accord(config, db, keys, must_exist=True)
     try:
         outcomes = accord.outcomes()
     finally:

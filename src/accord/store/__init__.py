@@ -3,8 +3,15 @@
 from accord.store.database import (
     DEFAULT_DATABASE_URL,
     Database,
+    missing_sqlite_file,
     open_database,
     resolve_database_url,
 )
 
-__all__ = ["DEFAULT_DATABASE_URL", "Database", "open_database", "resolve_database_url"]
+__all__ = [
+    "DEFAULT_DATABASE_URL",
+    "Database",
+    "missing_sqlite_file",
+    "open_database",
+    "resolve_database_url",
+]

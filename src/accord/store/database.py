@@ -39,6 +39,15 @@ def resolve_database_url(explicit: str | None = None) -> str:
     return explicit or os.environ.get("ACCORD_DB") or DEFAULT_DATABASE_URL
 
 
+def missing_sqlite_file(url: str) -> Path | None:
+    """The file a SQLite ``url`` names when it does not exist yet (None for anything else)."""
+    parsed = _normalize(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return None
+    path = Path(parsed.database or "").expanduser()
+    return None if path.exists() else path
+
+
 def _normalize(url: str) -> URL:
     try:
         parsed = make_url(url)
