@@ -82,7 +82,11 @@ class Accord:
         self.strategies = StrategyRegistry.with_defaults()
         for problem in self.strategies.plugin_errors:
             log.warning("strategy_plugin.failed", plugin=problem.name, error=problem.error)
-        config.policy.check_strategies(self.strategies.names(), source=config.source)
+        config.policy.check_strategies(
+            self.strategies.names(),
+            source=config.source,
+            settings_models=self.strategies.settings_models(),
+        )
         model_settings = config.settings.model
         self.model: LanguageModel | None = (
             None if model_settings is None else build_model(model_settings, environ=os.environ)

@@ -8,7 +8,7 @@ import pytest
 
 from accord.app import Accord
 from accord.clock import FrozenClock
-from accord.errors import CryptoError, StoreError
+from accord.errors import ConfigError, CryptoError, StoreError
 
 
 def test_open_creates_a_service_key_and_a_working_ledger(
@@ -54,3 +54,15 @@ def test_an_unsupported_database_url_is_refused(tmp_path: Path) -> None:
     with pytest.raises(StoreError) as bad:
         Accord.open(db_url="::not a url::", keys_dir=tmp_path / "k")
     assert bad.value.code == "store.bad_url"
+
+
+def test_a_typo_in_a_strategy_setting_stops_open_instead_of_failing_each_escalation(
+    tmp_path: Path,
+) -> None:
+    config = tmp_path / "accord.yaml"
+    config.write_text(
+        "conflict_resolution:\n  strategy: hybrid\n  hybrid: {escalate_on_ambiguity: maybe}\n"
+    )
+    with pytest.raises(ConfigError) as err:
+        Accord.open(config, db_url=f"sqlite:///{tmp_path / 'a.db'}", keys_dir=tmp_path / "k")
+    assert err.value.context["key_path"] == "conflict_resolution.hybrid.escalate_on_ambiguity"

@@ -97,3 +97,25 @@ def test_a_settings_block_for_an_unregistered_strategy_is_refused() -> None:
     with pytest.raises(ConfigError) as err:
         loaded.check_strategies(["authority", "debate"], source="accord.yaml")
     assert err.value.context["key_path"] == "conflict_resolution.debat"
+
+
+def test_a_bad_strategy_setting_is_refused_when_the_config_loads_naming_its_key() -> None:
+    from accord.resolution.authority import AuthoritySettings
+    from accord.resolution.debate import DebateSettings
+
+    bad = {**POLICY, "departments": {"eng": {"debate": {"max_tokens_per_argument": "lots"}}}}
+    loaded = ResolutionPolicy.from_mapping(bad, source="accord.yaml")
+    models = {"debate": DebateSettings, "authority": AuthoritySettings}
+    with pytest.raises(ConfigError) as err:
+        loaded.check_strategies(
+            ["authority", "debate", "human", "hybrid"], source="accord.yaml", settings_models=models
+        )
+    assert err.value.context["key_path"] == (
+        "conflict_resolution.departments.eng.debate.max_tokens_per_argument"
+    )
+    typo = {**POLICY, "authority": {"same_level": "flip_coin"}}
+    with pytest.raises(ConfigError) as bad_value:
+        ResolutionPolicy.from_mapping(typo, source="accord.yaml").check_strategies(
+            ["authority", "debate", "human", "hybrid"], source="accord.yaml", settings_models=models
+        )
+    assert bad_value.value.context["key_path"] == "conflict_resolution.authority.same_level"

@@ -51,6 +51,7 @@ class AuthorityStrategy(ResolverBase):
     """The hierarchy decides; the lowest common manager settles ties and cross-department cases."""
 
     name = "authority"
+    settings_model = AuthoritySettings
 
     async def resolve(self, dispute: Dispute, ctx: StrategyContext) -> StrategyOutcome:
         settings = parse_settings(AuthoritySettings, self.name, ctx.settings)

@@ -57,6 +57,7 @@ class DebateStrategy(ResolverBase):
     """One round of capped arguments, then a neutral judge, at most two judging rounds."""
 
     name = "debate"
+    settings_model = DebateSettings
 
     async def resolve(self, dispute: Dispute, ctx: StrategyContext) -> StrategyOutcome:
         settings = parse_settings(DebateSettings, self.name, ctx.settings)

@@ -28,6 +28,7 @@ class HumanStrategy(ResolverBase):
     """People decide, always."""
 
     name = "human"
+    settings_model = HumanSettings
 
     async def resolve(self, dispute: Dispute, ctx: StrategyContext) -> StrategyOutcome:
         settings = parse_settings(HumanSettings, self.name, ctx.settings)

@@ -49,6 +49,7 @@ class HybridStrategy(ResolverBase):
     """Capped arguments → review agent → decided when clear, people when ambiguous."""
 
     name = "hybrid"
+    settings_model = HybridSettings
 
     async def resolve(self, dispute: Dispute, ctx: StrategyContext) -> StrategyOutcome:
         settings = parse_settings(HybridSettings, self.name, ctx.settings)

@@ -25,7 +25,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic import ValidationError as PydanticValidationError
 
-from accord.config_errors import config_error, key_path
+from accord.config_errors import config_error, from_pydantic, key_path
 from accord.conflicts import ConflictKind
 from accord.errors import ConfigError
 from accord.resolution.ladder import TIER_ONE_RUNGS
@@ -148,9 +148,15 @@ class ResolutionPolicy(BaseModel):
         )
 
     def check_strategies(
-        self, valid: Iterable[str], *, source: str, key_prefix: str = "conflict_resolution"
+        self,
+        valid: Iterable[str],
+        *,
+        source: str,
+        key_prefix: str = "conflict_resolution",
+        settings_models: Mapping[str, type[BaseModel]] | None = None,
     ) -> None:
-        """Every named strategy (and settings block) must be a registered strategy."""
+        """Every named strategy (and settings block) must be a registered strategy, and each
+        settings block must be valid for the strategy's ``settings_models`` entry."""
         names = sorted(set(valid))
         levels: list[tuple[str, _Level]] = [(key_prefix, self.company)]
         levels += [
@@ -174,6 +180,15 @@ class ResolutionPolicy(BaseModel):
                         key_path(where, [key]),
                         f"unknown key (not a strategy); valid strategies: {', '.join(names)}",
                     )
+                model = (settings_models or {}).get(key)
+                if model is not None:
+                    try:
+                        model.model_validate(dict(level.settings_for(key)))
+                    except PydanticValidationError as exc:
+                        first = exc.errors(include_url=False)[0]
+                        raise from_pydantic(
+                            first, source=source, prefix=key_path(where, [key])
+                        ) from exc
 
 
 def _level(data: Any, source: str, where: str, default_strategy: str | None = None) -> _Level:

@@ -104,6 +104,16 @@ class StrategyRegistry:
         """Every registered name, sorted."""
         return tuple(sorted(self._resolvers))
 
+    def settings_models(self) -> dict[str, type[BaseModel]]:
+        """Each strategy's settings model, for strategies that declare ``settings_model``
+        (so YAML settings are checked when the config loads, not when a case escalates)."""
+        found: dict[str, type[BaseModel]] = {}
+        for name, resolver in self._resolvers.items():
+            model = getattr(resolver, "settings_model", None)
+            if isinstance(model, type) and issubclass(model, BaseModel):
+                found[name] = model
+        return found
+
     def __contains__(self, name: object) -> bool:
         return name in self._resolvers
 
