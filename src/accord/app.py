@@ -25,12 +25,13 @@ from accord.conflicts import Position
 from accord.crypto import Keyring
 from accord.disputes import Case, CaseStore, Justifier, Settler, SettleRequest
 from accord.disputes.approval_bridge import ApprovalBridge
+from accord.disputes.case_audit import OPENING_EVENTS, OUTCOME_EVENTS, audit_cases, signed_cases
 from accord.disputes.dissent_store import DissentStore
 from accord.disputes.outcome_view import case_outcome
 from accord.disputes.reliability_cache import ReliabilityCache
 from accord.disputes.session_close import close_session, settle_from_receipt
 from accord.disputes.tier_two import TierTwo
-from accord.errors import StoreError, ValidationError
+from accord.errors import StoreError, ValidationError, VerificationFailed
 from accord.learning import CaseOutcome
 from accord.ledger import Ledger, VerificationReport
 from accord.llm import LanguageModel, build_model
@@ -313,8 +314,22 @@ class Accord:
         return cls(db=db, keyring=keyring, ledger=ledger, config=config, clock=clock)
 
     def verify(self, *, workers: int | None = None) -> VerificationReport:
-        """Verify the whole ledger against the public keys in the key directory."""
-        return self.ledger.verify(self.keyring.trusted_public_keys(), workers=workers)
+        """Verify the whole ledger against the public keys in the key directory, then every
+        stored case against what was signed about it (``VerificationFailed`` names the first
+        bad entry, or ``cases.mismatch`` the first case whose rows were altered or lost)."""
+        report = self.ledger.verify(self.keyring.trusted_public_keys(), workers=workers)
+        signed = signed_cases(self.ledger.records([*OUTCOME_EVENTS, *OPENING_EVENTS]))
+        result = audit_cases(self.db, signed)
+        problem = result.problem
+        if problem is not None:
+            raise VerificationFailed(
+                f"case {problem.case_id}: {problem.field}: {problem.rule}",
+                code="cases.mismatch",
+                case_id=problem.case_id,
+                field=problem.field,
+                rule=problem.rule,
+            )
+        return report.model_copy(update={"cases": result.checked})
 
     def close(self) -> None:
         self.db.dispose()

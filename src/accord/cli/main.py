@@ -137,11 +137,14 @@ def verify(
         if as_json:
             _print_json({"verified": False, **exc.to_dict()})
         else:
-            seq = exc.context.get("seq")
-            report_problem(
-                "NOT VERIFIED",
-                f"first bad entry: {seq} ({exc.context.get('field')}): {exc.message}",
-            )
+            if "case_id" in exc.context:
+                report_problem("NOT VERIFIED", exc.message)
+            else:
+                seq = exc.context.get("seq")
+                report_problem(
+                    "NOT VERIFIED",
+                    f"first bad entry: {seq} ({exc.context.get('field')}): {exc.message}",
+                )
         raise typer.Exit(1) from exc
     finally:
         accord.close()
@@ -150,6 +153,7 @@ def verify(
         return
     out().print(
         f"[bold green]VERIFIED[/] {report.entries} entries, {report.checkpoints} checkpoints, "
+        f"{report.cases} case(s) matching their signed records, "
         f"{len(report.signer_kids)} signer(s), {report.workers} worker(s), "
         f"{report.seconds:.2f}s"
     )

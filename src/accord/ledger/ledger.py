@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -300,6 +301,28 @@ class Ledger:
             for row in rows:
                 yield entry_from_row(row._mapping)
             seq = rows[-1].seq + 1
+
+    def records(
+        self, event_types: Iterable[str], batch: int = 1000
+    ) -> Iterator[tuple[int, str, dict[str, Any]]]:
+        """``(seq, event_type, record)`` of every entry of those types, in ledger order (not
+        verified here: call :meth:`verify` first when the answer matters)."""
+        kinds = sorted(set(event_types))
+        last = 0
+        while True:
+            with self.db.read() as conn:
+                rows = conn.execute(
+                    select(ledger_entries.c.seq, ledger_entries.c.event_type, ledger_entries.c.body)
+                    .where(ledger_entries.c.event_type.in_(kinds))
+                    .where(ledger_entries.c.seq > last)
+                    .order_by(ledger_entries.c.seq)
+                    .limit(batch)
+                ).all()
+            if not rows:
+                return
+            for row in rows:
+                yield int(row.seq), str(row.event_type), json.loads(row.body)["record"]
+            last = int(rows[-1].seq)
 
     def count_by_event_type(self) -> dict[str, int]:
         with self.db.read() as conn:

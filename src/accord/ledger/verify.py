@@ -64,6 +64,8 @@ class VerificationReport(BaseModel):
     root_hash: str
     signer_kids: list[str]
     workers: int
+    cases: int = 0
+    """Case rows cross-checked against their signed records (``Accord.verify``)."""
     seconds: float
 
 

@@ -1,0 +1,196 @@
+"""Checking stored cases against what was signed about them (pure: rows and records in).
+
+The ledger is the authority; the ``cases``, ``case_parties`` and ``dissents`` tables are a
+queryable copy. After the ledger verifies, every case row must agree with its own document,
+with the case's latest signed outcome, and with its dissent rows; every case the ledger
+opened must still have a row. The first disagreement is reported with the case and field.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, tuple_
+
+from accord.disputes.case import Case, SettleStatus
+from accord.disputes.case_store import case_row, dissent_row
+from accord.disputes.signable import answer_hash
+from accord.store import Database
+from accord.store.tables import cases, dissents
+
+#: Ledger events that carry a case's outcome, and the record key holding the answer's hash.
+OUTCOME_EVENTS = {
+    "dispute_resolved": "answer_hash",
+    "consensus_recorded": "answer_hash",
+    "outputs_merged": "merged_hash",
+    "dispute_escalated": None,
+}
+#: Ledger events written when a case is first recorded.
+OPENING_EVENTS = ("dispute_opened", "consensus_recorded", "outputs_merged")
+
+
+@dataclass(frozen=True)
+class CaseProblem:
+    """Why a stored case does not match what was signed."""
+
+    case_id: str
+    field: str
+    rule: str
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """How many case rows were checked, and the first problem found (None: all agree)."""
+
+    checked: int
+    problem: CaseProblem | None
+
+
+_KEPT = ("winner", "answer_hash", "merged_hash", "dissent")
+
+
+@dataclass
+class SignedCase:
+    """What the ledger says about one case: where it was opened and its latest outcome
+    (only the fields the audit compares, so a large ledger fits in memory)."""
+
+    opened_at_seq: int | None = None
+    latest: tuple[int, str, dict[str, Any]] | None = None
+
+    def add(self, seq: int, event_type: str, record: Mapping[str, Any]) -> None:
+        if event_type in OPENING_EVENTS and self.opened_at_seq is None:
+            self.opened_at_seq = seq
+        if event_type in OUTCOME_EVENTS and (self.latest is None or seq > self.latest[0]):
+            self.latest = (seq, event_type, {k: record[k] for k in _KEPT if k in record})
+
+
+def signed_cases(records: Iterable[tuple[int, str, Mapping[str, Any]]]) -> dict[str, SignedCase]:
+    """Fold ledger records (from ``Ledger.records``) into what was signed per case."""
+    found: dict[str, SignedCase] = {}
+    for seq, event_type, record in records:
+        case_id = record.get("dispute_id")
+        if isinstance(case_id, str):
+            found.setdefault(case_id, SignedCase()).add(seq, event_type, record)
+    return found
+
+
+def audit_case(
+    row: Mapping[str, Any],
+    signed: SignedCase | None,
+    dissent_rows: Mapping[str, Mapping[str, Any]],
+) -> CaseProblem | None:
+    """The first way ``row`` (with its dissent rows by id) disagrees with ``signed``."""
+    case_id = str(row["case_id"])
+    try:
+        case = Case.model_validate_json(row["document"])
+    except ValueError as exc:
+        return CaseProblem(case_id, "document", f"not a valid case document: {exc}")
+    expected = case_row(case)
+    for column, value in expected.items():
+        if column != "document" and row.get(column) != value:
+            return CaseProblem(case_id, column, "the column disagrees with the case document")
+    if signed is None or signed.opened_at_seq is None:
+        return CaseProblem(case_id, "ledger", "no signed record opens this case")
+    problem = _outcome_problem(case, signed)
+    if problem is not None:
+        return CaseProblem(case_id, *problem)
+    return _dissent_problem(case, dissent_rows)
+
+
+def _outcome_problem(case: Case, signed: SignedCase) -> tuple[str, str] | None:
+    if signed.latest is None:
+        return "ledger", "no signed outcome for this case"
+    _, event_type, record = signed.latest
+    if case.status is SettleStatus.ESCALATED:
+        if event_type != "dispute_escalated":
+            return "status", f"the latest signed outcome is {event_type}, not an escalation"
+        return None
+    decision = case.decision
+    if decision is None:
+        return "decision", "a case that is not escalated has no decision"
+    wanted = {
+        SettleStatus.SETTLED: "dispute_resolved",
+        SettleStatus.NO_CONFLICT: "consensus_recorded",
+        SettleStatus.MERGED: "outputs_merged",
+    }[case.status]
+    if event_type != wanted:
+        return "status", f"the latest signed outcome is {event_type}, not {wanted}"
+    hash_key = OUTCOME_EVENTS[event_type]
+    if hash_key is not None and record.get(hash_key) != answer_hash(decision.answer):
+        return "decision.answer", "the answer differs from the signed answer"
+    if event_type == "dispute_resolved":
+        if record.get("winner") != decision.winner:
+            return "decision.winner", "the winner differs from the signed winner"
+        signed_dissent = {
+            str(d.get("dissent_id")): d.get("agent_id") for d in record.get("dissent") or ()
+        }
+        if signed_dissent != {d.dissent_id: d.agent_id for d in case.dissent}:
+            return "dissent", "the dissent differs from the signed dissent"
+    return None
+
+
+def _dissent_problem(
+    case: Case, dissent_rows: Mapping[str, Mapping[str, Any]]
+) -> CaseProblem | None:
+    documented = {d.dissent_id: d for d in case.dissent}
+    for dissent_id, stored in dissent_rows.items():
+        record = documented.get(dissent_id)
+        if record is None:
+            return CaseProblem(case.case_id, f"dissent {dissent_id}", "not in the case document")
+        for column, value in dissent_row(record).items():
+            if stored.get(column) != value:
+                return CaseProblem(
+                    case.case_id,
+                    f"dissent {dissent_id}.{column}",
+                    "the dissent row disagrees with the case document",
+                )
+    for dissent_id in documented:
+        if dissent_id not in dissent_rows:
+            return CaseProblem(case.case_id, f"dissent {dissent_id}", "the dissent row is missing")
+    return None
+
+
+def audit_cases(db: Database, signed: Mapping[str, SignedCase], batch: int = 500) -> AuditResult:
+    """Check every case row (and its dissent rows) against ``signed``; also every signed
+    case must have a row. Returns how many rows were checked and the first problem."""
+    checked, seen = 0, set[str]()
+    last = ("", "")
+    while True:
+        with db.read() as conn:
+            rows = conn.execute(
+                select(cases)
+                .where(tuple_(cases.c.created_at, cases.c.case_id) > last)
+                .order_by(cases.c.created_at, cases.c.case_id)
+                .limit(batch)
+            ).all()
+            ids = [r.case_id for r in rows]
+            by_case: dict[str, dict[str, Mapping[str, Any]]] = {i: {} for i in ids}
+            for d in conn.execute(select(dissents).where(dissents.c.case_id.in_(ids))):
+                by_case[d.case_id][d.dissent_id] = dict(d._mapping)
+        if not rows:
+            break
+        for row in rows:
+            problem = audit_case(dict(row._mapping), signed.get(row.case_id), by_case[row.case_id])
+            checked += 1
+            seen.add(row.case_id)
+            if problem is not None:
+                return AuditResult(checked, problem)
+        last = (rows[-1].created_at, rows[-1].case_id)
+    for case_id, record in signed.items():
+        if record.opened_at_seq is not None and case_id not in seen:
+            problem = CaseProblem(
+                case_id, "row", f"signed at seq {record.opened_at_seq} but no case row"
+            )
+            return AuditResult(checked, problem)
+    with db.read() as conn:
+        stray = conn.execute(
+            select(dissents.c.case_id, dissents.c.dissent_id)
+            .where(dissents.c.case_id.not_in(select(cases.c.case_id)))
+            .limit(1)
+        ).first()
+    if stray is not None:
+        problem = CaseProblem(str(stray.case_id), f"dissent {stray.dissent_id}", "no case row")
+        return AuditResult(checked, problem)
+    return AuditResult(checked, None)

@@ -1,0 +1,105 @@
+"""``Accord.verify`` also checks the case tables against what was signed: a row edited,
+deleted or left without its dissent is named, even though the ledger itself is intact."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import delete, update
+
+from accord.app import Accord
+from accord.clock import FrozenClock
+from accord.disputes import Case, SettleStatus
+from accord.errors import VerificationFailed
+from accord.store.tables import cases, dissents
+
+
+@pytest.fixture
+def accord(tmp_path: Path, database_url: str, frozen_clock: FrozenClock) -> Iterator[Accord]:
+    opened = Accord.open(db_url=database_url, keys_dir=tmp_path / "keys", clock=frozen_clock)
+    yield opened
+    opened.close()
+
+
+def _settle_some(accord: Accord) -> tuple[Case, Case, Case]:
+    settled = accord.settle(
+        "invoice total",
+        [
+            {"agent": "agent:a", "output": 100, "confidence": 0.9},
+            {"agent": "agent:b", "output": 180, "confidence": 0.2},
+        ],
+    )
+    escalated = accord.settle(
+        "sanctioned?",
+        [{"agent": "agent:a", "output": True}, {"agent": "agent:b", "output": False}],
+    )
+    agreed = accord.settle(
+        "label", [{"agent": "agent:a", "output": "ok"}, {"agent": "agent:b", "output": "ok"}]
+    )
+    assert settled.status is SettleStatus.SETTLED
+    assert escalated.status is SettleStatus.ESCALATED
+    assert agreed.status is SettleStatus.NO_CONFLICT
+    return settled, escalated, agreed
+
+
+def _mismatch(accord: Accord) -> VerificationFailed:
+    with pytest.raises(VerificationFailed) as err:
+        accord.verify(workers=1)
+    assert err.value.code == "cases.mismatch"
+    return err.value
+
+
+def test_intact_cases_verify_and_are_counted(accord: Accord) -> None:
+    _settle_some(accord)
+    assert accord.verify(workers=1).cases == 3
+
+
+def test_an_edited_winner_column_is_named(accord: Accord) -> None:
+    settled, _, _ = _settle_some(accord)
+    with accord.db.write() as conn:
+        conn.execute(
+            update(cases).where(cases.c.case_id == settled.case_id).values(winner="agent:b")
+        )
+    error = _mismatch(accord)
+    assert error.context["case_id"] == settled.case_id
+    assert error.context["field"] == "winner"
+
+
+def test_an_escalated_case_marked_settled_is_named(accord: Accord) -> None:
+    _, escalated, _ = _settle_some(accord)
+    with accord.db.write() as conn:
+        conn.execute(
+            update(cases).where(cases.c.case_id == escalated.case_id).values(status="settled")
+        )
+    assert _mismatch(accord).context["case_id"] == escalated.case_id
+
+
+def test_a_rewritten_document_that_disagrees_with_the_signature_is_named(accord: Accord) -> None:
+    settled, _, _ = _settle_some(accord)
+    assert settled.decision is not None
+    forged = settled.model_copy(
+        update={"decision": settled.decision.model_copy(update={"answer": 180})}
+    )
+    with accord.db.write() as conn:
+        conn.execute(
+            update(cases)
+            .where(cases.c.case_id == settled.case_id)
+            .values(document=forged.model_dump_json(exclude_defaults=True))
+        )
+    error = _mismatch(accord)
+    assert error.context["field"] == "decision.answer"
+
+
+def test_deleted_dissent_and_deleted_cases_are_named(accord: Accord) -> None:
+    settled, _, agreed = _settle_some(accord)
+    with accord.db.write() as conn:
+        conn.execute(delete(dissents).where(dissents.c.case_id == settled.case_id))
+    assert "dissent" in _mismatch(accord).context["field"]
+    with accord.db.write() as conn:
+        conn.execute(delete(cases).where(cases.c.case_id == settled.case_id))
+        conn.execute(delete(cases).where(cases.c.case_id == agreed.case_id))
+    error = _mismatch(accord)
+    assert error.context["field"] == "row"
+    assert error.context["case_id"] in {settled.case_id, agreed.case_id}
