@@ -175,30 +175,43 @@ class Accord:
     async def settle_gather(
         self,
         subject: str,
-        fan_out: Mapping[str, Awaitable[Any]],
+        fan_out: Mapping[str, Awaitable[Any]] | Sequence[Awaitable[Any]],
         *,
         task_type: str = "default",
         session_id: str | None = None,
         justifier: Justifier | None = None,
+        justify_timeout: float = 10.0,
+        timeout: float | None = None,
     ) -> Case:
-        """Await a parallel fan-out (agent → awaitable) and settle what came back.
+        """Await a parallel fan-out and settle what came back.
 
-        Each awaitable may return a :class:`Position`, a position mapping, or a bare output
-        (then the mapping's key names the agent). Agents that raise are left out and logged.
+        ``fan_out`` maps agent → awaitable (each may return a :class:`Position`, a position
+        mapping, or a bare output, named by its key), or is the list of awaitables you would
+        give ``asyncio.gather`` (each must then return a Position or a mapping with
+        ``agent``). Agents that raise, or are still running after ``timeout`` seconds
+        (cancelled), are left out and logged.
         """
-        agents = list(fan_out)
-        results = await asyncio.gather(*fan_out.values(), return_exceptions=True)
+        if isinstance(fan_out, Mapping):
+            named: list[tuple[str | None, Awaitable[Any]]] = list(fan_out.items())
+        elif isinstance(fan_out, Sequence) and not isinstance(fan_out, str | bytes):
+            named = [(None, awaitable) for awaitable in fan_out]
+        else:
+            raise ValidationError(
+                "fan_out must map agents to awaitables, or be a list of awaitables",
+                code="settle.bad_fan_out",
+                field="fan_out",
+                rule="a mapping agent -> awaitable, or a list of awaitables",
+            )
+        results = await _gather_within(
+            [awaitable for _, awaitable in named], timeout, [a for a, _ in named]
+        )
         positions: list[Position | Mapping[str, Any]] = []
-        for agent, result in zip(agents, results, strict=True):
+        for index, ((agent, _), result) in enumerate(zip(named, results, strict=True)):
             if isinstance(result, BaseException):
-                log.warning("settle_gather.agent_failed", agent=agent, error=repr(result))
+                where = agent if agent is not None else f"fan_out[{index}]"
+                log.warning("settle_gather.agent_failed", agent=where, error=repr(result))
                 continue
-            if isinstance(result, Position):
-                positions.append(result)
-            elif isinstance(result, Mapping) and "output" in result:
-                positions.append({"agent": agent, **result})
-            else:
-                positions.append({"agent": agent, "output": result})
+            positions.append(_gathered_position(agent, index, result))
         if not positions:
             raise ValidationError(
                 "every agent of the fan-out failed",
@@ -207,7 +220,12 @@ class Accord:
                 rule="at least one agent must answer",
             )
         return await self.settle_async(
-            subject, positions, task_type=task_type, session_id=session_id, justifier=justifier
+            subject,
+            positions,
+            task_type=task_type,
+            session_id=session_id,
+            justifier=justifier,
+            justify_timeout=justify_timeout,
         )
 
     # --- people ---------------------------------------------------------------------------
@@ -333,3 +351,54 @@ class Accord:
 
     def close(self) -> None:
         self.db.dispose()
+
+
+async def _gather_within(
+    awaitables: list[Awaitable[Any]], timeout: float | None, agents: list[str | None]
+) -> list[Any]:
+    """Each awaitable's result or exception; those unfinished after ``timeout`` are cancelled
+    and reported as ``TimeoutError``."""
+    tasks = [asyncio.ensure_future(a) for a in awaitables]
+    if not tasks:
+        return []
+    done, pending = await asyncio.wait(tasks, timeout=timeout)
+    for task in pending:
+        task.cancel()
+    if pending:
+        await asyncio.gather(*pending, return_exceptions=True)
+    out: list[Any] = []
+    for agent, task in zip(agents, tasks, strict=True):
+        if task in done:
+            error = task.exception()
+            out.append(error if error is not None else task.result())
+        else:
+            out.append(TimeoutError(f"{agent or 'agent'} did not answer within {timeout} s"))
+    return out
+
+
+def _gathered_position(agent: str | None, index: int, result: Any) -> Position | Mapping[str, Any]:
+    """One fan-out result as a position; its agent must agree with the mapping key."""
+    if isinstance(result, Position):
+        named_as = result.agent
+    elif isinstance(result, Mapping) and "output" in result:
+        named_as = result.get("agent", agent)
+    elif agent is not None:
+        return {"agent": agent, "output": result}
+    else:
+        raise ValidationError(
+            f"fan_out[{index}] returned a bare output: with a list, return a Position or a "
+            "mapping with agent and output",
+            code="settle.bad_fan_out",
+            field=f"fan_out[{index}]",
+            rule="a Position or a mapping with agent and output",
+        )
+    if agent is not None and named_as != agent:
+        raise ValidationError(
+            f"fan_out[{agent!r}] returned a position for {named_as!r}",
+            code="settle.bad_fan_out",
+            field=f"fan_out[{agent!r}]",
+            rule="the position's agent is the key it was returned under",
+        )
+    if isinstance(result, Position):
+        return result
+    return {**result, "agent": named_as}

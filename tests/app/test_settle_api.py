@@ -123,6 +123,56 @@ def test_settle_gather_awaits_a_fan_out_and_drops_agents_that_fail(accord: Accor
     asyncio.run(scenario())
 
 
+def test_settle_gather_takes_the_list_gather_would_take_and_leaves_out_late_agents(
+    accord: Accord,
+) -> None:
+    async def answer(agent: str, value: object) -> Position:
+        return Position(agent=agent, output=value)
+
+    async def never() -> Position:
+        await asyncio.Event().wait()  # an agent that hangs
+        raise AssertionError("unreachable")
+
+    async def scenario() -> None:
+        case = await accord.settle_gather(
+            "label the ticket",
+            [
+                answer("agent:a", "bug"),
+                answer("agent:b", "bug"),
+                answer("agent:c", "feature"),
+                never(),
+            ],
+            timeout=0.05,
+        )
+        assert {p.agent for p in case.positions} == {"agent:a", "agent:b", "agent:c"}
+        assert case.decision is not None
+        assert case.decision.answer == "bug"
+
+    asyncio.run(scenario())
+
+
+def test_settle_gather_refuses_a_position_filed_under_another_agent_and_a_bare_list_output(
+    accord: Accord,
+) -> None:
+    async def answer(value: object) -> object:
+        return value
+
+    async def scenario() -> None:
+        with pytest.raises(ValidationError) as wrong:
+            await accord.settle_gather(
+                "s", {"agent:a": answer(Position(agent="agent:z", output=1)), "agent:b": answer(2)}
+            )
+        assert wrong.value.code == "settle.bad_fan_out"
+        with pytest.raises(ValidationError) as bare:
+            await accord.settle_gather("s", [answer(1), answer(2)])
+        assert bare.value.context["field"] == "fan_out[0]"
+        with pytest.raises(ValidationError) as kind:
+            await accord.settle_gather("s", 42)  # type: ignore[arg-type]
+        assert kind.value.context["field"] == "fan_out"
+
+    asyncio.run(scenario())
+
+
 def test_settle_async_asks_agents_to_justify_before_deciding(accord: Accord) -> None:
     from accord.disputes import Justification
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from accord.conflicts import Position
+from accord.conflicts import DetectionSettings, NumericThresholds, Position
 from accord.errors import ValidationError
 from accord.resolution import SourceFinding, VerifierRegistry
 from accord.resolution.source_verification import source_verification
@@ -78,6 +78,17 @@ def test_an_answer_within_tolerance_of_several_groups_decides_nothing() -> None:
 
     assert not attempt.decided
     assert attempt.detail == "several positions match the source (erp)"
+
+
+def test_when_several_answers_are_within_tolerance_the_one_closest_to_the_source_wins() -> None:
+    # A task may treat a 4 % gap as a conflict while the source check allows 10 %.
+    tight = DetectionSettings(numeric=NumericThresholds(conflict_gap=0.01, major_gap=0.3))
+    ctx = context(numbers(1250, 1200), detection=tight)
+    attempt = source_verification(ctx, registry(source_says(1200)), tolerance=TOLERANCE)
+
+    assert attempt.decided
+    assert attempt.group is not None
+    assert ctx.detection.groups[attempt.group].answer == 1200
 
 
 def test_numbers_match_the_source_within_the_relative_tolerance() -> None:

@@ -74,6 +74,19 @@ def _matches(truth: JsonValue, answer: JsonValue, tolerance: float) -> bool:
     return truth == answer
 
 
+def _closest(truth: JsonValue, candidates: list[tuple[int, JsonValue]]) -> list[int]:
+    """The candidates nearest a numeric ``truth`` (all of them when not comparable)."""
+    if isinstance(truth, bool) or not isinstance(truth, (int, float)):
+        return [i for i, _ in candidates]
+    distances: list[tuple[float, int]] = []
+    for index, answer in candidates:
+        if isinstance(answer, bool) or not isinstance(answer, (int, float)):
+            return [i for i, _ in candidates]
+        distances.append((abs(answer - truth), index))
+    best = min(d for d, _ in distances)
+    return [i for d, i in distances if d <= best + _ROUNDING * max(abs(truth), 1.0)]
+
+
 def source_verification(
     ctx: RungContext, verifiers: VerifierRegistry, *, tolerance: float
 ) -> RungAttempt:
@@ -92,6 +105,10 @@ def source_verification(
             rung="source_verification", decided=False, detail="the source had no answer"
         )
     matching = [i for i, a in enumerate(answers) if _matches(finding.answer, a, tolerance)]
+    if len(matching) > 1:
+        # Several answers lie within the tolerance (a task may count a 1 % gap as a conflict
+        # while the source check allows 10 %): the one strictly closest to the source wins.
+        matching = _closest(finding.answer, [(i, answers[i]) for i in matching])
     if len(matching) != 1:
         what = "no position matches" if not matching else "several positions match"
         return RungAttempt(
