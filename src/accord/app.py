@@ -44,7 +44,13 @@ from accord.resolution import (
     run_isolated,
 )
 from accord.resolution.model_comparator import ModelSemanticComparator
-from accord.store import Database, missing_sqlite_file, open_database, resolve_database_url
+from accord.store import (
+    Database,
+    missing_sqlite_file,
+    open_database,
+    resolve_database_url,
+    sqlite_relative_to,
+)
 
 PASSPHRASE_ENV = "ACCORD_KEY_PASSPHRASE"
 log = structlog.get_logger("accord")
@@ -309,7 +315,12 @@ class Accord:
         config = load_config(Path(config_path) if config_path is not None else None)
         clock = clock or SystemClock()
         settings = config.settings
-        url = resolve_database_url(db_url or os.environ.get("ACCORD_DB") or settings.database.url)
+        # --db and ACCORD_DB are read from the working directory; the config file's own URL
+        # from the config file's folder, like its key directory and org chart
+        configured = settings.database.url
+        if configured is not None:
+            configured = sqlite_relative_to(configured, config.base_dir)
+        url = resolve_database_url(db_url or os.environ.get("ACCORD_DB") or configured)
         missing = missing_sqlite_file(url) if must_exist else None
         if missing is not None:
             raise StoreError(

@@ -66,3 +66,23 @@ def test_a_typo_in_a_strategy_setting_stops_open_instead_of_failing_each_escalat
     with pytest.raises(ConfigError) as err:
         Accord.open(config, db_url=f"sqlite:///{tmp_path / 'a.db'}", keys_dir=tmp_path / "k")
     assert err.value.context["key_path"] == "conflict_resolution.hybrid.escalate_on_ambiguity"
+
+
+def test_a_relative_sqlite_path_in_the_config_file_is_read_from_the_config_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "project"
+    folder.mkdir()
+    (folder / "accord.yaml").write_text(
+        "database: {url: 'sqlite:///data/accord.db'}\nkeys: {directory: keys}\n"
+    )
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.delenv("ACCORD_DB", raising=False)
+    monkeypatch.delenv("ACCORD_KEYS", raising=False)
+    accord = Accord.open(folder / "accord.yaml")
+    accord.close()
+    assert (folder / "data" / "accord.db").exists()
+    assert (folder / "keys").is_dir()
+    assert not (elsewhere / "data").exists()

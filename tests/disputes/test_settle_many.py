@@ -100,3 +100,29 @@ def test_every_request_is_checked_before_any_case_goes_beyond_tier_one(
 
     assert beyond == []
     assert row_counts(db) == NOTHING_WRITTEN
+
+
+@pytest.mark.parametrize(
+    ("fields", "field"),
+    [
+        ({"subject": "s" * 481}, "subject"),
+        ({"task_type": "t" * 129}, "task_type"),
+        ({"session_id": "x" * 129}, "session_id"),
+    ],
+)
+def test_overlong_text_is_refused_at_the_boundary_whatever_tier_the_case_would_reach(
+    settler: Settler, db: Database, fields: dict[str, str], field: str
+) -> None:
+    batch = [request(p("a", 1), p("b", 1)), request(p("a", 1), p("b", 9), **fields)]
+    with pytest.raises(ValidationError) as caught:
+        settler.settle_many(batch)
+    assert caught.value.context["field"] == field
+    assert caught.value.context["request"] == 1
+    assert row_counts(db) == NOTHING_WRITTEN
+
+
+def test_an_agent_id_longer_than_256_characters_is_refused(settler: Settler, db: Database) -> None:
+    with pytest.raises(ValidationError) as caught:
+        settler.settle(request(p("a" * 257, 1), p("b", 2)))
+    assert caught.value.code == "conflicts.invalid_agent"
+    assert row_counts(db) == NOTHING_WRITTEN

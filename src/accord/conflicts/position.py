@@ -69,9 +69,20 @@ def _error(code: str, field: str, rule: str, info: ValidationInfo, **extra: Any)
     )
 
 
+MAX_AGENT_LENGTH = 256
+"""Agent ids are stored and signed as given; longer ones are refused at the boundary."""
+
+
 def _agent(value: object, info: ValidationInfo) -> str:
     if not isinstance(value, str) or not value.strip():
         raise _error("conflicts.invalid_agent", "agent", "agent is a non-empty string", info)
+    if len(value) > MAX_AGENT_LENGTH:
+        raise _error(
+            "conflicts.invalid_agent",
+            "agent",
+            f"agent ids are at most {MAX_AGENT_LENGTH} characters",
+            info,
+        )
     return value
 
 

@@ -95,6 +95,11 @@ def _positions(raw: Sequence[Position | Mapping[str, Any]]) -> tuple[Position, .
     return validate_positions(out)
 
 
+#: The longest subject, task type and session id a case can carry: the same limits hold
+#: whether it settles at tier 1 or goes to people (an approval title is "Decide: " + subject).
+MAX_LENGTHS = {"subject": 480, "task_type": 128, "session_id": 128}
+
+
 def _check_request(request: SettleRequest) -> tuple[Position, ...]:
     for name in ("subject", "task_type"):
         value = getattr(request, name)
@@ -104,6 +109,15 @@ def _check_request(request: SettleRequest) -> tuple[Position, ...]:
                 code="settle.bad_request",
                 field=name,
                 rule="a non-empty string",
+            )
+    for name, limit in MAX_LENGTHS.items():
+        value = getattr(request, name)
+        if isinstance(value, str) and len(value) > limit:
+            raise ValidationError(
+                f"{name} is longer than {limit} characters",
+                code="settle.bad_request",
+                field=name,
+                rule=f"at most {limit} characters",
             )
     if request.session_id is not None and (
         not isinstance(request.session_id, str) or not request.session_id.strip()

@@ -6,6 +6,7 @@ from accord.store.database import (
     missing_sqlite_file,
     open_database,
     resolve_database_url,
+    sqlite_relative_to,
 )
 
 __all__ = [
@@ -14,4 +15,5 @@ __all__ = [
     "missing_sqlite_file",
     "open_database",
     "resolve_database_url",
+    "sqlite_relative_to",
 ]

@@ -39,6 +39,18 @@ def resolve_database_url(explicit: str | None = None) -> str:
     return explicit or os.environ.get("ACCORD_DB") or DEFAULT_DATABASE_URL
 
 
+def sqlite_relative_to(url: str, base: Path) -> str:
+    """A SQLite URL with a relative file path made absolute under ``base`` (a config file's
+    folder, as its key directory and org chart are); any other URL as it is."""
+    parsed = _normalize(url)
+    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+        return url
+    path = Path(parsed.database or "").expanduser()
+    if path.is_absolute():
+        return url
+    return parsed.set(database=str((base / path).resolve())).render_as_string(hide_password=False)
+
+
 def missing_sqlite_file(url: str) -> Path | None:
     """The file a SQLite ``url`` names when it does not exist yet (None for anything else)."""
     parsed = _normalize(url)
