@@ -86,3 +86,13 @@ def test_a_relative_sqlite_path_in_the_config_file_is_read_from_the_config_folde
     assert (folder / "data" / "accord.db").exists()
     assert (folder / "keys").is_dir()
     assert not (elsewhere / "data").exists()
+
+
+def test_an_unreachable_postgresql_server_is_a_store_error_naming_the_url(tmp_path: Path) -> None:
+    with pytest.raises(StoreError) as err:
+        Accord.open(
+            db_url="postgresql+psycopg://postgres@127.0.0.1:9/none?connect_timeout=2",
+            keys_dir=tmp_path / "k",
+        )
+    assert err.value.code == "store.unreachable"
+    assert "127.0.0.1:9" in err.value.message

@@ -30,3 +30,16 @@ def test_every_output_kind_survives_a_json_round_trip(output: object) -> None:
     text = position.model_dump_json()
     assert Position.model_validate_json(text) == position
     assert position.model_dump(mode="json")["output"] == output
+
+
+def test_an_output_nested_deeper_than_the_limit_is_refused_naming_its_path() -> None:
+    from accord.conflicts._json import MAX_DEPTH
+    from accord.errors import ValidationError
+
+    deep: object = 1
+    for _ in range(3_000):
+        deep = [deep]
+    with pytest.raises(ValidationError) as err:
+        Position(agent="agent:a", output={"x": deep})
+    assert err.value.code == "conflicts.too_deep"
+    assert err.value.context["field"] == "output.x" + "[0]" * (MAX_DEPTH - 1)

@@ -14,6 +14,9 @@ from typing import Any
 
 from accord.errors import ValidationError
 
+MAX_DEPTH = 64
+"""How deeply lists and mappings may nest in an output or evidence content."""
+
 
 def plain_json(
     value: object, path: str, *, dotted_keys: bool, context: Mapping[str, Any]
@@ -25,7 +28,7 @@ def plain_json(
     make dotted field paths ambiguous. ``context`` is added to every error.
     """
     walker = _Walker(dotted_keys, context)
-    return walker.copy(value, path), walker.saw_float
+    return walker.copy(value, path, 0), walker.saw_float
 
 
 class _Walker:
@@ -34,9 +37,13 @@ class _Walker:
         self._context = context
         self.saw_float = False
 
-    def copy(self, value: object, path: str) -> Any:
+    def copy(self, value: object, path: str, depth: int) -> Any:
         if value is None or isinstance(value, bool | int | str):
             return value
+        if depth >= MAX_DEPTH and isinstance(value, Mapping | list | tuple):
+            raise self._error(
+                "conflicts.too_deep", path, f"values nest at most {MAX_DEPTH} levels deep"
+            )
         if isinstance(value, float):
             if not math.isfinite(value):
                 raise self._error(
@@ -48,10 +55,12 @@ class _Walker:
             result: dict[str, Any] = {}
             for key, item in value.items():
                 self._check_key(key, path)
-                result[key] = self.copy(item, f"{path}.{key}")
+                result[key] = self.copy(item, f"{path}.{key}", depth + 1)
             return result
         if isinstance(value, list | tuple):
-            return [self.copy(item, f"{path}[{index}]") for index, item in enumerate(value)]
+            return [
+                self.copy(item, f"{path}[{index}]", depth + 1) for index, item in enumerate(value)
+            ]
         raise self._error(
             "conflicts.invalid_value_type",
             path,

@@ -194,7 +194,15 @@ class Database:
 
     def migrate(self) -> None:
         """Bring the schema to the newest Alembic revision (idempotent)."""
-        upgrade_to_head(self.engine, postgres=self.dialect == "postgresql")
+        try:
+            upgrade_to_head(self.engine, postgres=self.dialect == "postgresql")
+        except OperationalError as exc:
+            raise StoreError(
+                f"cannot open the database at {self.url.render_as_string(hide_password=True)}: "
+                f"{str(exc.orig).strip().splitlines()[0] if exc.orig else exc}",
+                code="store.unreachable",
+                url=self.url.render_as_string(hide_password=True),
+            ) from exc
 
     def dispose(self) -> None:
         self.engine.dispose()
