@@ -184,3 +184,24 @@ def test_an_error_shows_its_code_and_user_text_verbatim_even_with_markup_charact
     missing = run("settle", "nofile[/].json", "--db", DB, "--keys", "keys")
     assert missing.exit_code == 2
     assert "nofile[/].json" in missing.output
+
+
+def test_eval_crowd_can_be_told_that_small_integer_answers_are_numbers(run: Run) -> None:
+    folder = Path("counts")
+    folder.mkdir()
+    rows = ["question,worker,answer"]
+    truth = ["question,truth"]
+    for q in range(6):
+        truth.append(f"q{q},{q}")
+        rows += [f"q{q},w1,{q}", f"q{q},w2,{q}", f"q{q},w3,{q + 2}"]
+    (folder / "answers.csv").write_text("\n".join(rows) + "\n")
+    (folder / "truth.csv").write_text("\n".join(truth) + "\n")
+    guessed = json.loads(run("eval", "crowd", "counts", "--json").stdout)
+    assert guessed["numeric"] is False  # few distinct integers look like labels
+    told = json.loads(run("eval", "crowd", "counts", "--json", "--numeric").stdout)
+    assert told["numeric"] is True
+    assert told["mae_mean"] is not None
+    (folder / "answers.csv").write_text("\n".join([*rows, "q0,w4,abc"]) + "\n")
+    typo = run("eval", "crowd", "counts", "--numeric")
+    assert typo.exit_code == 2
+    assert "abc" in typo.output

@@ -128,7 +128,12 @@ def cases(
     if as_json:
         sys.stdout.write(json.dumps(rows, indent=2, default=str) + "\n")
         return
-    table = Table("case", "status", "task", "kind", "severity", "winner", "rung", "created")
+    table = Table()
+    # The id is never shortened (it is what `accord case ID` takes): on a narrow terminal it
+    # folds onto several lines instead of ending in an ellipsis.
+    table.add_column("case", overflow="fold")
+    for name in ("status", "task", "kind", "severity", "winner", "rung", "created"):
+        table.add_column(name)
     for r in rows:
         table.add_row(
             r["case_id"],
@@ -188,10 +193,21 @@ def report(
 
 
 @eval_app.command("crowd")
-def eval_crowd(directory: Path, as_json: JsonOption = False) -> None:
+def eval_crowd(
+    directory: Path,
+    as_json: JsonOption = False,
+    numeric: Annotated[
+        bool | None,
+        typer.Option(
+            "--numeric/--categorical",
+            help="Treat answers as numbers (MAE/RMSE) or as labels (accuracy); "
+            "default: guessed from the answers.",
+        ),
+    ] = None,
+) -> None:
     """Majority vote vs Accord's reliability-weighted vote on a crowdsourcing dataset."""
     try:
-        result = evaluate_crowd(directory)
+        result = evaluate_crowd(directory, numeric=numeric)
     except AccordError as exc:
         raise _input_error(str(exc)) from exc
     if as_json:

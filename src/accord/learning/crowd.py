@@ -92,6 +92,7 @@ def load_crowd_dataset(directory: Path, *, numeric: bool | None = None) -> Crowd
     )
 
 
-def evaluate_crowd(directory: Path) -> CrowdEvaluation:
-    """Load a dataset and score majority vote and Accord's aggregate against its truth."""
-    return evaluate_dataset(load_crowd_dataset(directory))
+def evaluate_crowd(directory: Path, *, numeric: bool | None = None) -> CrowdEvaluation:
+    """Load a dataset and score majority vote and Accord's aggregate against its truth
+    (``numeric`` overrides the guess from the answers)."""
+    return evaluate_dataset(load_crowd_dataset(directory, numeric=numeric))
