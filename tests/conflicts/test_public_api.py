@@ -29,6 +29,7 @@ def test_the_conflicts_room_exports_exactly_its_public_names_in_sorted_order() -
         "Severity",
         "Tier",
         "classify",
+        "declared_confidence",
         "detect",
         "merge_complementary",
         "normalize_text",

@@ -104,3 +104,28 @@ def test_the_rung_decides_exactly_when_the_best_side_leads_by_the_tie_gap(
         assert not attempt.decided
     if attempt.decided:
         assert best[attempt.group or 0] == top == attempt.confidence
+
+
+def test_on_structured_outputs_the_confidence_on_the_disputed_field_decides() -> None:
+    ctx = context(
+        [
+            pos("a1", {"total": 100, "note": "x"}, confidence=0.8, field_confidence={"total": 0.4}),
+            pos("a2", {"total": 200, "note": "x"}, confidence=0.6, field_confidence={"total": 0.9}),
+        ]
+    )
+    attempt = confidence_rung(ctx, tie_gap=0.1)
+
+    assert attempt.decided
+    assert attempt.group is not None
+    assert ctx.detection.groups[attempt.group].agents == ("a2",)
+    assert attempt.confidence == 0.9
+
+
+def test_a_structured_side_without_a_stated_confidence_on_the_disputed_field_cannot_win() -> None:
+    ctx = context(
+        [
+            pos("a1", {"total": 100}, field_confidence={"other": 0.9}),
+            pos("a2", {"total": 200}, confidence=0.6),
+        ]
+    )
+    assert not confidence_rung(ctx, tie_gap=0.1).decided

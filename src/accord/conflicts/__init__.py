@@ -17,7 +17,7 @@ from accord.conflicts.detection import AnswerGroup, Detection, FieldConflict, de
 from accord.conflicts.dispute_type import STARTING_TIERS, DisputeType, Tier
 from accord.conflicts.evidence import Evidence
 from accord.conflicts.kinds import ConflictKind, Severity
-from accord.conflicts.merge import MergeResult, merge_complementary
+from accord.conflicts.merge import MergeResult, declared_confidence, merge_complementary
 from accord.conflicts.position import (
     MAX_LABEL_LENGTH,
     OutputKind,
@@ -58,6 +58,7 @@ __all__ = [
     "Severity",
     "Tier",
     "classify",
+    "declared_confidence",
     "detect",
     "merge_complementary",
     "normalize_text",

@@ -104,6 +104,23 @@ def _merge_by_subset(items: Sequence[Position]) -> MergeResult:
     return MergeResult(output=output, provenance=provenance, conflicts_resolved=())
 
 
+def declared_confidence(position: Position, path: str) -> float | None:
+    """``position``'s stated confidence on ``path`` (per field, nearest ancestor, overall), or
+    None when it stated none that applies."""
+    per_field = position.field_confidence
+    if per_field:
+        probe = path
+        while True:
+            found = per_field.get(probe)
+            if found is not None:
+                return found
+            cut = probe.rfind(".")
+            if cut < 0:
+                break
+            probe = probe[:cut]
+    return position.confidence
+
+
 def field_confidence(position: Position, path: str) -> float:
     """``position``'s confidence on dotted ``path``: per field, nearest ancestor, overall, 0.5."""
     per_field = position.field_confidence
