@@ -140,3 +140,8 @@ def test_reading_commands_refuse_a_database_that_does_not_exist_and_create_nothi
         assert result.exit_code == 2, args
         assert "[store.no_database]" in result.output
     assert not Path("typo").exists()
+
+
+def test_verify_refuses_a_worker_count_below_one(run: Run) -> None:
+    run("demo", "--db", DB, "--keys", "keys", "--fresh")
+    assert run("verify", "--db", DB, "--keys", "keys", "--workers", "-3").exit_code == 2

@@ -122,7 +122,7 @@ def verify(
     keys: KeysOption = None,
     config: ConfigOption = None,
     workers: Annotated[
-        int | None, typer.Option(help="Worker processes (default: all cores).")
+        int | None, typer.Option(min=1, help="Worker processes (default: all cores).")
     ] = None,
     as_json: JsonOption = False,
 ) -> None:
