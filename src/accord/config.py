@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
 from accord.approvals import TimeoutPolicy, WaitForever, policy_from_mapping
-from accord.config_errors import config_error, key_path, short_rule
+from accord.config_errors import config_error, key_path, short_rule, unknown_key
 from accord.conflicts import DecisionTable, DetectionSettings
 from accord.disputes import DecideSettings
 from accord.errors import ConfigError
@@ -155,8 +155,52 @@ def settings_from_mapping(data: Any, *, source: str) -> Settings:
         return Settings.model_validate(data)
     except PydanticValidationError as exc:
         first = exc.errors()[0]
-        where = key_path("", first["loc"]) or "(top level)"
-        raise config_error(source, where, short_rule(first), code="config.invalid") from exc
+        loc = _written_loc(data, tuple(first["loc"]), first["type"])
+        where = key_path("", loc) or "(top level)"
+        if first["type"] == "extra_forbidden":
+            allowed = _allowed_keys(Settings, loc[:-1])
+            if allowed:
+                raise unknown_key(source, where, allowed) from exc
+        rule = _RULES.get(loc, short_rule(first))
+        raise config_error(source, where, rule, code="config.invalid") from exc
+
+
+#: Rules worded for keys that accept several forms (pydantic would name only one of them).
+_RULES: dict[tuple[int | str, ...], str] = {
+    ("org",): "must be a path to an org chart file, or the org chart itself as a mapping",
+}
+
+
+def _written_loc(data: Any, loc: tuple[int | str, ...], kind: str) -> tuple[int | str, ...]:
+    """The part of pydantic's error location that names keys the user wrote (pydantic adds
+    union branch tags such as ``str`` or ``TaskTypeConfig`` after them)."""
+    node: Any = data
+    for depth, part in enumerate(loc):
+        in_mapping = isinstance(node, Mapping) and isinstance(part, str) and part in node
+        in_list = isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
+        if in_mapping or in_list:
+            node = node[part]
+        else:
+            missing_key = kind == "missing" and isinstance(node, Mapping)
+            return loc[: depth + 1] if missing_key else loc[:depth]
+    return loc
+
+
+def _allowed_keys(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
+    """The keys a settings section accepts, found by following ``loc`` through the models."""
+    current: Any = model
+    for part in loc:
+        fields = getattr(current, "model_fields", None)
+        if not isinstance(part, str) or fields is None or part not in fields:
+            return []
+        annotation = fields[part].annotation
+        candidates = [annotation, *getattr(annotation, "__args__", ())]
+        current = next(
+            (c for c in candidates if isinstance(c, type) and issubclass(c, BaseModel)), None
+        )
+        if current is None:
+            return []
+    return sorted(getattr(current, "model_fields", {}))
 
 
 def load_config(path: Path | None) -> LoadedConfig:

@@ -7,6 +7,7 @@ top-level config) reports a bad value the same way: ``file: key.path: rule``, wi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -98,7 +99,11 @@ def short_rule(error: ErrorDetails) -> str:
         return "unknown key"
     if kind == "missing":
         return "required key is missing"
-    return str(error.get("msg") or "invalid value").removeprefix("Value error, ")
+    message = str(error.get("msg") or "invalid value").removeprefix("Value error, ")
+    message = re.sub(
+        r" or instance of \w+", "", message
+    )  # pydantic's class names mean nothing in YAML
+    return message.replace("Input should be", "must be")
 
 
 def from_pydantic(

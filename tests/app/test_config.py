@@ -60,7 +60,7 @@ def test_an_inline_org_chart_reports_errors_under_the_org_key(tmp_path: Path) ->
         ("ledger: {checkpoint_evry: 3}\n", "ledger.checkpoint_evry", "unknown key"),
         ("ledger: {checkpoint_every: often}\n", "ledger.checkpoint_every", "integer"),
         ("ledger: {checkpoint_every: 0}\n", "ledger.checkpoint_every", "greater than"),
-        ("database: {sqlite_synchronous: SOMETIMES}\n", "database.sqlite_synchronous", "Input"),
+        ("database: {sqlite_synchronous: SOMETIMES}\n", "database.sqlite_synchronous", "must be"),
         ("bogus: 1\n", "bogus", "unknown key"),
         ("- just\n- a list\n", "(top level)", "mapping"),
     ],
@@ -95,7 +95,18 @@ def test_an_unknown_top_level_key_is_named_as_it_was_written() -> None:
     with pytest.raises(ConfigError) as err:
         settings_from_mapping({"databse": {}}, source="accord.yaml")
     assert err.value.context["key_path"] == "databse"
-    assert err.value.context["rule"] == "unknown key"
+    assert err.value.context["rule"].startswith("unknown key; allowed keys: approvals, boundary")
+
+
+def test_a_key_that_takes_several_forms_says_which_and_hides_pydantic_s_branch_names() -> None:
+    with pytest.raises(ConfigError) as err:
+        settings_from_mapping({"org": 5}, source="accord.yaml")
+    assert err.value.context["key_path"] == "org"
+    assert "path to an org chart file" in err.value.context["rule"]
+    with pytest.raises(ConfigError) as task:
+        settings_from_mapping({"settle": {"task_types": {"invoicing": 5}}}, source="accord.yaml")
+    assert task.value.context["key_path"] == "settle.task_types.invoicing"
+    assert "TaskTypeConfig" not in task.value.context["rule"]
 
 
 def test_a_key_written_twice_in_accord_yaml_is_refused_with_its_line(tmp_path: Path) -> None:
