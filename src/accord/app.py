@@ -94,6 +94,10 @@ class Accord:
             source=config.source,
             settings_models=self.strategies.settings_models(),
         )
+        if config.org is not None:
+            config.policy.check_departments(
+                [d.name for d in config.org.departments()], source=config.source
+            )
         model_settings = config.settings.model
         self.model: LanguageModel | None = (
             None if model_settings is None else build_model(model_settings, environ=os.environ)

@@ -180,3 +180,10 @@ def test_a_sweep_takes_at_most_limit_items_oldest_deadline_first(
 def test_a_sweep_refuses_a_naive_time(queue: ApprovalQueue) -> None:
     with pytest.raises(ValidationError):
         queue.sweep(now=datetime(2026, 1, 1))
+
+
+def test_listing_by_an_unknown_status_names_the_valid_ones(queue: ApprovalQueue) -> None:
+    with pytest.raises(ValidationError) as err:
+        queue.list(status="bogus")
+    assert err.value.context["field"] == "status"
+    assert "pending" in err.value.context["rule"]

@@ -119,3 +119,13 @@ def test_a_bad_strategy_setting_is_refused_when_the_config_loads_naming_its_key(
             ["authority", "debate", "human", "hybrid"], source="accord.yaml", settings_models=models
         )
     assert bad_value.value.context["key_path"] == "conflict_resolution.authority.same_level"
+
+
+def test_a_department_the_org_chart_does_not_have_is_refused_naming_the_known_ones() -> None:
+    loaded = ResolutionPolicy.from_mapping(
+        {**POLICY, "departments": {"enginering": {"strategy": "debate"}}}, source="accord.yaml"
+    )
+    with pytest.raises(ConfigError) as err:
+        loaded.check_departments(["engineering", "finance"], source="accord.yaml")
+    assert err.value.context["key_path"] == "conflict_resolution.departments.enginering"
+    assert "engineering, finance" in err.value.context["rule"]

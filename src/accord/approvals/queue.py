@@ -143,8 +143,15 @@ class ApprovalQueue:
         """Items, oldest first, optionally of one status and/or one case."""
         query = select(approval_items.c.document)
         if status is not None:
-            with _as_accord_validation("status"):
-                status = ApprovalStatus(status)
+            valid = [s.value for s in ApprovalStatus]
+            if status not in valid:
+                raise ValidationError(
+                    f"invalid status {status!r}; valid: {', '.join(valid)}",
+                    code="approvals.invalid",
+                    field="status",
+                    rule=f"one of {', '.join(valid)}",
+                )
+            status = ApprovalStatus(status)
             query = query.where(approval_items.c.status == status.value)
         if case_id is not None:
             query = query.where(approval_items.c.case_id == case_id)

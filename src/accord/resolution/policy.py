@@ -147,6 +147,19 @@ class ResolutionPolicy(BaseModel):
             strategy=strategy, settings=settings, tier1=tier1, chosen_by=chosen_by
         )
 
+    def check_departments(
+        self, known: Iterable[str], *, source: str, key_prefix: str = "conflict_resolution"
+    ) -> None:
+        """Every department the policy names must be one of the org chart's ``known``."""
+        names = sorted(set(known))
+        for department in self.departments:
+            if department not in names:
+                raise _error(
+                    source,
+                    key_path(key_prefix, ["departments", department]),
+                    f"no department {department!r} in the org chart; known: {', '.join(names)}",
+                )
+
     def check_strategies(
         self,
         valid: Iterable[str],
