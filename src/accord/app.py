@@ -321,10 +321,11 @@ class Accord:
         settings = config.settings
         # --db and ACCORD_DB are read from the working directory; the config file's own URL
         # from the config file's folder, like its key directory and org chart
+        override = db_url or os.environ.get("ACCORD_DB")
         configured = settings.database.url
-        if configured is not None:
+        if override is None and configured is not None:
             configured = sqlite_relative_to(configured, config.base_dir)
-        url = resolve_database_url(db_url or os.environ.get("ACCORD_DB") or configured)
+        url = resolve_database_url(override or configured)
         missing = missing_sqlite_file(url) if must_exist else None
         if missing is not None:
             raise StoreError(
@@ -351,8 +352,13 @@ class Accord:
         stored case against what was signed about it (``VerificationFailed`` names the first
         bad entry, or ``cases.mismatch`` the first case whose rows were altered or lost)."""
         report = self.ledger.verify(self.keyring.trusted_public_keys(), workers=workers)
-        signed = signed_cases(self.ledger.records([*OUTCOME_EVENTS, *OPENING_EVENTS]))
-        result = audit_cases(self.db, signed)
+        # One snapshot for records and rows: cases settled or decided meanwhile by other
+        # writers are either wholly in it or wholly not (records past the verified head are
+        # checked for signatures by the next verify).
+        with self.db.read() as conn:
+            kinds = [*OUTCOME_EVENTS, *OPENING_EVENTS]
+            signed = signed_cases(self.ledger.records_within(conn, kinds))
+            result = audit_cases(conn, signed)
         problem = result.problem
         if problem is not None:
             raise VerificationFailed(
@@ -376,18 +382,26 @@ async def _gather_within(
     tasks = [asyncio.ensure_future(a) for a in awaitables]
     if not tasks:
         return []
-    done, pending = await asyncio.wait(tasks, timeout=timeout)
+    try:
+        done, pending = await asyncio.wait(tasks, timeout=timeout)
+    except asyncio.CancelledError:  # the caller gave up: so do the agents, as with gather
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        raise
     for task in pending:
         task.cancel()
     if pending:
         await asyncio.gather(*pending, return_exceptions=True)
     out: list[Any] = []
     for agent, task in zip(agents, tasks, strict=True):
-        if task in done:
+        if task not in done:
+            out.append(TimeoutError(f"{agent or 'agent'} did not answer within {timeout} s"))
+        elif task.cancelled():  # an agent cancelled itself: left out like one that failed
+            out.append(asyncio.CancelledError(f"{agent or 'agent'} was cancelled"))
+        else:
             error = task.exception()
             out.append(error if error is not None else task.result())
-        else:
-            out.append(TimeoutError(f"{agent or 'agent'} did not answer within {timeout} s"))
     return out
 
 

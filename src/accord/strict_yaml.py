@@ -18,9 +18,11 @@ class _DuplicateKeyError(yaml.constructor.ConstructorError):
 
 
 def _construct_unique_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> dict[Any, Any]:
-    loader.flatten_mapping(node)
+    # Only keys written in this mapping must be unique; keys merged in with ``<<: *anchor``
+    # may be overridden by them (YAML's merge-key rule), so check before flattening.
+    written = [(k, v) for k, v in node.value if k.tag != "tag:yaml.org,2002:merge"]
     seen: set[Any] = set()
-    for key_node, _ in node.value:
+    for key_node, _ in written:
         key = loader.construct_object(key_node)
         try:
             duplicate = key in seen
@@ -30,6 +32,7 @@ def _construct_unique_mapping(loader: _StrictLoader, node: yaml.MappingNode) -> 
             mark = key_node.start_mark
             raise _DuplicateKeyError(None, None, f"duplicate key {key!r}", mark)
         seen.add(key)
+    loader.flatten_mapping(node)
     return loader.construct_mapping(node)
 
 

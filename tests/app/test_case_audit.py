@@ -3,6 +3,7 @@ deleted or left without its dissent is named, even though the ledger itself is i
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -103,3 +104,35 @@ def test_deleted_dissent_and_deleted_cases_are_named(accord: Accord) -> None:
     error = _mismatch(accord)
     assert error.context["field"] == "row"
     assert error.context["case_id"] in {settled.case_id, agreed.case_id}
+
+
+def test_events_an_application_appends_itself_need_no_case_row(accord: Accord) -> None:
+    _settle_some(accord)
+    accord.ledger.append("dispute_opened", {"dispute_id": "disp:1", "note": "our own record"})
+    assert accord.verify(workers=1).cases == 3
+
+
+def test_verify_while_another_thread_settles_never_reports_a_mismatch(accord: Accord) -> None:
+    stop = threading.Event()
+
+    def settle_forever() -> None:
+        i = 0
+        while not stop.is_set():
+            accord.settle(
+                f"case {i}",
+                [
+                    {"agent": "agent:a", "output": 100 + i, "confidence": 0.9},
+                    {"agent": "agent:b", "output": 300 + i, "confidence": 0.2},
+                ],
+            )
+            i += 1
+
+    writer = threading.Thread(target=settle_forever)
+    writer.start()
+    try:
+        for _ in range(5):
+            accord.verify(workers=1)
+    finally:
+        stop.set()
+        writer.join(30)
+    assert accord.verify(workers=1).cases > 0

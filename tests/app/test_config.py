@@ -140,3 +140,20 @@ def test_a_task_type_overrides_only_the_detection_keys_it_names(tmp_path: Path) 
     assert invoicing.conflict_gap == 0.01
     assert invoicing.major_gap == 0.20  # kept from the company-wide settings
     assert settings.detection_for("other").numeric.conflict_gap == 0.05
+
+
+def test_a_yaml_merge_key_may_be_overridden_by_a_key_written_beside_it(tmp_path: Path) -> None:
+    path = tmp_path / "accord.yaml"
+    path.write_text(
+        "x-numeric: &numeric {conflict_gap: 0.05, major_gap: 0.2}\n"
+        "settle:\n  detection:\n    numeric: {<<: *numeric, conflict_gap: 0.02}\n"
+    )
+    with pytest.raises(ConfigError):  # x-numeric itself is not a setting: refused as unknown
+        load_config(path)
+    path.write_text(
+        "settle:\n  detection:\n    numeric: &numeric {conflict_gap: 0.05, major_gap: 0.2}\n"
+        "  task_types:\n    invoicing:\n      detection:\n"
+        "        numeric: {<<: *numeric, conflict_gap: 0.02}\n"
+    )
+    invoicing = load_config(path).decide.detection_for("invoicing").numeric
+    assert (invoicing.conflict_gap, invoicing.major_gap) == (0.02, 0.2)

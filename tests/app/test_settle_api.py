@@ -151,6 +151,42 @@ def test_settle_gather_takes_the_list_gather_would_take_and_leaves_out_late_agen
     asyncio.run(scenario())
 
 
+def test_cancelling_settle_gather_cancels_the_agents_and_a_self_cancelled_agent_is_left_out(
+    accord: Accord,
+) -> None:
+    started = asyncio.Event()
+    cancelled: list[str] = []
+
+    async def slow(agent: str) -> Position:
+        started.set()
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            cancelled.append(agent)
+            raise
+        raise AssertionError("unreachable")
+
+    async def gives_up() -> Position:
+        raise asyncio.CancelledError
+
+    async def answer(agent: str, value: object) -> Position:
+        return Position(agent=agent, output=value)
+
+    async def scenario() -> None:
+        call = asyncio.ensure_future(accord.settle_gather("s", [slow("agent:slow")]))
+        await started.wait()
+        call.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await call
+        assert cancelled == ["agent:slow"]
+        case = await accord.settle_gather(
+            "s", [answer("agent:a", 1), answer("agent:b", 1), gives_up()]
+        )
+        assert {p.agent for p in case.positions} == {"agent:a", "agent:b"}
+
+    asyncio.run(scenario())
+
+
 def test_settle_gather_refuses_a_position_filed_under_another_agent_and_a_bare_list_output(
     accord: Accord,
 ) -> None:

@@ -177,16 +177,3 @@ def test_a_probe_module_that_raises_while_loading_is_a_config_error(tmp_path: Pa
         Accord.open(config, db_url=f"sqlite:///{tmp_path / 'x.db'}", keys_dir=tmp_path / "k")
     assert err.value.context["key_path"] == 'boundary.probes["erp.eu"]'
     assert "could not start" in err.value.context["rule"]
-
-
-def test_a_tie_breaker_naming_an_unregistered_probe_is_refused_at_open(tmp_path: Path) -> None:
-    config = tmp_path / "accord.yaml"
-    config.write_text(
-        "boundary:\n  tie_breakers:\n    invoicing:\n      probe: erp_total\n"
-        "      arguments: {invoice: '4411'}\n      description: read the ERP total\n"
-        "      winner_by_result: {'1450': [agent:audit]}\n"
-    )
-    with pytest.raises(ConfigError) as err:
-        Accord.open(config, db_url=f"sqlite:///{tmp_path / 'x.db'}", keys_dir=tmp_path / "k")
-    assert err.value.context["key_path"] == "boundary.tie_breakers.invoicing.probe"
-    assert "erp_total" in err.value.context["rule"]

@@ -302,22 +302,21 @@ class Ledger:
                 yield entry_from_row(row._mapping)
             seq = rows[-1].seq + 1
 
-    def records(
-        self, event_types: Iterable[str], batch: int = 1000
+    def records_within(
+        self, conn: Connection, event_types: Iterable[str], batch: int = 1000
     ) -> Iterator[tuple[int, str, dict[str, Any]]]:
-        """``(seq, event_type, record)`` of every entry of those types, in ledger order (not
-        verified here: call :meth:`verify` first when the answer matters)."""
+        """``(seq, event_type, record)`` of every entry of those types, in ledger order, read
+        through the caller's transaction (not verified here: :meth:`verify` does that)."""
         kinds = sorted(set(event_types))
         last = 0
         while True:
-            with self.db.read() as conn:
-                rows = conn.execute(
-                    select(ledger_entries.c.seq, ledger_entries.c.event_type, ledger_entries.c.body)
-                    .where(ledger_entries.c.event_type.in_(kinds))
-                    .where(ledger_entries.c.seq > last)
-                    .order_by(ledger_entries.c.seq)
-                    .limit(batch)
-                ).all()
+            rows = conn.execute(
+                select(ledger_entries.c.seq, ledger_entries.c.event_type, ledger_entries.c.body)
+                .where(ledger_entries.c.event_type.in_(kinds))
+                .where(ledger_entries.c.seq > last)
+                .order_by(ledger_entries.c.seq)
+                .limit(batch)
+            ).all()
             if not rows:
                 return
             for row in rows:

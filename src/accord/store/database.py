@@ -199,7 +199,7 @@ class Database:
         except OperationalError as exc:
             raise StoreError(
                 f"cannot open the database at {self.url.render_as_string(hide_password=True)}: "
-                f"{str(exc.orig).strip().splitlines()[0] if exc.orig else exc}",
+                f"{(str(exc.orig).strip().splitlines() or [str(exc)])[0]}",
                 code="store.unreachable",
                 url=self.url.render_as_string(hide_password=True),
             ) from exc
