@@ -14,7 +14,7 @@ from accord.app import Accord
 from accord.clock import FrozenClock
 from accord.disputes import Case, SettleStatus
 from accord.errors import VerificationFailed
-from accord.store.tables import cases, dissents
+from accord.store.tables import case_parties, cases, dissents
 
 
 @pytest.fixture
@@ -136,3 +136,31 @@ def test_verify_while_another_thread_settles_never_reports_a_mismatch(accord: Ac
         stop.set()
         writer.join(30)
     assert accord.verify(workers=1).cases > 0
+
+
+def test_a_forged_party_outcome_or_a_rewritten_subject_is_named(accord: Accord) -> None:
+    settled, _, agreed = _settle_some(accord)
+    with accord.db.write() as conn:
+        conn.execute(
+            update(case_parties)
+            .where(case_parties.c.case_id == settled.case_id)
+            .where(case_parties.c.agent_id == "agent:b")
+            .values(outcome="won")
+        )
+    assert _mismatch(accord).context["field"] == "party agent:b.outcome"
+    with accord.db.write() as conn:
+        conn.execute(
+            update(case_parties)
+            .where(case_parties.c.case_id == settled.case_id)
+            .where(case_parties.c.agent_id == "agent:b")
+            .values(outcome="lost")
+        )
+    accord.verify(workers=1)
+    rewritten = agreed.model_copy(update={"subject": "a different question"})
+    with accord.db.write() as conn:
+        conn.execute(
+            update(cases)
+            .where(cases.c.case_id == agreed.case_id)
+            .values(subject="a different question", document=rewritten.model_dump_json())
+        )
+    assert _mismatch(accord).context["field"] == "subject/positions"

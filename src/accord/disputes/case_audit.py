@@ -2,22 +2,24 @@
 
 The ledger is the authority; the ``cases``, ``case_parties`` and ``dissents`` tables are a
 queryable copy. After the ledger verifies, every case row must agree with its own document,
-with the case's latest signed outcome, and with its dissent rows; every case the ledger
-opened must still have a row. The first disagreement is reported with the case and field.
+with the subject and positions its opening record signed, with the case's latest signed
+outcome, and with its party and dissent rows; every case settle opened must still have a row.
+The first disagreement is reported with the case and field.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, select, tuple_
 
+from accord.crypto import content_hash
 from accord.disputes.case import Case, DissentRecord, SettleStatus
-from accord.disputes.case_store import case_row, dissent_row
-from accord.disputes.signable import answer_hash
-from accord.store.tables import cases, dissents
+from accord.disputes.case_store import case_row, dissent_row, party_rows
+from accord.disputes.signable import answer_hash, signable
+from accord.store.tables import case_parties, cases, dissents
 
 #: Ledger events that carry a case's outcome, and the record key holding the answer's hash.
 OUTCOME_EVENTS = {
@@ -56,11 +58,21 @@ class SignedCase:
     (only the fields the audit compares, so a large ledger fits in memory)."""
 
     opened_at_seq: int | None = None
+    opened_with: str | None = None
+    """Hash of the subject and the positions (agent, answer) the opening record signed."""
     latest: tuple[int, str, dict[str, Any]] | None = None
 
     def add(self, seq: int, event_type: str, record: Mapping[str, Any]) -> None:
         if event_type in OPENING_EVENTS and self.opened_at_seq is None and _settle_wrote(record):
             self.opened_at_seq = seq
+            subject = record.get("subject")
+            description = subject.get("description") if isinstance(subject, Mapping) else None
+            positions = [
+                [p.get("agent_id"), p.get("answer")]
+                for p in record.get("positions") or ()
+                if isinstance(p, Mapping)
+            ]
+            self.opened_with = content_hash([description, positions])
         if event_type in OUTCOME_EVENTS and (self.latest is None or seq > self.latest[0]):
             self.latest = (seq, event_type, {k: record[k] for k in _KEPT if k in record})
 
@@ -82,12 +94,18 @@ def signed_cases(records: Iterable[tuple[int, str, Mapping[str, Any]]]) -> dict[
     return found
 
 
+def _opened_with(case: Case) -> str:
+    positions = [[p.agent, signable(p.output)] for p in case.positions]
+    return content_hash([case.subject, positions])
+
+
 def audit_case(
     row: Mapping[str, Any],
     signed: SignedCase | None,
     dissent_rows: Mapping[str, Mapping[str, Any]],
+    party_rows_found: Sequence[Mapping[str, Any]] = (),
 ) -> CaseProblem | None:
-    """The first way ``row`` (with its dissent rows by id) disagrees with ``signed``."""
+    """The first way ``row`` (with its dissent and party rows) disagrees with ``signed``."""
     case_id = str(row["case_id"])
     try:
         case = Case.model_validate_json(row["document"])
@@ -99,6 +117,20 @@ def audit_case(
             return CaseProblem(case_id, column, "the column disagrees with the case document")
     if signed is None or signed.opened_at_seq is None:
         return CaseProblem(case_id, "ledger", "no signed record opens this case")
+    if signed.opened_with != _opened_with(case):
+        return CaseProblem(
+            case_id, "subject/positions", "the subject or positions differ from the signed ones"
+        )
+    expected_parties = {r["agent_id"]: r for r in party_rows(case)}
+    found_parties = {str(r["agent_id"]): r for r in party_rows_found}
+    if set(found_parties) != set(expected_parties):
+        return CaseProblem(case_id, "parties", "the party rows are not the case's agents")
+    for agent, wanted in expected_parties.items():
+        for column, value in wanted.items():
+            if found_parties[agent].get(column) != value:
+                return CaseProblem(
+                    case_id, f"party {agent}.{column}", "the party row disagrees with the case"
+                )
     problem = _outcome_problem(case, signed)
     if problem is not None:
         return CaseProblem(case_id, *problem)
@@ -182,10 +214,18 @@ def audit_cases(
         by_case: dict[str, dict[str, Mapping[str, Any]]] = {i: {} for i in ids}
         for d in conn.execute(select(dissents).where(dissents.c.case_id.in_(ids))):
             by_case[d.case_id][d.dissent_id] = dict(d._mapping)
+        parties: dict[str, list[Mapping[str, Any]]] = {i: [] for i in ids}
+        for party in conn.execute(select(case_parties).where(case_parties.c.case_id.in_(ids))):
+            parties[party.case_id].append(dict(party._mapping))
         if not rows:
             break
         for row in rows:
-            problem = audit_case(dict(row._mapping), signed.get(row.case_id), by_case[row.case_id])
+            problem = audit_case(
+                dict(row._mapping),
+                signed.get(row.case_id),
+                by_case[row.case_id],
+                parties[row.case_id],
+            )
             checked += 1
             seen.add(row.case_id)
             if problem is not None:
