@@ -145,3 +145,11 @@ def test_reading_commands_refuse_a_database_that_does_not_exist_and_create_nothi
 def test_verify_refuses_a_worker_count_below_one(run: Run) -> None:
     run("demo", "--db", DB, "--keys", "keys", "--fresh")
     assert run("verify", "--db", DB, "--keys", "keys", "--workers", "-3").exit_code == 2
+
+
+def test_verify_can_skip_the_case_tables(run: Run) -> None:
+    run("demo", "--db", DB, "--keys", "keys", "--fresh")
+    full = json.loads(run("verify", "--db", DB, "--keys", "keys", "--json").stdout)
+    ledger_only = run("verify", "--db", DB, "--keys", "keys", "--json", "--skip-cases")
+    assert full["cases"] > 0
+    assert json.loads(ledger_only.stdout)["cases"] == 0

@@ -125,14 +125,18 @@ def verify(
         int | None, typer.Option(min=1, help="Worker processes (default: all cores).")
     ] = None,
     as_json: JsonOption = False,
+    skip_cases: Annotated[
+        bool,
+        typer.Option("--skip-cases", help="Verify the ledger only, not the case tables."),
+    ] = False,
 ) -> None:
-    """Verify every entry, link, signature and checkpoint.
+    """Verify every entry, link, signature and checkpoint, then the case tables against them.
 
     Exit 0 when the whole ledger verifies; exit 1 naming the first bad entry.
     """
     accord = open_accord(config, db, keys, create_service_key=False, must_exist=True)
     try:
-        report = accord.verify(workers=workers)
+        report = accord.verify(workers=workers, cases=not skip_cases)
     except VerificationFailed as exc:
         if as_json:
             _print_json({"verified": False, **exc.to_dict()})

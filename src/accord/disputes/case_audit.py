@@ -17,7 +17,7 @@ from sqlalchemy import Connection, select, tuple_
 
 from accord.crypto import content_hash
 from accord.disputes.case import Case, DissentRecord, SettleStatus
-from accord.disputes.case_store import case_row, dissent_row, party_rows
+from accord.disputes.case_store import case_columns, dissent_row, party_rows
 from accord.disputes.signable import answer_hash, signable
 from accord.store.tables import case_parties, cases, dissents
 
@@ -111,9 +111,8 @@ def audit_case(
         case = Case.model_validate_json(row["document"])
     except ValueError as exc:
         return CaseProblem(case_id, "document", f"not a valid case document: {exc}")
-    expected = case_row(case)
-    for column, value in expected.items():
-        if column != "document" and row.get(column) != value:
+    for column, value in case_columns(case).items():
+        if row.get(column) != value:
             return CaseProblem(case_id, column, "the column disagrees with the case document")
     if signed is None or signed.opened_at_seq is None:
         return CaseProblem(case_id, "ledger", "no signed record opens this case")

@@ -18,6 +18,12 @@ VALID_STATUSES = tuple(s.value for s in SettleStatus)
 
 
 def case_row(case: Case) -> dict[str, Any]:
+    """The ``cases`` row: the queryable columns and the case document."""
+    return {**case_columns(case), "document": case.model_dump_json(exclude_defaults=True)}
+
+
+def case_columns(case: Case) -> dict[str, Any]:
+    """The ``cases`` columns derived from the case (everything but the document)."""
     decision = case.decision
     classification = case.classification
     return {
@@ -38,7 +44,6 @@ def case_row(case: Case) -> dict[str, Any]:
         "created_at": isoformat(case.created_at),
         "decided_at": isoformat(case.decided_at) if case.decided_at else None,
         "duration_ms": case.duration_ms,
-        "document": case.model_dump_json(exclude_defaults=True),
     }
 
 
