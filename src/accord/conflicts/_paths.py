@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import Enum
-from typing import Any, Final
+from typing import Any, Final, TypeVar
+
+V = TypeVar("V")
 
 
 class _Missing(Enum):
@@ -44,6 +46,19 @@ def value_at(output: Mapping[str, Any], path: str) -> Any:
 def path_key(path: str) -> tuple[str, ...]:
     """Sort key putting ``a.b`` right after ``a`` and before ``a_b``."""
     return tuple(path.split("."))
+
+
+def nearest_value(per_path: Mapping[str, V], path: str) -> V | None:
+    """The value set for dotted ``path`` or, failing that, for its nearest ancestor."""
+    probe = path
+    while True:
+        found = per_path.get(probe)
+        if found is not None:
+            return found
+        cut = probe.rfind(".")
+        if cut < 0:
+            return None
+        probe = probe[:cut]
 
 
 def ancestors(path: str) -> list[str]:

@@ -17,7 +17,7 @@ from typing import Annotated, Any, cast
 
 from pydantic import BaseModel, ConfigDict, JsonValue, SkipValidation
 
-from accord.conflicts._paths import MISSING, ancestors, frozen, leaves, value_at
+from accord.conflicts._paths import MISSING, ancestors, frozen, leaves, nearest_value, value_at
 from accord.conflicts.position import Position, validate_positions
 from accord.errors import ValidationError
 
@@ -107,34 +107,14 @@ def _merge_by_subset(items: Sequence[Position]) -> MergeResult:
 def declared_confidence(position: Position, path: str) -> float | None:
     """``position``'s stated confidence on ``path`` (per field, nearest ancestor, overall), or
     None when it stated none that applies."""
-    per_field = position.field_confidence
-    if per_field:
-        probe = path
-        while True:
-            found = per_field.get(probe)
-            if found is not None:
-                return found
-            cut = probe.rfind(".")
-            if cut < 0:
-                break
-            probe = probe[:cut]
-    return position.confidence
+    found = nearest_value(position.field_confidence, path) if position.field_confidence else None
+    return position.confidence if found is None else found
 
 
 def field_confidence(position: Position, path: str) -> float:
     """``position``'s confidence on dotted ``path``: per field, nearest ancestor, overall, 0.5."""
-    per_field = position.field_confidence
-    if per_field:
-        probe = path
-        while True:
-            found = per_field.get(probe)
-            if found is not None:
-                return found
-            cut = probe.rfind(".")
-            if cut < 0:
-                break
-            probe = probe[:cut]
-    return NEUTRAL_CONFIDENCE if position.confidence is None else position.confidence
+    stated = declared_confidence(position, path)
+    return NEUTRAL_CONFIDENCE if stated is None else stated
 
 
 def _mapping(position: Position) -> Mapping[str, Any]:

@@ -29,6 +29,7 @@ from pydantic import (
 from pydantic import ValidationError as PydanticValidationError
 
 from accord.config_errors import PathPart, from_pydantic, wrong_type
+from accord.conflicts._paths import nearest_value
 from accord.conflicts.text import normalize_text
 
 DEFAULT_INCOMPATIBLE_SETS: tuple[frozenset[str], ...] = (
@@ -114,17 +115,8 @@ class DetectionSettings(BaseModel):
 
     def thresholds_for(self, path: str) -> NumericThresholds:
         """Thresholds for dotted ``path``: its own, its nearest ancestor's, else ``numeric``."""
-        if self.per_field:
-            probe = path
-            while True:
-                found = self.per_field.get(probe)
-                if found is not None:
-                    return found
-                cut = probe.rfind(".")
-                if cut < 0:
-                    break
-                probe = probe[:cut]
-        return self.numeric
+        found = nearest_value(self.per_field, path) if self.per_field else None
+        return self.numeric if found is None else found
 
     def incompatible(self, labels: Iterable[str]) -> bool:
         """True when two different normalized ``labels`` sit in one incompatible set."""
