@@ -16,7 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from accord.cli.opening import open_accord
+from accord.cli.opening import open_accord, print_one
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
 from accord.errors import AccordError
@@ -70,15 +70,7 @@ def approvals_show(
     item_id: str, db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
 ) -> None:
     """One approval item: positions, analysis so far, options, deadline."""
-    accord = open_accord(config, db, keys, must_exist=True)
-    try:
-        item = accord.approvals.get(item_id)
-    except AccordError as exc:
-        report_problem("error", exc)
-        raise typer.Exit(1) from exc
-    finally:
-        accord.close()
-    sys.stdout.write(item.model_dump_json(indent=2) + "\n")
+    print_one(config, db, keys, lambda accord: accord.approvals.get(item_id))
 
 
 @approvals_app.command("decide")

@@ -1,11 +1,15 @@
-"""Opening Accord for a command: one place that turns configuration errors into exit code 2."""
+"""Opening Accord for a command: one place that turns configuration errors into exit code 2,
+and one way to print a single stored item."""
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import typer
+from pydantic import BaseModel
 
 from accord.app import Accord
 from accord.cli.options import default_config
@@ -20,3 +24,18 @@ def open_accord(config: Path | None, db: str | None, keys: Path | None, **kw: An
     except AccordError as exc:
         report_problem("error", exc)
         raise typer.Exit(2) from exc
+
+
+def print_one(
+    config: Path | None, db: str | None, keys: Path | None, fetch: Callable[[Accord], BaseModel]
+) -> None:
+    """Print what ``fetch`` reads from an existing database as JSON; not found exits with 1."""
+    accord = open_accord(config, db, keys, must_exist=True)
+    try:
+        found = fetch(accord)
+    except AccordError as exc:
+        report_problem("error", exc)
+        raise typer.Exit(1) from exc
+    finally:
+        accord.close()
+    sys.stdout.write(found.model_dump_json(indent=2) + "\n")

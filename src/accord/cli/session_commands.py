@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from accord.cli.opening import open_accord
+from accord.cli.opening import open_accord, print_one
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
 from accord.errors import AccordError
@@ -90,15 +90,7 @@ def boundaries_show(
     boundary_id: str, db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
 ) -> None:
     """One boundary as JSON (crux, position map, tie-breaker, consensus, digest)."""
-    accord = open_accord(config, db, keys, must_exist=True)
-    try:
-        boundary = accord.boundaries.get(boundary_id)
-    except AccordError as exc:
-        report_problem("error", exc)
-        raise typer.Exit(1) from exc
-    finally:
-        accord.close()
-    sys.stdout.write(boundary.model_dump_json(indent=2) + "\n")
+    print_one(config, db, keys, lambda accord: accord.boundaries.get(boundary_id))
 
 
 @boundaries_app.command("resolve")

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from accord.cli.opening import open_accord
+from accord.cli.opening import open_accord, print_one
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
 from accord.disputes import SettleRequest
@@ -152,15 +152,7 @@ def case(
     case_id: str, db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
 ) -> None:
     """Print one case (positions, detection, decision or escalation payload) as JSON."""
-    accord = open_accord(config, db, keys, must_exist=True)
-    try:
-        found = accord.cases.get(case_id)
-    except AccordError as exc:
-        report_problem("error", exc)
-        raise typer.Exit(1) from exc
-    finally:
-        accord.close()
-    sys.stdout.write(found.model_dump_json(indent=2) + "\n")
+    print_one(config, db, keys, lambda accord: accord.cases.get(case_id))
 
 
 def report(
