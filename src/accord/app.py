@@ -30,6 +30,7 @@ from accord.disputes.dissent_store import DissentStore
 from accord.disputes.outcome_view import case_outcome
 from accord.disputes.reliability_cache import ReliabilityCache
 from accord.disputes.session_close import close_session, settle_from_receipt
+from accord.disputes.settle import MIN_POSITIONS
 from accord.disputes.tier_two import TierTwo
 from accord.errors import StoreError, ValidationError, VerificationFailed
 from accord.learning import CaseOutcome
@@ -222,12 +223,15 @@ class Accord:
                 log.warning("settle_gather.agent_failed", agent=where, error=repr(result))
                 continue
             positions.append(_gathered_position(agent, index, result))
-        if not positions:
+        if len(positions) < MIN_POSITIONS:
             raise ValidationError(
-                "every agent of the fan-out failed",
-                code="settle.no_positions",
+                f"too few answers: {len(positions)} of {len(named)} agents of the fan-out "
+                f"answered; settling needs at least {MIN_POSITIONS} (nothing was signed)",
+                code="settle.too_few_answers",
                 field="fan_out",
-                rule="at least one agent must answer",
+                rule=f"at least {MIN_POSITIONS} agents must answer",
+                answered=len(positions),
+                asked=len(named),
             )
         return await self.settle_async(
             subject,

@@ -59,6 +59,8 @@ class SettleConfig(_Strict):
     task_types: dict[str, TaskTypeConfig] = Field(default_factory=dict)
     ladder: LadderConfig = LadderConfig()
     semantic: ModelSettings | None = None
+    allow_unknown_agents: bool = False
+    """With an org chart configured, positions from agents not in it are refused unless true."""
 
 
 class LearningSettings(_Strict):
@@ -272,5 +274,9 @@ def decide_settings(settings: Settings, *, source: str) -> DecideSettings:
     )
     ladder = LadderSettings(**settle.ladder.model_dump())
     return DecideSettings(
-        detection=detection, detection_by_task=by_task, table=table, ladder=ladder
+        detection=detection,
+        detection_by_task=by_task,
+        table=table,
+        ladder=ladder,
+        allow_unknown_agents=settle.allow_unknown_agents,
     )

@@ -9,7 +9,7 @@ from ._builders import NOW, SUBJECT, TASK, decide_case, pos
 
 
 def test_agreeing_agents_make_a_no_conflict_case_resolved_by_consensus() -> None:
-    case = decide_case([pos("a", 100, 0.9), pos("b", 104, 0.4)], session_id="s-1")
+    case = decide_case([pos("a", 100, 0.9), pos("b", 100, 0.4)], session_id="s-1")
 
     assert case.status is SettleStatus.NO_CONFLICT
     assert case.dcp_status is CaseStatus.RESOLVED
@@ -20,7 +20,27 @@ def test_agreeing_agents_make_a_no_conflict_case_resolved_by_consensus() -> None
     assert case.decision.winners == ("a", "b")
     assert case.decision.winner is None
     assert case.decision.answer == 100
-    assert case.decision.confidence == 1.0
+    assert case.decision.figures == {"a": 100, "b": 100}
+    assert case.decision.confidence is None
+    assert case.dissent == ()
+    assert case.attempts == ()
+    assert case.escalation is None
+
+
+def test_agreement_within_tolerance_records_every_figure_and_no_invented_confidence() -> None:
+    case = decide_case([pos("a", 100, 0.9), pos("b", 104, 0.4)], session_id="s-1")
+
+    assert case.status is SettleStatus.NO_CONFLICT
+    assert case.dcp_status is CaseStatus.RESOLVED
+    assert case.tier is Tier.DIRECT_NEGOTIATION
+    assert case.classification is None
+    assert case.decision is not None
+    assert case.decision.rung == "consensus"
+    assert case.decision.winners == ("a", "b")
+    assert case.decision.winner is None
+    assert case.decision.answer is None  # 100 and 104 agree within tolerance; neither is it
+    assert case.decision.figures == {"a": 100, "b": 104}
+    assert case.decision.confidence is None  # no agent-independent confidence was stated
     assert case.dissent == ()
     assert case.attempts == ()
     assert case.escalation is None

@@ -75,7 +75,10 @@ def test_every_record_carries_the_playbook_log_fields(make: Any) -> None:
         assert log["time"] == "2026-11-29T12:00:00.000000Z"
         assert log["agents"] == ["a", "b"]
         assert log["duration_ms"] == case.duration_ms
-        assert isinstance(log["confidence_bp"], int)
+        if case.decision is not None and case.decision.rung == "consensus":
+            assert log["confidence_bp"] is None  # agreement: nobody decided, none invented
+        else:
+            assert isinstance(log["confidence_bp"], int)
 
 
 def test_a_settled_records_log_names_the_winner_strategy_and_confidence() -> None:

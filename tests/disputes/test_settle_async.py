@@ -6,6 +6,8 @@ import asyncio
 from collections.abc import Mapping
 from typing import cast
 
+import pytest
+
 from accord.clock import FrozenClock
 from accord.disputes import (
     Case,
@@ -17,6 +19,7 @@ from accord.disputes import (
     SettleRequest,
     SettleStatus,
 )
+from accord.errors import ValidationError
 from accord.ledger import Ledger
 
 from ._builders import pos as p
@@ -142,11 +145,13 @@ def test_agents_are_not_asked_when_they_agree(settler: Settler) -> None:
     assert case.status is SettleStatus.NO_CONFLICT
 
 
-def test_a_single_agent_is_not_asked(settler: Settler) -> None:
+def test_a_single_agent_is_refused_before_it_is_asked(settler: Settler) -> None:
     justifier = Justifies({})
 
-    settle(settler, request(p("a", 100)), justifier)
+    with pytest.raises(ValidationError) as caught:
+        settle(settler, request(p("a", 100)), justifier)
 
+    assert caught.value.code == "settle.too_few_positions"
     assert justifier.asked == []
 
 

@@ -134,3 +134,14 @@ def ledger_events(accord: Accord) -> dict[str, int]:
     counts = accord.ledger.count_by_event_type()
     assert report.entries == sum(counts.values())
     return counts
+
+
+def critical_opt_in(policy: Mapping[str, Any]) -> dict[str, Any]:
+    """``policy`` letting its strategy settle critical direct contradictions (booleans) that no
+    source verified; without it they go to people whatever the strategy."""
+    types = dict(policy.get("conflict_types", {}))
+    types["direct_contradiction"] = {
+        **types.get("direct_contradiction", {}),
+        "critical_without_source": "strategy",
+    }
+    return {**policy, "conflict_types": types}

@@ -12,6 +12,7 @@ from ._support import (
     FakeDecisionPort,
     contradiction,
     copy_example_org,
+    critical_opt_in,
     give_decision_port,
     ledger_events,
     write_config,
@@ -24,7 +25,7 @@ def authority_config(tmp_path: Path, org: str, **authority: str) -> Path:
     policy: dict[str, object] = {"strategy": "authority"}
     if authority:
         policy["authority"] = dict(authority)
-    return write_config(tmp_path, {"org": org, "conflict_resolution": policy})
+    return write_config(tmp_path, {"org": org, "conflict_resolution": critical_opt_in(policy)})
 
 
 def test_the_senior_side_of_the_example_company_wins_without_a_model_call(

@@ -11,6 +11,7 @@ from accord import Accord
 from ._support import (
     contradiction,
     copy_example_org,
+    critical_opt_in,
     first_group_wins,
     ledger_events,
     numbers_tied,
@@ -59,7 +60,10 @@ def test_authority_from_yaml_lets_the_senior_side_win_on_the_command_line(
 ) -> None:
     write_config(
         tmp_path,
-        {"org": copy_example_org(tmp_path), "conflict_resolution": {"strategy": "authority"}},
+        {
+            "org": copy_example_org(tmp_path),
+            "conflict_resolution": critical_opt_in({"strategy": "authority"}),
+        },
     )
 
     decisions = settle(
@@ -98,7 +102,7 @@ def test_debate_from_yaml_settles_with_a_scripted_judge_on_the_command_line(
         tmp_path,
         {
             "org": copy_example_org(tmp_path),
-            "conflict_resolution": {"strategy": "debate"},
+            "conflict_resolution": critical_opt_in({"strategy": "debate"}),
             "model": scripted_model("All tests pass.", "Staging is red.", *second_group_wins()),
         },
     )
@@ -174,7 +178,7 @@ def test_hybrid_from_yaml_decides_the_clear_case_and_queues_the_ambiguous_one(
     write_config(
         tmp_path,
         {
-            "conflict_resolution": {"strategy": "hybrid"},
+            "conflict_resolution": critical_opt_in({"strategy": "hybrid"}),
             "model": scripted_model(
                 "Listed since May.",
                 "A namesake.",

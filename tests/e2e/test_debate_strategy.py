@@ -17,6 +17,7 @@ from accord.llm.tokens import estimate_tokens
 from ._support import (
     contradiction,
     copy_example_org,
+    critical_opt_in,
     expected_usage,
     first_group_wins,
     ledger_events,
@@ -30,7 +31,9 @@ from .conftest import OpenAccord
 ARGUMENTS = ("The release passed all 412 tests.", "The smoke test on staging failed twice.")
 
 
-def debate_config(tmp_path: Path, *script: str, **debate: object) -> Path:
+def debate_config(
+    tmp_path: Path, *script: str, allow_unknown_agents: bool = False, **debate: object
+) -> Path:
     policy: dict[str, object] = {"strategy": "debate"}
     if debate:
         policy["debate"] = dict(debate)
@@ -38,7 +41,8 @@ def debate_config(tmp_path: Path, *script: str, **debate: object) -> Path:
         tmp_path,
         {
             "org": copy_example_org(tmp_path),
-            "conflict_resolution": policy,
+            "settle": {"allow_unknown_agents": allow_unknown_agents},
+            "conflict_resolution": critical_opt_in(policy),
             "model": scripted_model(*script),
         },
     )
@@ -154,7 +158,9 @@ def test_a_named_arbitrator_judges_parties_outside_the_org_chart(
     tmp_path: Path, open_accord: OpenAccord
 ) -> None:
     script = [*ARGUMENTS, *first_group_wins()]
-    accord = open_accord(debate_config(tmp_path, *script, judge="agent:arbiter"))
+    accord = open_accord(
+        debate_config(tmp_path, *script, allow_unknown_agents=True, judge="agent:arbiter")
+    )
 
     case = accord.settle("Ready?", contradiction("vendor:alpha", "vendor:beta"))
 

@@ -10,6 +10,7 @@ from accord.disputes import CaseStatus
 
 from ._support import (
     contradiction,
+    critical_opt_in,
     expected_usage,
     first_group_wins,
     ledger_events,
@@ -28,10 +29,12 @@ def hybrid_config(tmp_path: Path, *script: str) -> Path:
     return write_config(
         tmp_path,
         {
-            "conflict_resolution": {
-                "strategy": "hybrid",
-                "hybrid": {"review_agent": REVIEWER, "clear_confidence": 0.8},
-            },
+            "conflict_resolution": critical_opt_in(
+                {
+                    "strategy": "hybrid",
+                    "hybrid": {"review_agent": REVIEWER, "clear_confidence": 0.8},
+                }
+            ),
             "model": scripted_model(*script),
         },
     )

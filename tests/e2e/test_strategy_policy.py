@@ -14,6 +14,7 @@ from ._support import (
     FakeDecisionPort,
     contradiction,
     copy_example_org,
+    critical_opt_in,
     first_group_wins,
     give_decision_port,
     ledger_events,
@@ -34,6 +35,7 @@ def test_conflict_type_beats_department_beats_company_in_one_yaml(
         tmp_path,
         {
             "org": copy_example_org(tmp_path),
+            "settle": {"allow_unknown_agents": True},
             "conflict_resolution": {
                 "strategy": "debate",
                 "debate": {"judge": "agent:arbiter"},
@@ -43,7 +45,10 @@ def test_conflict_type_beats_department_beats_company_in_one_yaml(
                         "authority": {"cross_department": "seniority"},
                     }
                 },
-                "conflict_types": {"numerical_inconsistency": {"strategy": "human"}},
+                "conflict_types": {
+                    "numerical_inconsistency": {"strategy": "human"},
+                    "direct_contradiction": {"critical_without_source": "strategy"},
+                },
             },
             "model": scripted_model("Argument A.", "Argument B.", *first_group_wins()),
         },
@@ -88,11 +93,15 @@ def test_a_department_changes_one_setting_and_inherits_the_rest(
         tmp_path,
         {
             "org": write_org_with_agent_coo(tmp_path),
-            "conflict_resolution": {
-                "strategy": "authority",
-                "authority": {"cross_department": "seniority", "same_level": "escalate"},
-                "departments": {"executive": {"authority": {"same_level": "manager_decides"}}},
-            },
+            "conflict_resolution": critical_opt_in(
+                {
+                    "strategy": "authority",
+                    "authority": {"cross_department": "seniority", "same_level": "escalate"},
+                    "departments": {
+                        "executive": {"authority": {"same_level": "manager_decides"}}
+                    },
+                }
+            ),
         },
     )
     accord = open_accord(config)
@@ -176,7 +185,7 @@ def test_assigning_accord_decision_port_lets_the_common_manager_decide(
         tmp_path,
         {
             "org": write_org_with_agent_coo(tmp_path),
-            "conflict_resolution": {"strategy": "authority"},
+            "conflict_resolution": critical_opt_in({"strategy": "authority"}),
         },
     )
     accord = open_accord(config)

@@ -35,7 +35,12 @@ class CaseStatus(StrEnum):
 
 
 class Decision(BaseModel):
-    """The winning side, or the merged output, and how it was reached."""
+    """The winning side, or the merged output, and how it was reached.
+
+    An agreement (``rung="consensus"``) carries every agent's figure in ``figures``; its
+    ``answer`` is the shared value only when every figure is the same (None when they agree
+    within tolerance but differ) and its ``confidence`` is None: nobody decided anything.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -43,7 +48,8 @@ class Decision(BaseModel):
     winners: tuple[str, ...] = ()
     answer: JsonValue = None
     rung: str | None = None
-    confidence: float = 0.0
+    confidence: float | None = 0.0
+    figures: dict[str, JsonValue] = {}
     provenance: dict[str, str] | None = None
     conflicts_resolved: tuple[str, ...] = ()
     """Merged fields where agents gave different values (the most confident one was kept)."""
@@ -137,6 +143,7 @@ class Case(BaseModel):
             "winner": decision.winner if decision else None,
             "winners": list(decision.winners) if decision else [],
             "answer": decision.answer if decision else None,
+            "figures": dict(decision.figures) if decision else {},
             "rung": decision.rung if decision else None,
             "kind": self.detection.kind.value if self.detection.kind else None,
             "severity": self.detection.severity.value if self.detection.severity else None,

@@ -39,7 +39,7 @@ def case_columns(case: Case) -> dict[str, Any]:
         "tier": case.tier.value,
         "winner": decision.winner if decision else None,
         "rung": decision.rung if decision else None,
-        "confidence_bp": basis_points(decision.confidence) if decision else 0,
+        "confidence_bp": (basis_points(decision.confidence) or 0) if decision else 0,
         "escalated": case.status is SettleStatus.ESCALATED,
         "created_at": isoformat(case.created_at),
         "decided_at": isoformat(case.decided_at) if case.decided_at else None,

@@ -29,6 +29,8 @@ from accord.disputes.case import (
     EscalationPayload,
     SettleStatus,
 )
+from accord.disputes.departments import shared_department
+from accord.disputes.signable import answer_hash
 from accord.ids import new_id
 from accord.org import OrgChart
 from accord.resolution import (
@@ -66,6 +68,8 @@ class DecideSettings:
     detection_by_task: Mapping[str, DetectionSettings] = field(default_factory=dict)
     table: DecisionTable = field(default_factory=DecisionTable)
     ladder: LadderSettings = field(default_factory=LadderSettings)
+    allow_unknown_agents: bool = False
+    """``settle.allow_unknown_agents``: accept agents missing from a configured org chart."""
 
     def detection_for(self, task_type: str) -> DetectionSettings:
         return self.detection_by_task.get(task_type, self.detection)
@@ -142,7 +146,7 @@ def decide(
     )
     outcome = run_tier_one(ctx, verifiers, settings.ladder)
     if outcome.decided:
-        return _settled(frame, classification, outcome)
+        return _settled(frame, classification, outcome, org)
     return _escalated(frame, classification, outcome)
 
 
@@ -161,12 +165,14 @@ def _agreed(frame: _Frame) -> Case:
         )
         status = SettleStatus.MERGED
     else:
-        group = detection.groups[0] if detection.groups else None
+        first = positions[0].output
+        same = len({answer_hash(p.output) for p in positions}) == 1
         decision = Decision(
-            winners=group.agents if group else (),
-            answer=group.answer if group else None,
+            winners=tuple(p.agent for p in positions),
+            answer=_json(first) if same else None,
             rung="consensus",
-            confidence=1.0,
+            confidence=None,
+            figures={p.agent: _json(p.output) for p in positions},
         )
         status = SettleStatus.NO_CONFLICT
     return frame.case(
@@ -178,7 +184,11 @@ def _agreed(frame: _Frame) -> Case:
     )
 
 
-def _settled(frame: _Frame, classification: Classification, outcome: TierOneOutcome) -> Case:
+def _settled(
+    frame: _Frame, classification: Classification, outcome: TierOneOutcome, org: OrgChart | None
+) -> Case:
+    """A tier-1 decision: ``decided_by`` is the rung; the department is the parties' shared
+    one (None when they span departments)."""
     assert outcome.group is not None
     group = frame.detection.groups[outcome.group]
     by_agent = {p.agent: p for p in frame.item.positions}
@@ -192,6 +202,7 @@ def _settled(frame: _Frame, classification: Classification, outcome: TierOneOutc
         resolution_id=new_id("res", frame.decided_at),
     )
     reasoning = outcome.attempts[-1].detail
+    department = shared_department([p.agent for p in frame.item.positions], org)
     dissent = tuple(
         DissentRecord(
             dissent_id=new_id("dis", frame.decided_at),
@@ -208,11 +219,14 @@ def _settled(frame: _Frame, classification: Classification, outcome: TierOneOutc
             severity=classification.severity.value,
             winners=group.agents,
             positions=frame.item.positions,
+            department=department,
+            decided_by=outcome.rung,
         )
         for p in frame.item.positions
         if p.agent not in group.agents
     )
     return frame.case(
+        department=department,
         status=SettleStatus.SETTLED,
         dcp_status=CaseStatus.RESOLVED,
         tier=Tier.DIRECT_NEGOTIATION,

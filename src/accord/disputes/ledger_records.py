@@ -153,7 +153,8 @@ def case_events(
             "answer_hash": answer_hash(decision.answer),
             "attempts": attempts,
             "dissent": [{"dissent_id": d.dissent_id, "agent_id": d.agent_id} for d in case.dissent],
-            "decided_by": case.dissent[0].decided_by if case.dissent else None,
+            "decided_by": (case.dissent[0].decided_by if case.dissent else None) or decision.rung,
+            "department": case.department,
             "tokens": tokens,
             "log": _log_fields(case),
         }

@@ -30,11 +30,12 @@ from accord.crypto import canonical_bytes
 from accord.disputes.case import Case, SettleStatus
 from accord.disputes.case_store import CaseStore
 from accord.disputes.decide import DecideInput, DecideSettings, decide
+from accord.disputes.departments import department_of_agents
 from accord.disputes.evidence_gathering import Justifier, gather_justifications
 from accord.disputes.ledger_records import case_events
 from accord.disputes.signable import AnswerHashes, signable
 from accord.disputes.staged_approvals import StagedApprovals, StagedRequest
-from accord.disputes.tier_two import TierTwo, department_of_agents, run_tier_two
+from accord.disputes.tier_two import TierTwo, run_tier_two
 from accord.errors import AccordError, CanonicalizationError, StoreError, ValidationError
 from accord.ledger import Ledger, PreparedEvent
 from accord.org import OrgChart
@@ -95,6 +96,31 @@ def _positions(raw: Sequence[Position | Mapping[str, Any]]) -> tuple[Position, .
     return validate_positions(out)
 
 
+#: A disagreement needs two sides: fewer positions are refused, never signed as agreement.
+MIN_POSITIONS = 2
+
+
+def check_agents_known(
+    positions: Sequence[Position], org: OrgChart | None, *, allow_unknown: bool
+) -> None:
+    """With an org chart, every agent must be in it (``settle.allow_unknown_agents`` lifts
+    this): a typo'd agent id must not win a case."""
+    if org is None or allow_unknown:
+        return
+    for index, position in enumerate(positions):
+        if position.agent not in org:
+            raise ValidationError(
+                f"positions[{index}]: agent {position.agent!r} is not in the org chart "
+                f"(organization {org.organization_id!r}); set settle.allow_unknown_agents: "
+                "true to accept agents outside it",
+                code="settle.unknown_agent",
+                field=f"positions[{index}].agent",
+                position=index,
+                agent=position.agent,
+                rule="an agent of the org chart (settle.allow_unknown_agents is false)",
+            )
+
+
 #: The longest subject, task type and session id a case can carry: the same limits hold
 #: whether it settles at tier 1 or goes to people (an approval title is "Decide: " + subject).
 MAX_LENGTHS = {"subject": 480, "task_type": 128, "session_id": 128}
@@ -149,6 +175,16 @@ def _check_request(request: SettleRequest) -> tuple[Position, ...]:
             fields = position.model_dump(exclude={"evidence": {"__all__": {"content"}}})
             _check_signable(fields, f"positions[{index}]", index)
         raise
+    if len(positions) < MIN_POSITIONS:
+        plural = "" if len(positions) == 1 else "s"
+        raise ValidationError(
+            f"too few answers: {len(positions)} position{plural}; settling a disagreement "
+            f"needs at least {MIN_POSITIONS} agents' positions",
+            code="settle.too_few_positions",
+            field="positions",
+            rule=f"at least {MIN_POSITIONS} positions",
+            count=len(positions),
+        )
     return positions
 
 
@@ -208,6 +244,14 @@ class Settler:
             return None
         department = department_of_agents([p.agent for p in positions], self.tier_two.org)
         return self.tier_two.policy.choose(classification.kind, department).tier1
+
+    def _checked(self, request: SettleRequest) -> tuple[Position, ...]:
+        """The request's positions once the request, its positions and its agents are valid."""
+        positions = _check_request(request)
+        check_agents_known(
+            positions, self.org, allow_unknown=self.settings.allow_unknown_agents
+        )
+        return positions
 
     def _needs_tier_two(self, case: Case) -> bool:
         return self.tier_two is not None and case.status is SettleStatus.ESCALATED
@@ -310,7 +354,7 @@ class Settler:
     def settle(self, request: SettleRequest) -> Case:
         """Validate, decide and record one case (durable when this returns)."""
         started = time.perf_counter()
-        positions = _check_request(request)
+        positions = self._checked(request)
         staged = StagedApprovals(self.clock.now)
         case = self._beyond_tier_one_sync(self._decide(request, positions, started), staged)
         return self.commits.submit(self._prepare(case, AnswerHashes(), staged))
@@ -321,7 +365,7 @@ class Settler:
         for index, request in enumerate(requests):  # every request is checked before any
             started = time.perf_counter()  # model or approval call is made
             try:
-                positions = _check_request(request)
+                positions = self._checked(request)
             except ValidationError as exc:
                 raise ValidationError(
                     f"requests[{index}]: {exc.message}",
@@ -345,7 +389,7 @@ class Settler:
     ) -> Case:
         """As :meth:`settle`; first asks each agent to justify itself when there is a conflict."""
         started = time.perf_counter()
-        positions = _check_request(request)
+        positions = self._checked(request)
         if justifier is not None and len(positions) > 1:
             detection = self.settings.detection_for(request.task_type)
             if detect(positions, detection, self.semantic).has_conflict:

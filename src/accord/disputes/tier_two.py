@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from accord.conflicts import Tier
+from accord.conflicts import Severity, Tier
 from accord.disputes.case import (
     Case,
     CaseStatus,
@@ -19,6 +19,7 @@ from accord.disputes.case import (
     DissentRecord,
     SettleStatus,
 )
+from accord.disputes.departments import department_of_agents
 from accord.ids import new_id
 from accord.llm import LanguageModel
 from accord.org import OrgChart
@@ -46,20 +47,6 @@ class TierTwo:
 def department_of(case: Case, org: OrgChart | None) -> str | None:
     """The parties' shared department, else their lowest common manager's, else None."""
     return department_of_agents([p.agent for p in case.positions], org)
-
-
-def department_of_agents(parties: list[str], org: OrgChart | None) -> str | None:
-    """As :func:`department_of`, from the parties' agent ids."""
-    if org is None:
-        return None
-    agents = [a for a in parties if a in org]
-    if len(agents) != len(parties) or not agents:
-        return None
-    departments = {org.agent(a).department for a in agents}
-    if len(departments) == 1:
-        return departments.pop()
-    manager = org.lowest_common_manager(agents[0], agents[1]) if len(agents) == 2 else None
-    return manager.department if manager is not None else None
 
 
 def analysis_of(case: Case) -> list[str]:
@@ -154,7 +141,7 @@ def fold_outcome(
                 winners=group.agents,
                 positions=case.positions,
                 arguments=dict(outcome.arguments),
-                decided_by=outcome.decided_by,
+                decided_by=outcome.decided_by or outcome.strategy,
             )
             for d in drafts
         )
@@ -210,12 +197,48 @@ def fold_outcome(
     )
 
 
+#: Why a critical conflict tier 1 could not verify goes to people (playbook §7).
+CRITICAL_TO_PEOPLE = (
+    "critical conflict without source verification: people decide (seed 002 §7; a conflict "
+    "type may opt in with conflict_resolution.conflict_types.<type>.critical_without_source)"
+)
+
+
+def _critical_rule(case: Case, choice: StrategyChoice) -> tuple[Case, StrategyChoice]:
+    """A critical case goes to people unless its conflict type opted in; an opt-in is recorded
+    in the case as a ``policy`` attempt naming the key."""
+    assert case.classification is not None
+    if case.classification.severity is not Severity.CRITICAL:
+        return case, choice
+    if choice.critical_opt_in is not None:
+        note = RungAttempt(
+            rung="policy",
+            decided=False,
+            detail=f"{choice.critical_opt_in}: strategy — the policy lets {choice.strategy} "
+            "settle this critical conflict without source verification",
+        )
+        return case.model_copy(update={"attempts": (*case.attempts, note)}), choice
+    escalation = case.escalation
+    if escalation is not None:
+        escalation = escalation.model_copy(
+            update={"reason": f"{escalation.reason}; {CRITICAL_TO_PEOPLE}"}
+        )
+    people = StrategyChoice(
+        strategy="human", settings={}, tier1=choice.tier1, chosen_by="critical_without_source"
+    )
+    return case.model_copy(update={"escalation": escalation}), people
+
+
 async def run_tier_two(tier: TierTwo, case: Case, *, now: Callable[[], datetime]) -> Case:
-    """Run the chosen strategy; if it cannot settle and people are reachable, queue the case."""
+    """Run the chosen strategy; if it cannot settle and people are reachable, queue the case.
+
+    A critical case goes straight to people (the human strategy) unless the policy opted in
+    for its conflict type (:data:`accord.resolution.policy.CRITICAL_KEY`)."""
     if case.status is not SettleStatus.ESCALATED or case.classification is None:
         return case
+    kind = case.classification.kind
     department = department_of(case, tier.org)
-    choice = tier.policy.choose(case.classification.kind, department)
+    case, choice = _critical_rule(case, tier.policy.choose(kind, department))
     dispute = dispute_of(case, department)
     resolver = tier.resolver_for(choice.strategy)
     outcome = await tier.run(resolver, dispute, context_for(tier, choice, case))  # type: ignore[misc]
@@ -224,7 +247,7 @@ async def run_tier_two(tier: TierTwo, case: Case, *, now: Callable[[], datetime]
     folded = fold_outcome(case, outcome, drafts, department=department, now=now())
     if outcome.status == "escalated" and tier.approvals is not None and choice.strategy != "human":
         human = tier.resolver_for("human")
-        human_choice = tier.policy.choose(case.classification.kind, department)
+        human_choice = tier.policy.choose(kind, department)
         ctx = context_for(tier, human_choice.model_copy(update={"settings": {}}), folded)
         queued = await tier.run(human, dispute, ctx)  # type: ignore[misc]
         assert isinstance(queued, StrategyOutcome)

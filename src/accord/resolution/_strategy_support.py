@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, JsonValue
 from accord.errors import ValidationError
 from accord.llm import MeteredModel, UsageMeter
 from accord.org import OrgChart
+from accord.resolution.hierarchy import common_manager as common_manager
 from accord.resolution.strategy_context import StrategyContext
 from accord.resolution.strategy_types import Dispute, StrategyOutcome
 
@@ -180,15 +181,6 @@ def not_in_org(dispute: Dispute, ctx: StrategyContext) -> Sequence[str]:
     if ctx.org is None:
         return dispute.parties
     return [agent for agent in dispute.parties if agent not in ctx.org]
-
-
-def common_manager(org: OrgChart, parties: Sequence[str]) -> str | None:
-    """The lowest member who manages every party and is none of them (strict, like the org's)."""
-    others = [{agent.agent_id for agent in org.manager_chain(party)} for party in parties[1:]]
-    for manager in org.manager_chain(parties[0]):
-        if manager.agent_id not in parties and all(manager.agent_id in o for o in others):
-            return manager.agent_id
-    return None
 
 
 def top_of(org: OrgChart, parties: Sequence[str]) -> str | None:

@@ -32,6 +32,7 @@ from accord.resolution._strategy_support import (
     parse_settings,
     queue_for_people,
 )
+from accord.resolution.hierarchy import spans_branches
 from accord.resolution.protocol import ResolverBase
 from accord.resolution.strategy_context import StrategyContext
 from accord.resolution.strategy_types import Dispute, StrategyOutcome
@@ -61,10 +62,7 @@ class AuthorityStrategy(ResolverBase):
         if missing:
             return escalated(self.name, f"not in the org chart: {', '.join(missing)}")
         org = ctx.org
-        parties = dispute.parties
-        first = parties[0]
-        cross = not all(org.same_branch(first, other) for other in parties[1:])
-        if cross and settings.cross_department == "manager_decides":
+        if spans_branches(org, dispute.parties) and settings.cross_department == "manager_decides":
             return await self._manager_decides(
                 dispute, ctx, org, settings, "cross-department conflict (different branches)"
             )

@@ -1,9 +1,34 @@
-"""Rung 3: authority — the side with the most senior agent in the org chart wins."""
+"""Rung 3: authority — within one branch, the side with the most senior agent wins.
+
+Seniority decides only between parties of one branch of the org chart (seed 000, strategy 1):
+a cross-department conflict goes to the parties' lowest common manager, which tier 1 cannot
+ask, so :func:`cross_department` stops the ladder and names that manager.
+"""
 
 from __future__ import annotations
 
+from accord.resolution.hierarchy import common_manager, spans_branches
 from accord.resolution.outcome import RungAttempt
 from accord.resolution.rung_context import RungContext
+
+
+def cross_department(ctx: RungContext) -> str | None:
+    """Why seniority may not decide this case (parties in different branches), naming who
+    decides instead; None when the parties share a branch or the chart cannot say."""
+    org = ctx.org
+    parties = [p.agent for p in ctx.positions]
+    if org is None or any(agent not in org for agent in parties) or len(parties) < 2:
+        return None
+    if not spans_branches(org, parties):
+        return None
+    departments = ", ".join(sorted({org.agent(a).department for a in parties}))
+    manager = common_manager(org, parties)
+    who = (
+        f"their lowest common manager {manager} decides"
+        if manager is not None
+        else "they have no common manager, so people decide"
+    )
+    return f"cross-department conflict ({departments}): seniority does not apply; {who}"
 
 
 def authority_rung(ctx: RungContext) -> RungAttempt:

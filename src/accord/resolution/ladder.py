@@ -1,8 +1,10 @@
 """The tier-1 ladder: run the case's tier-1 rungs in chain order until one decides.
 
 Escalation rules (playbook §7): a conflict whose dispute type starts above tier 1 (R2),
-a critical conflict that source verification did not settle, a decision under the minimum
-confidence, or a chain whose tier-1 rungs all failed — each escalates with the reason.
+a critical conflict that source verification did not settle, a cross-department conflict
+reaching the authority rung (its lowest common manager decides, seed 000), a decision under
+the minimum confidence, or a chain whose tier-1 rungs all failed — each escalates with the
+reason.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from accord.conflicts import Severity, Tier
-from accord.resolution.authority_rung import authority_rung
+from accord.resolution.authority_rung import authority_rung, cross_department
 from accord.resolution.confidence_rung import confidence_rung
 from accord.resolution.outcome import RungAttempt, TierOneOutcome
 from accord.resolution.rung_context import RungContext
@@ -66,6 +68,10 @@ def run_tier_one(
         elif step == "confidence":
             attempt = confidence_rung(ctx, tie_gap=settings.confidence_tie_gap)
         elif step == "authority":
+            deferred = cross_department(ctx)
+            if deferred is not None:
+                attempts.append(RungAttempt(rung="authority", decided=False, detail=deferred))
+                return _escalate(attempts, deferred, beyond)
             attempt = authority_rung(ctx)
         else:
             attempt = vote_rung(ctx)

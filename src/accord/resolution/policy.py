@@ -10,17 +10,23 @@ conflict_resolution:
     engineering: {strategy: debate, debate: {judge: "agent:cto"}}
   conflict_types:
     logical_conflict: {strategy: human}
+    direct_contradiction: {strategy: authority, critical_without_source: strategy}
 ```
 
 Precedence is **conflict type > department > company**: the most specific level that names a
 strategy chooses it, and each strategy's settings are merged key by key in the same order, so
 a department can change one debate setting and inherit the rest.
+
+A **critical** conflict that source verification did not settle goes to people whatever
+strategy is chosen (playbook §7: "critique sans vérif externe"). Only a conflict type may opt
+out, with ``critical_without_source: strategy`` (default ``people``); the choice then names
+the key (``critical_opt_in``) and the case records it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic import ValidationError as PydanticValidationError
@@ -30,7 +36,8 @@ from accord.conflicts import ConflictKind
 from accord.errors import ConfigError
 from accord.resolution.ladder import TIER_ONE_RUNGS
 
-_LEVEL_KEYS = frozenset({"strategy", "tier1"})
+#: The policy key by which a conflict type lets its strategy settle critical conflicts.
+CRITICAL_KEY = "critical_without_source"
 
 
 class _Level(BaseModel):
@@ -40,6 +47,7 @@ class _Level(BaseModel):
 
     strategy: str | None = Field(default=None, min_length=1)
     tier1: tuple[str, ...] | None = None
+    critical_without_source: Literal["people", "strategy"] | None = None
 
     @field_validator("tier1")
     @classmethod
@@ -75,6 +83,10 @@ class StrategyChoice(BaseModel):
     settings: dict[str, Any]
     tier1: tuple[str, ...] | None
     chosen_by: str
+    critical_opt_in: str | None = None
+    """The policy key that lets the strategy settle a critical conflict without source
+    verification (``conflict_resolution.conflict_types.<type>.critical_without_source``);
+    None: critical conflicts go to people."""
 
 
 class ResolutionPolicy(BaseModel):
@@ -99,6 +111,7 @@ class ResolutionPolicy(BaseModel):
         departments = body.pop("departments", {}) or {}
         types = body.pop("conflict_types", {}) or {}
         company = _level(body, source, key_prefix, default_strategy="authority")
+        _only_per_type(company, source, key_prefix)
         if not isinstance(departments, Mapping):
             raise _error(source, f"{key_prefix}.departments", "must be a mapping")
         if not isinstance(types, Mapping):
@@ -112,14 +125,13 @@ class ResolutionPolicy(BaseModel):
                     source, where, f"unknown conflict type; valid: {', '.join(sorted(valid_kinds))}"
                 )
             by_type[ConflictKind(name)] = _level(level, source, where)
-        return cls(
-            company=company,
-            departments={
-                str(name): _level(level, source, key_path(key_prefix, ["departments", str(name)]))
-                for name, level in departments.items()
-            },
-            conflict_types=by_type,
-        )
+        by_department = {
+            str(name): _level(level, source, key_path(key_prefix, ["departments", str(name)]))
+            for name, level in departments.items()
+        }
+        for name, level in by_department.items():
+            _only_per_type(level, source, key_path(key_prefix, ["departments", name]))
+        return cls(company=company, departments=by_department, conflict_types=by_type)
 
     def levels(self, kind: ConflictKind | None, department: str | None) -> list[tuple[str, _Level]]:
         """Company first, most specific last."""
@@ -143,8 +155,17 @@ class ResolutionPolicy(BaseModel):
         settings: dict[str, Any] = {}
         for _, level in levels:
             settings.update(level.settings_for(strategy))
+        by_type = self.conflict_types.get(kind) if kind is not None else None
+        opt_in = None
+        if by_type is not None and by_type.critical_without_source == "strategy":
+            assert kind is not None
+            opt_in = key_path("conflict_resolution", ["conflict_types", kind.value, CRITICAL_KEY])
         return StrategyChoice(
-            strategy=strategy, settings=settings, tier1=tier1, chosen_by=chosen_by
+            strategy=strategy,
+            settings=settings,
+            tier1=tier1,
+            chosen_by=chosen_by,
+            critical_opt_in=opt_in,
         )
 
     def check_departments(
@@ -202,6 +223,16 @@ class ResolutionPolicy(BaseModel):
                         raise from_pydantic(
                             first, source=source, prefix=key_path(where, [key])
                         ) from exc
+
+
+def _only_per_type(level: _Level, source: str, where: str) -> None:
+    if level.critical_without_source is not None:
+        raise _error(
+            source,
+            key_path(where, [CRITICAL_KEY]),
+            "only a conflict type may opt in (conflict_resolution.conflict_types.<type>."
+            f"{CRITICAL_KEY}); critical conflicts without source verification go to people",
+        )
 
 
 def _level(data: Any, source: str, where: str, default_strategy: str | None = None) -> _Level:
