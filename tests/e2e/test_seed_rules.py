@@ -14,6 +14,7 @@ from accord import Accord
 from accord.conflicts import Tier
 from accord.disputes import SettleRequest, SettleStatus
 from accord.errors import ConfigError, ValidationError
+from accord.learning import WinRateTracker
 
 from ._support import contradiction, copy_example_org, critical_opt_in, write_config
 from .conftest import OpenAccord, RunCli
@@ -278,3 +279,27 @@ def test_without_an_org_chart_any_agent_may_settle(tmp_path: Path, open_accord: 
     )
 
     assert case.status is SettleStatus.SETTLED
+
+
+# --- win rates count every winner ------------------------------------------------------------
+
+
+def test_all_three_winners_of_a_three_against_two_vote_count_in_win_rates(
+    tmp_path: Path, open_accord: OpenAccord
+) -> None:
+    accord = open_accord(write_config(tmp_path, {}))
+    votes = ["approve", "approve", "approve", "reject", "reject"]
+
+    case = accord.settle(
+        "Ship?",
+        [
+            {"agent": f"agent:{n}", "output": vote, "confidence": 0.8}
+            for n, vote in enumerate(votes)
+        ],
+    )
+    tracker = WinRateTracker.from_outcomes(accord.outcomes())
+
+    assert case.decision is not None
+    assert case.decision.rung == "vote"
+    assert [tracker.wins(f"agent:{n}") for n in range(5)] == [1, 1, 1, 0, 0]
+    assert [tracker.cases(f"agent:{n}") for n in range(5)] == [1] * 5

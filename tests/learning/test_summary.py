@@ -6,6 +6,7 @@ import pytest
 
 from accord.learning import summarize_outcomes, summary_markdown
 
+from ._builders import outcome
 from ._cases import history
 
 
@@ -87,4 +88,17 @@ def test_the_markdown_shows_counts_flags_and_causes() -> None:
 
 def test_the_markdown_says_so_when_nobody_is_flagged() -> None:
     text = summary_markdown(summarize_outcomes(history()[:2]))
-    assert "No agent is below the routing threshold." in text
+    assert "No agent is flagged (win rate under 0.40 over at least 5 cases" in text
+
+
+def test_agents_under_the_line_with_too_few_cases_are_named_with_the_minimum_sample() -> None:
+    few = [outcome(f"c{i}", winner="agent:a", losers=("agent:b",)) for i in range(2)]
+    summary = summarize_outcomes(few)
+    text = summary_markdown(summary)
+
+    assert summary.routing_flags == []
+    assert [a.agent for a in summary.below_threshold_unflagged] == ["agent:b"]
+    assert "No agent is below the routing threshold." not in text
+    assert "Rule: win rate under 0.40 over at least 5 cases of one task type." in text
+    assert "Under the line on the win-rate chart but not flagged (fewer than 5" in text
+    assert "- agent:b: 0.00 over 2 cases" in text

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError as PydanticValidationError
 
 from accord.errors import ValidationError
 from accord.learning import WinRateTracker
@@ -100,3 +101,23 @@ def test_a_rate_exactly_at_the_threshold_is_not_flagged() -> None:
 def test_a_malformed_contest_is_rejected(winner: str, losers: list[str], task_type: str) -> None:
     with pytest.raises(ValidationError):
         WinRateTracker().record(winner, losers, task_type)
+
+
+def test_every_winner_of_a_winning_group_counts_in_a_three_against_two_vote() -> None:
+    vote = outcome(
+        "c1",
+        winner="agent:a",
+        winners=("agent:a", "agent:b", "agent:c"),
+        losers=("agent:d", "agent:e"),
+    )
+
+    tracker = WinRateTracker.from_outcomes([vote])
+
+    assert [tracker.wins(agent) for agent in ("agent:a", "agent:b", "agent:c")] == [1, 1, 1]
+    assert tracker.win_rate("agent:d") == 0.0
+    assert tracker.agents() == ["agent:a", "agent:b", "agent:c", "agent:d", "agent:e"]
+
+
+def test_an_outcome_whose_winners_omit_the_winner_is_refused() -> None:
+    with pytest.raises(PydanticValidationError):
+        outcome("c1", winner="agent:a", winners=("agent:b",), losers=("agent:c",))

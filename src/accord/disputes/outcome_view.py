@@ -36,13 +36,15 @@ def case_outcome(case: Case) -> CaseOutcome:
     """The learning room's view of ``case``."""
     decision = case.decision
     when = case.decided_at or case.created_at
+    settled = case.status is SettleStatus.SETTLED and decision is not None
     return CaseOutcome(
         case_id=case.case_id,
         task_type=case.task_type,
         kind=case.detection.kind.value if case.detection.kind else case.status.value,
         severity=case.detection.severity.value if case.detection.severity else "none",
         strategy=(decision.rung if decision and decision.rung else case.status.value),
-        winner=decision.winner if case.status is SettleStatus.SETTLED and decision else None,
+        winner=decision.winner if settled and decision else None,
+        winners=decision.winners if decision and decision.winner in decision.winners else (),
         losers=tuple(d.agent_id for d in case.dissent),
         escalated=case.status is SettleStatus.ESCALATED,
         cause=infer_cause(case),

@@ -12,8 +12,10 @@ Name = Annotated[str, Field(min_length=1)]
 class CaseOutcome(BaseModel):
     """How one case ended: who won, who lost, whether it escalated, and its root cause.
 
-    ``winner`` is None when nobody won (escalated, merged, or a tie); ``cause`` is None
-    when no root cause was recorded. ``decided_at`` must carry a timezone.
+    ``winner`` is None when nobody won (escalated, merged, or a tie); ``winners`` is the
+    whole winning group (every agent who gave the winning answer; empty means ``winner``
+    alone); ``cause`` is None when no root cause was recorded. ``decided_at`` must carry a
+    timezone.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")
@@ -24,6 +26,7 @@ class CaseOutcome(BaseModel):
     severity: Name
     strategy: Name
     winner: Name | None = None
+    winners: tuple[Name, ...] = ()
     losers: tuple[Name, ...] = ()
     escalated: bool = False
     cause: str | None = None
@@ -35,4 +38,15 @@ class CaseOutcome(BaseModel):
             raise ValueError("losers holds the same agent twice")
         if self.winner is not None and self.winner in self.losers:
             raise ValueError("the winner cannot also be a loser")
+        if set(self.winners) & set(self.losers) or len(set(self.winners)) != len(self.winners):
+            raise ValueError("winners holds an agent twice, or one of the losers")
+        if self.winners and self.winner not in self.winners:
+            raise ValueError("winners must include the winner")
         return self
+
+    @property
+    def winning_agents(self) -> tuple[str, ...]:
+        """Every agent who won this case (the winning group, or the winner alone)."""
+        if self.winners:
+            return self.winners
+        return (self.winner,) if self.winner is not None else ()

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal
 from pydantic import BaseModel, ConfigDict
 
 from accord.learning.outcomes import CaseOutcome
-from accord.learning.summary import OutcomeSummary, summarize_outcomes
+from accord.learning.summary import AgentRecord, OutcomeSummary, summarize_outcomes
 from accord.learning.summary_markdown import summary_markdown
 
 if TYPE_CHECKING:
@@ -105,19 +105,40 @@ def _plot_escalation_rate(summary: OutcomeSummary, path: Path, fmt: PlotFormat) 
 
 def _plot_win_rates(summary: OutcomeSummary, threshold: float, path: Path, fmt: PlotFormat) -> Path:
     figure, axes = _figure()
-    axes.set_title("Win rate per agent (all task types)")
+    axes.set_title(
+        f"Win rate per agent (all task types); flagged: under {threshold} "
+        f"with at least {summary.min_cases} cases of one task type"
+    )
     axes.set_ylabel("win rate")
     axes.set_ylim(0.0, 1.0)
     if not summary.agents:
         _nothing_to_plot(axes)
         return _save(figure, path, fmt)
     names = [a.agent for a in summary.agents]
-    bars = axes.bar(names, [a.win_rate for a in summary.agents])
-    axes.bar_label(bars, labels=[f"n={a.cases}" for a in summary.agents], fontsize="small")
+    colours = [_bar_colour(a, threshold) for a in summary.agents]
+    bars = axes.bar(names, [a.win_rate for a in summary.agents], color=colours)
+    labels = [_bar_label(a, threshold) for a in summary.agents]
+    axes.bar_label(bars, labels=labels, fontsize="small")
     axes.axhline(threshold, linestyle="--", color="grey", label=f"routing threshold {threshold}")
     axes.tick_params(axis="x", labelrotation=45)
     axes.legend(loc="upper right", fontsize="small")
     return _save(figure, path, fmt)
+
+
+def _bar_colour(agent: AgentRecord, threshold: float) -> str:
+    if agent.flagged:
+        return "tab:red"
+    return "tab:orange" if agent.win_rate < threshold else "tab:blue"
+
+
+def _bar_label(agent: AgentRecord, threshold: float) -> str:
+    """``n=`` the sample; "flagged" or "not flagged" (too few cases per task type) for a bar
+    under the line, as the summary says."""
+    if agent.flagged:
+        return f"n={agent.cases}, flagged"
+    if agent.win_rate < threshold:
+        return f"n={agent.cases}, not flagged"
+    return f"n={agent.cases}"
 
 
 def render_report(

@@ -26,7 +26,8 @@ class DaySummary(BaseModel):
 
 
 class AgentRecord(BaseModel):
-    """One agent's overall record across task types."""
+    """One agent's overall record across task types; ``flagged`` when routing advice names it
+    (some task type with at least the minimum sample and a win rate under the threshold)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -34,6 +35,7 @@ class AgentRecord(BaseModel):
     wins: int
     cases: int
     win_rate: float
+    flagged: bool = False
 
 
 class OutcomeSummary(BaseModel):
@@ -51,6 +53,16 @@ class OutcomeSummary(BaseModel):
     agents: list[AgentRecord]
     routing_flags: list[RoutingFlag]
     root_causes: RootCauseReport
+    threshold: float = 0.4
+    min_cases: int = 5
+    """The routing rule: a win rate under ``threshold`` over at least ``min_cases`` cases of
+    one task type is flagged; agents under the line with fewer cases are shown, not flagged."""
+
+    @property
+    def below_threshold_unflagged(self) -> list[AgentRecord]:
+        """Agents under the line overall that routing advice does not name (too few cases
+        on any one task type)."""
+        return [a for a in self.agents if a.win_rate < self.threshold and not a.flagged]
 
 
 def _sorted_counts(values: Iterable[str]) -> dict[str, int]:
@@ -87,6 +99,8 @@ def summarize_outcomes(
     cases = list(outcomes)
     tracker = WinRateTracker.from_outcomes(cases)
     escalated = sum(o.escalated for o in cases)
+    flags = tracker.routing_advice(threshold=threshold, min_cases=min_cases)
+    flagged = {f.agent for f in flags}
     return OutcomeSummary(
         total=len(cases),
         escalated=escalated,
@@ -101,9 +115,12 @@ def summarize_outcomes(
                 wins=tracker.wins(agent),
                 cases=tracker.cases(agent),
                 win_rate=tracker.win_rate(agent),
+                flagged=agent in flagged,
             )
             for agent in tracker.agents()
         ],
-        routing_flags=tracker.routing_advice(threshold=threshold, min_cases=min_cases),
+        routing_flags=flags,
         root_causes=root_cause_report(cases),
+        threshold=threshold,
+        min_cases=min_cases,
     )

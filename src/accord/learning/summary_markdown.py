@@ -28,7 +28,11 @@ def summary_markdown(summary: OutcomeSummary) -> str:
     lines += _count_table("Kind", summary.by_kind, total)
     lines += _count_table("Severity", summary.by_severity, total)
     lines += _count_table("Strategy", summary.by_strategy, total)
-    lines += ["## Routing flags", ""]
+    rule = (
+        f"win rate under {summary.threshold:.2f} over at least {summary.min_cases} cases "
+        "of one task type"
+    )
+    lines += ["## Routing flags", "", f"Rule: {rule}.", ""]
     if summary.routing_flags:
         lines += ["| agent | task type | win rate | cases |", "|---|---|---:|---:|"]
         lines += [
@@ -37,7 +41,16 @@ def summary_markdown(summary: OutcomeSummary) -> str:
         ]
         lines += [""] + [f"- {f.advice}" for f in summary.routing_flags]
     else:
-        lines.append("No agent is below the routing threshold.")
+        lines.append(f"No agent is flagged ({rule}).")
+    unflagged = summary.below_threshold_unflagged
+    if unflagged:
+        lines += [
+            "",
+            f"Under the line on the win-rate chart but not flagged (fewer than "
+            f"{summary.min_cases} cases on any one task type):",
+            "",
+        ]
+        lines += [f"- {a.agent}: {a.win_rate:.2f} over {a.cases} cases" for a in unflagged]
     lines += [
         "",
         "## Root causes",

@@ -46,13 +46,15 @@ class WinRateTracker:
 
     @classmethod
     def from_outcomes(cls, outcomes: Iterable[CaseOutcome]) -> WinRateTracker:
-        """Count every decided outcome; cases without a winner count for nobody."""
+        """Count every decided outcome: each agent of the winning group wins (three winners
+        of a 3-vs-2 vote are three wins); cases without a winner count for nobody."""
         wins: Counter[_Key] = Counter()
         losses: Counter[_Key] = Counter()
         for outcome in outcomes:
             if outcome.winner is None:
                 continue
-            wins[(outcome.winner, outcome.task_type)] += 1
+            for winner in outcome.winning_agents:
+                wins[(winner, outcome.task_type)] += 1
             for loser in outcome.losers:
                 losses[(loser, outcome.task_type)] += 1
         return cls(wins, losses)
