@@ -180,7 +180,7 @@ def test_a_deny_policy_expires_an_undecided_item_and_the_case_is_abandoned(
     assert (expired.decision.outcome, expired.decision.via) == ("expired", "timeout")
     assert expired.decision.decided_by == "system:timeout"
     abandoned = accord.cases.get(case.case_id)
-    assert abandoned.status is SettleStatus.ESCALATED
+    assert abandoned.status is SettleStatus.EXPIRED
     assert abandoned.dcp_status is CaseStatus.ABANDONED
     assert abandoned.decision is None
     assert abandoned.escalation is not None

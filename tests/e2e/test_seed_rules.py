@@ -303,3 +303,36 @@ def test_all_three_winners_of_a_three_against_two_vote_count_in_win_rates(
     assert case.decision.rung == "vote"
     assert [tracker.wins(f"agent:{n}") for n in range(5)] == [1, 1, 1, 0, 0]
     assert [tracker.cases(f"agent:{n}") for n in range(5)] == [1] * 5
+
+
+# --- a denial is a final status ----------------------------------------------------------------
+
+
+def test_a_denied_case_is_final_and_found_by_status_denied(
+    tmp_path: Path, open_accord: OpenAccord, cli: RunCli, database_url: str
+) -> None:
+    config = write_config(
+        tmp_path,
+        {
+            "conflict_resolution": {"strategy": "human"},
+            "approvals": {"principals": {"human:alice": ["approver"]}},
+        },
+    )
+    accord = open_accord(config)
+    case = accord.settle("Total?", totals("agent:a", "agent:b"))
+
+    accord.decide(
+        str(case.approval_item_id), accord.principal("human:alice"), deny=True, reason="re-run"
+    )
+
+    denied = accord.cases.get(case.case_id)
+    assert denied.status is SettleStatus.DENIED
+    assert [r["case_id"] for r in accord.cases.find(status="denied")] == [case.case_id]
+    assert accord.cases.find(status="escalated") == []
+    assert accord.verify(workers=1).entries == accord.ledger.size()  # the case audit agrees
+    listed = cli(
+        "cases", "--status", "denied", "--json", "--db", database_url, "--keys", "keys",
+        "--config", "accord.yaml",
+    )
+    assert listed.exit_code == 0, listed.output
+    assert [r["case_id"] for r in json.loads(listed.stdout)] == [case.case_id]

@@ -12,6 +12,7 @@ import pytest
 from accord import Accord, SettleStatus
 from accord.boundary import TieBreaker
 from accord.clock import FrozenClock
+from accord.conflicts import Tier
 from accord.errors import ConfigError
 
 from . import probes
@@ -95,6 +96,26 @@ def test_a_successor_settles_every_boundary_with_one_probe_and_no_model(
     assert events["boundary_recorded"] == 1
     assert events["boundary_resolved"] == 1
     assert successor.verify(workers=1).entries == sum(events.values())
+
+
+def test_a_probe_settled_case_keeps_the_tier_that_worked_on_it_and_names_the_probe(
+    tmp_path: Path, database_url: str, frozen_clock: FrozenClock, opened: list[Accord]
+) -> None:
+    first = open_accord(opened, tmp_path, database_url, frozen_clock)
+    case = first.settle("Total of invoice 4411", POSITIONS, task_type="invoicing", session_id="s")
+    assert case.tier is Tier.HUMAN_APPEAL  # tier 2 (authority, no org chart) queued it
+    [boundary] = first.close_session("s")
+
+    first.boundaries.resolve(boundary.boundary_id)
+
+    settled = first.cases.get(case.case_id)
+    assert settled.tier is Tier.CONTEXTUAL_ARBITRATION  # no person decided
+    assert settled.dissent[0].decided_by == "probe:erp_invoice_total"
+    resolved = [e.record for e in first.ledger.entries() if e.event_type == "dispute_resolved"]
+    assert resolved[-1]["resolution_level"] == "contextual_arbitration"
+    assert resolved[-1]["decided_by"] == "probe:erp_invoice_total"
+    assert "probe erp_invoice_total answered" in resolved[-1]["reasoning"]
+    assert first.verify(workers=1).entries == first.ledger.size()
 
 
 def test_without_a_runnable_tie_breaker_the_boundary_stays_with_people(

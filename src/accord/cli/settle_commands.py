@@ -14,7 +14,7 @@ from rich.table import Table
 from accord.cli.opening import open_accord, print_one
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
-from accord.disputes import SettleRequest
+from accord.disputes import SettleRequest, SettleStatus
 from accord.errors import AccordError, ValidationError
 from accord.learning import WinRateTracker, evaluate_crowd, render_report, root_cause_report
 
@@ -108,7 +108,7 @@ def settle(
 
 def cases(
     status: Annotated[
-        str | None, typer.Option(help="settled | merged | no_conflict | escalated")
+        str | None, typer.Option(help=" | ".join(s.value for s in SettleStatus))
     ] = None,
     session: Annotated[str | None, typer.Option(help="Only this session's cases.")] = None,
     limit: Annotated[int, typer.Option(min=1)] = 50,

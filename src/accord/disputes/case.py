@@ -13,12 +13,15 @@ from accord.resolution import RungAttempt
 
 
 class SettleStatus(StrEnum):
-    """How ``settle`` ended."""
+    """How the case stands: ``settle``'s outcome, then final once people deny it or its
+    approval item expires undecided (``denied``, ``expired``: nothing is left in the queue)."""
 
     SETTLED = "settled"
     MERGED = "merged"
     NO_CONFLICT = "no_conflict"
     ESCALATED = "escalated"
+    DENIED = "denied"
+    EXPIRED = "expired"
 
 
 class CaseStatus(StrEnum):

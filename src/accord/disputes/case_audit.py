@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Connection, select, tuple_
 
 from accord.crypto import content_hash
-from accord.disputes.case import Case, DissentRecord, SettleStatus
+from accord.disputes.case import Case, CaseStatus, DissentRecord, SettleStatus
 from accord.disputes.case_store import case_columns, dissent_row, party_rows
 from accord.disputes.signable import answer_hash, signable
 from accord.store.tables import case_parties, cases, dissents
@@ -27,6 +27,7 @@ OUTCOME_EVENTS = {
     "consensus_recorded": "answer_hash",
     "outputs_merged": "merged_hash",
     "dispute_escalated": None,
+    "dispute_abandoned": None,
 }
 #: Ledger events written when a case is first recorded.
 OPENING_EVENTS = ("dispute_opened", "consensus_recorded", "outputs_merged")
@@ -140,6 +141,13 @@ def _outcome_problem(case: Case, signed: SignedCase) -> tuple[str, str] | None:
     if signed.latest is None:
         return "ledger", "no signed outcome for this case"
     _, event_type, record = signed.latest
+    closed = case.dcp_status is CaseStatus.ABANDONED
+    if case.status in (SettleStatus.DENIED, SettleStatus.EXPIRED) or (
+        case.status is SettleStatus.ESCALATED and closed  # denied before 'denied' existed
+    ):
+        if event_type != "dispute_abandoned":
+            return "status", f"the latest signed outcome is {event_type}, not dispute_abandoned"
+        return None
     if case.status is SettleStatus.ESCALATED:
         if event_type != "dispute_escalated":
             return "status", f"the latest signed outcome is {event_type}, not an escalation"

@@ -32,7 +32,8 @@ def fold_human_decision(
     reason: str,
     decided_at: datetime,
 ) -> Case:
-    """Settle the case on the chosen answer, or close it unsettled (denied / expired)."""
+    """Settle the case on the chosen answer, or close it unsettled: status ``denied`` (a
+    person, or a timeout's deny action) or ``expired``, DCP status ``abandoned``."""
     options = options_of(_dispute(case))
     # Only a person's approval picks an answer: a timeout's automatic action ("approve" or
     # "deny") is a policy word, not one of the options, even when an answer reads the same.
@@ -90,6 +91,7 @@ def fold_human_decision(
     )
     return case.model_copy(
         update={
+            "status": SettleStatus.DENIED if outcome == "denied" else SettleStatus.EXPIRED,
             "dcp_status": CaseStatus.ABANDONED,
             "escalation": escalation,
             "decided_at": decided_at,

@@ -7,6 +7,9 @@ from datetime import UTC
 from accord.disputes.case import Case, SettleStatus
 from accord.learning import CaseOutcome
 
+#: Cases that escalated: still waiting, or closed unsettled by people or a timeout.
+_WENT_TO_PEOPLE = (SettleStatus.ESCALATED, SettleStatus.DENIED, SettleStatus.EXPIRED)
+
 
 def infer_cause(case: Case) -> str | None:
     """A coarse root cause from the case's own evidence (playbook §9), or None.
@@ -46,7 +49,7 @@ def case_outcome(case: Case) -> CaseOutcome:
         winner=decision.winner if settled and decision else None,
         winners=decision.winners if decision and decision.winner in decision.winners else (),
         losers=tuple(d.agent_id for d in case.dissent),
-        escalated=case.status is SettleStatus.ESCALATED,
+        escalated=case.status in _WENT_TO_PEOPLE,
         cause=infer_cause(case),
         decided_at=when if when.tzinfo else when.replace(tzinfo=UTC),
     )

@@ -43,6 +43,23 @@ def close_session(service: BoundaryService, store: CaseStore, session_id: str) -
     return service.close(session_id, views, sizes)
 
 
+def tier_reached_without_people(case: Case) -> Tier:
+    """The highest tier that worked on the case before it waited for people: a probe, not a
+    person, decides it, so it is never ``human_appeal`` (a tier-2 strategy that ran makes it
+    ``contextual_arbitration``; otherwise the tier the dispute started at)."""
+    if any(
+        a.tier is Tier.CONTEXTUAL_ARBITRATION and a.rung != "policy" for a in case.attempts
+    ):
+        return Tier.CONTEXTUAL_ARBITRATION
+    start = case.classification.starting_tier if case.classification else case.tier
+    return Tier.CONTEXTUAL_ARBITRATION if start is Tier.HUMAN_APPEAL else start
+
+
+def probe_reasoning(receipt: ResolutionReceipt) -> str:
+    """What decided a probe-settled case, in words."""
+    return f"probe {receipt.probe} answered {receipt.result.value!r}: {receipt.result.detail}"
+
+
 def fold_receipt(case: Case, receipt: ResolutionReceipt) -> Case:
     """The case settled by a successor's tie-breaker probe (pure)."""
     winners = receipt.winner_agents
@@ -57,7 +74,7 @@ def fold_receipt(case: Case, receipt: ResolutionReceipt) -> Case:
         confidence=1.0,
         resolution_id=new_id("res", receipt.resolved_at),
     )
-    reasoning = f"probe {receipt.probe} answered {receipt.result.value!r}: {receipt.result.detail}"
+    reasoning = probe_reasoning(receipt)
     dissent = tuple(
         DissentRecord(
             dissent_id=new_id("dis", receipt.resolved_at),
@@ -84,7 +101,7 @@ def fold_receipt(case: Case, receipt: ResolutionReceipt) -> Case:
         update={
             "status": SettleStatus.SETTLED,
             "dcp_status": CaseStatus.RESOLVED,
-            "tier": Tier.HUMAN_APPEAL if case.tier is Tier.HUMAN_APPEAL else case.tier,
+            "tier": tier_reached_without_people(case),
             "decision": decision,
             "dissent": dissent,
             "decided_at": receipt.resolved_at,
@@ -124,6 +141,8 @@ def settle_from_receipt(
                         "resolution_id": decision.resolution_id,
                         "resolution_level": settled.tier.value,
                         "resolution_type": "tie_breaker_probe",
+                        "decided_by": f"probe:{receipt.probe}",
+                        "reasoning": probe_reasoning(receipt),
                         "rung": decision.rung,
                         "winner": decision.winner,
                         "winners": list(decision.winners),

@@ -96,6 +96,7 @@ def fold_outcome(
 ) -> Case:
     """The case after a strategy's outcome (pure)."""
     attempt = RungAttempt(
+        tier=Tier.HUMAN_APPEAL if outcome.strategy == "human" else Tier.CONTEXTUAL_ARBITRATION,
         rung=outcome.strategy,
         decided=outcome.status == "decided",
         group=outcome.group,
@@ -212,6 +213,7 @@ def _critical_rule(case: Case, choice: StrategyChoice) -> tuple[Case, StrategyCh
         return case, choice
     if choice.critical_opt_in is not None:
         note = RungAttempt(
+            tier=Tier.CONTEXTUAL_ARBITRATION,
             rung="policy",
             decided=False,
             detail=f"{choice.critical_opt_in}: strategy — the policy lets {choice.strategy} "

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from accord.conflicts import Tier
+
 
 class RungAttempt(BaseModel):
-    """One rung's verdict: decided for a group of agents, or why it could not."""
+    """One rung's (or strategy's) verdict: decided for a group of agents, or why it could not.
+
+    ``tier`` is where it ran: tier-1 rungs at ``direct_negotiation``; a strategy after tier 1
+    at ``contextual_arbitration`` (``human_appeal`` for the human queue)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -15,6 +20,7 @@ class RungAttempt(BaseModel):
     group: int | None = None
     confidence: float = 0.0
     detail: str = ""
+    tier: Tier = Tier.DIRECT_NEGOTIATION
 
 
 class TierOneOutcome(BaseModel):
