@@ -336,3 +336,35 @@ def test_a_denied_case_is_final_and_found_by_status_denied(
     )
     assert listed.exit_code == 0, listed.output
     assert [r["case_id"] for r in json.loads(listed.stdout)] == [case.case_id]
+
+
+# --- text options of any length reach people ------------------------------------------------
+
+
+def test_a_free_text_disagreement_longer_than_an_option_reaches_people_in_full(
+    tmp_path: Path, open_accord: OpenAccord
+) -> None:
+    accord = open_accord(write_config(tmp_path, {"conflict_resolution": {"strategy": "human"}}))
+    keep = "Keep the retry loop: " + "the upstream API drops one call in fifty. " * 20
+    drop = "Drop the retry loop: " + "retries doubled the load during the outage. " * 20
+
+    case = accord.settle(
+        "Should the client retry?",
+        [
+            {"agent": "agent:a", "output": keep, "confidence": 0.8},
+            {"agent": "agent:b", "output": drop, "confidence": 0.8},
+        ],
+    )
+
+    assert case.approval_item_id is not None
+    item = accord.approvals.get(case.approval_item_id)
+    assert len(keep) > 256
+    assert item.option_texts == (keep, drop)
+    assert all(len(option) <= 256 for option in item.options)
+    assert item.options[0].startswith("option 1: Keep the retry loop")
+    assert "[sha256:" in item.options[0]
+    accord.decide(case.approval_item_id, accord.principal("human:alice"), choice=item.options[1])
+    decided = accord.cases.get(case.case_id)
+    assert decided.decision is not None
+    assert decided.decision.answer == drop
+    assert decided.decision.winner == "agent:b"

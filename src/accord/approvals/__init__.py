@@ -15,6 +15,8 @@ from accord.approvals.events import (
     Event,
 )
 from accord.approvals.item import (
+    MAX_OPTION_TEXT_CHARS,
+    OPTION_LABEL_MAX_CHARS,
     TIMEOUT_DECIDER,
     ApprovalDecision,
     ApprovalItem,
@@ -57,6 +59,8 @@ __all__ = [
     "APPROVAL_ESCALATED",
     "APPROVAL_EXPIRED",
     "APPROVAL_REQUESTED",
+    "MAX_OPTION_TEXT_CHARS",
+    "OPTION_LABEL_MAX_CHARS",
     "TIMEOUT_DECIDER",
     "AlreadyDecided",
     "AlreadyResumed",

@@ -16,7 +16,16 @@ TIMEOUT_DECIDER = "system:timeout"
 ITEM_ID_PATTERN = r"^apr:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
 
 HumanOutcome = Literal["approved", "denied"]
-Option = Annotated[str, Field(min_length=1, max_length=256)]
+
+OPTION_LABEL_MAX_CHARS = 256
+"""The longest option (what a person picks and ``approvals decide --choice`` takes); a longer
+answer is offered as a label, its full text in ``ApprovalItem.option_texts``."""
+MAX_OPTION_TEXT_CHARS = 10_000_000
+"""The longest full option text an item carries: the largest agent output settle is meant to
+accept (keep in step with the settle output size limit)."""
+
+Option = Annotated[str, Field(min_length=1, max_length=OPTION_LABEL_MAX_CHARS)]
+OptionText = Annotated[str, Field(min_length=1, max_length=MAX_OPTION_TEXT_CHARS)]
 
 
 class ApprovalStatus(StrEnum):
@@ -63,6 +72,9 @@ class ApprovalItem(BaseModel):
     positions: tuple[PositionSummary, ...]
     analysis: str
     options: tuple[Option, ...] = Field(min_length=1)
+    option_texts: tuple[OptionText, ...] = ()
+    """The full text of each option, in order, when some option is a label for a longer
+    answer; empty when every option is its own full text."""
     risk: Risk
     policy: TimeoutPolicy
     status: ApprovalStatus = ApprovalStatus.PENDING
@@ -77,6 +89,8 @@ class ApprovalItem(BaseModel):
     def _status_matches_decision(self) -> ApprovalItem:
         if len(set(self.options)) != len(self.options):
             raise ValueError("options must be distinct")
+        if self.option_texts and len(self.option_texts) != len(self.options):
+            raise ValueError("option_texts must give one full text per option")
         closed_by_decision = self.status in (
             ApprovalStatus.APPROVED,
             ApprovalStatus.DENIED,

@@ -59,8 +59,11 @@ class ApprovalQueue:
         options: Sequence[str],
         risk: Risk,
         policy: TimeoutPolicy,
+        option_texts: Sequence[str] = (),
     ) -> ApprovalItem:
-        """Queue a new pending item, offered to the policy's first role with its first deadline."""
+        """Queue a new pending item, offered to the policy's first role with its first deadline.
+
+        ``option_texts`` gives each option's full text when some option is a short label."""
         with self._db.write() as conn:
             return self.request_within(
                 conn,
@@ -72,6 +75,7 @@ class ApprovalQueue:
                 options=options,
                 risk=risk,
                 policy=policy,
+                option_texts=option_texts,
             )
 
     def request_within(
@@ -87,6 +91,7 @@ class ApprovalQueue:
         risk: Risk,
         policy: TimeoutPolicy,
         item_id: str | None = None,
+        option_texts: Sequence[str] = (),
     ) -> ApprovalItem:
         """:meth:`request` inside the caller's write transaction (e.g. with the case insert).
 
@@ -103,6 +108,7 @@ class ApprovalQueue:
                     "positions": list(positions),
                     "analysis": analysis,
                     "options": tuple(options),
+                    "option_texts": tuple(option_texts),
                     "risk": risk,
                     "policy": policy,
                     "created_at": now,

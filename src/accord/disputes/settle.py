@@ -39,7 +39,7 @@ from accord.disputes.tier_two import TierTwo, run_tier_two
 from accord.errors import AccordError, CanonicalizationError, StoreError, ValidationError
 from accord.ledger import Ledger, PreparedEvent
 from accord.org import OrgChart
-from accord.resolution import VerifierRegistry
+from accord.resolution import VerifierRegistry, option_texts_of
 from accord.store.group_commit import GroupCommit
 
 WeightsSource = Callable[[], Mapping[str, float]]
@@ -200,6 +200,12 @@ def _check_signable(value: object, field: str, position: int | None) -> None:
         ) from None
 
 
+def _full_texts(request: StagedRequest) -> tuple[str, ...]:
+    """The options' full texts when some option is a label for a longer answer, else ()."""
+    full = option_texts_of(request.dispute)
+    return full if full != request.options else ()
+
+
 class Settler:
     """Decides cases at tier 1 and records them; the heart of ``Accord.settle``."""
 
@@ -347,6 +353,7 @@ class Settler:
             ],
             analysis=request.analysis,
             options=request.options,
+            option_texts=_full_texts(request),
             risk=severity,  # type: ignore[arg-type]
             policy=self.approval_policy,
         )

@@ -8,7 +8,7 @@ Tiers 2 and 3 are ``ConflictResolver`` strategies chosen by name from a
 ``accord.strategies`` entry-point group), each given a :class:`StrategyContext`.
 """
 
-from accord.resolution._strategy_support import options_of
+from accord.resolution._strategy_support import option_texts_of, options_of
 from accord.resolution.authority import AuthoritySettings, AuthorityStrategy
 from accord.resolution.builtin import BUILTIN_STRATEGIES, builtin_resolvers
 from accord.resolution.debate import DebateSettings, DebateStrategy
@@ -60,6 +60,7 @@ __all__ = [
     "VerifierRegistry",
     "builtin_resolvers",
     "draft_dissent",
+    "option_texts_of",
     "options_of",
     "run_isolated",
     "run_tier_one",

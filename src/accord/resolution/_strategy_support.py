@@ -14,6 +14,7 @@ from accord.errors import ValidationError
 from accord.llm import MeteredModel, UsageMeter
 from accord.org import OrgChart
 from accord.resolution.hierarchy import common_manager as common_manager
+from accord.resolution.option_labels import labelled
 from accord.resolution.strategy_context import StrategyContext
 from accord.resolution.strategy_types import Dispute, StrategyOutcome
 
@@ -56,12 +57,18 @@ def render_answer(answer: JsonValue) -> str:
     return json.dumps(answer, sort_keys=True, ensure_ascii=False)
 
 
-def options_of(dispute: Dispute) -> tuple[str, ...]:
-    """One option per answer group, in group order; numbered when renderings collide."""
+def option_texts_of(dispute: Dispute) -> tuple[str, ...]:
+    """Each answer group's full text, in group order; numbered when renderings collide."""
     rendered = tuple(render_answer(group.answer) for group in dispute.detection.groups)
     if len(set(rendered)) == len(rendered):
         return rendered
     return tuple(f"option {index + 1}: {text}" for index, text in enumerate(rendered))
+
+
+def options_of(dispute: Dispute) -> tuple[str, ...]:
+    """One option per answer group, in group order: the full text, or a short label for a
+    long one (:mod:`accord.resolution.option_labels`)."""
+    return labelled(option_texts_of(dispute))
 
 
 def lead_of(dispute: Dispute, group: int) -> str:
