@@ -153,6 +153,7 @@ def test_a_tier_one_decision_names_the_rung_that_decided_and_the_shared_departme
     )
     assert resolved["decided_by"] == "authority"
     assert resolved["department"] == "backend"
+    assert resolved["common_manager"] is None
 
 
 def test_a_tier_one_decision_across_departments_has_no_department(
@@ -172,6 +173,10 @@ def test_a_tier_one_decision_across_departments_has_no_department(
     assert case.decision.rung == "confidence"
     assert case.department is None
     assert case.dissent[0].decided_by == "confidence"
+    resolved = next(
+        e.record for e in accord.ledger.entries() if e.event_type == "dispute_resolved"
+    )
+    assert (resolved["department"], resolved["common_manager"]) == (None, "human:ceo")
 
 
 # --- at least two positions ---------------------------------------------------------------

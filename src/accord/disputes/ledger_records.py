@@ -16,6 +16,7 @@ from accord.conflicts import Position, Tier
 from accord.disputes.case import Case, SettleStatus
 from accord.disputes.signable import AnswerHashes, basis_points, signable
 from accord.org import OrgChart
+from accord.resolution.hierarchy import common_manager
 
 
 def _party(agent: str, org: OrgChart | None) -> dict[str, str]:
@@ -38,6 +39,16 @@ def _position(p: Position) -> dict[str, Any]:
         "sources": list(p.sources),
         "assumptions": list(p.assumptions),
     }
+
+
+def _common_manager(case: Case, org: OrgChart | None) -> str | None:
+    """When the parties span departments (no shared one), their lowest common manager."""
+    agents = [p.agent for p in case.positions]
+    if case.department is not None or org is None or any(a not in org for a in agents):
+        return None
+    if len({org.agent(a).department for a in agents}) == 1:
+        return None
+    return common_manager(org, agents)
 
 
 def _log_fields(case: Case) -> dict[str, Any]:
@@ -155,6 +166,7 @@ def case_events(
             "dissent": [{"dissent_id": d.dissent_id, "agent_id": d.agent_id} for d in case.dissent],
             "decided_by": (case.dissent[0].decided_by if case.dissent else None) or decision.rung,
             "department": case.department,
+            "common_manager": _common_manager(case, org),
             "tokens": tokens,
             "log": _log_fields(case),
         }
