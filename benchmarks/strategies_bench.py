@@ -217,8 +217,17 @@ def authority_rate(decisions: int) -> tuple[float, int, int]:
 def run(quick: bool) -> list[Result]:
     n = 20 if quick else 50
     requests = scenarios(n)
-    debate = {"conflict_resolution": {"strategy": "debate", "debate": {"judge": "agent:arbiter"}}}
-    hybrid = {"conflict_resolution": {"strategy": "hybrid"}}
+    # critical contradictions go to people unless the conflict type opts in: the benchmark
+    # measures what the strategies spend on them, so it opts in
+    opt_in = {"direct_contradiction": {"critical_without_source": "strategy"}}
+    debate = {
+        "conflict_resolution": {
+            "strategy": "debate",
+            "debate": {"judge": "agent:arbiter"},
+            "conflict_types": opt_in,
+        }
+    }
+    hybrid = {"conflict_resolution": {"strategy": "hybrid", "conflict_types": opt_in}}
     always = {**debate, "classification": ALWAYS_DEBATE_CHAINS}
     with tempfile.TemporaryDirectory() as tmp:
         runs = {
