@@ -20,7 +20,7 @@ def test_agreeing_agents_make_a_no_conflict_case_resolved_by_consensus() -> None
     assert case.decision.winners == ("a", "b")
     assert case.decision.winner is None
     assert case.decision.answer == 100
-    assert case.decision.figures == {"a": 100, "b": 100}
+    assert case.figures == {"a": 100, "b": 100}
     assert case.decision.confidence is None
     assert case.dissent == ()
     assert case.attempts == ()
@@ -39,7 +39,7 @@ def test_agreement_within_tolerance_records_every_figure_and_no_invented_confide
     assert case.decision.winners == ("a", "b")
     assert case.decision.winner is None
     assert case.decision.answer is None  # 100 and 104 agree within tolerance; neither is it
-    assert case.decision.figures == {"a": 100, "b": 104}
+    assert case.figures == {"a": 100, "b": 104}
     assert case.decision.confidence is None  # no agent-independent confidence was stated
     assert case.dissent == ()
     assert case.attempts == ()

@@ -40,9 +40,10 @@ class CaseStatus(StrEnum):
 class Decision(BaseModel):
     """The winning side, or the merged output, and how it was reached.
 
-    An agreement (``rung="consensus"``) carries every agent's figure in ``figures``; its
-    ``answer`` is the shared value only when every figure is the same (None when they agree
-    within tolerance but differ) and its ``confidence`` is None: nobody decided anything.
+    An agreement (``rung="consensus"``) keeps every agent's figure in the case's positions
+    (:attr:`Case.figures`); its ``answer`` is the shared value only when every figure is the
+    same (None when they agree within tolerance but differ) and its ``confidence`` is None:
+    nobody decided anything.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -52,7 +53,6 @@ class Decision(BaseModel):
     answer: JsonValue = None
     rung: str | None = None
     confidence: float | None = 0.0
-    figures: dict[str, JsonValue] = {}
     provenance: dict[str, str] | None = None
     conflicts_resolved: tuple[str, ...] = ()
     """Merged fields where agents gave different values (the most confident one was kept)."""
@@ -133,6 +133,13 @@ class Case(BaseModel):
     model_calls: int = 0
 
     @property
+    def figures(self) -> dict[str, Any]:
+        """Every agent's figure when the agents agreed (``no_conflict``), else empty."""
+        if self.status is not SettleStatus.NO_CONFLICT:
+            return {}
+        return {p.agent: p.output for p in self.positions}
+
+    @property
     def dissent_ids(self) -> tuple[str, ...]:
         return tuple(d.dissent_id for d in self.dissent)
 
@@ -146,7 +153,7 @@ class Case(BaseModel):
             "winner": decision.winner if decision else None,
             "winners": list(decision.winners) if decision else [],
             "answer": decision.answer if decision else None,
-            "figures": dict(decision.figures) if decision else {},
+            "figures": self.figures,
             "rung": decision.rung if decision else None,
             "kind": self.detection.kind.value if self.detection.kind else None,
             "severity": self.detection.severity.value if self.detection.severity else None,

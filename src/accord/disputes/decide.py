@@ -172,7 +172,6 @@ def _agreed(frame: _Frame) -> Case:
             answer=_json(first) if same else None,
             rung="consensus",
             confidence=None,
-            figures={p.agent: _json(p.output) for p in positions},
         )
         status = SettleStatus.NO_CONFLICT
     return frame.case(
