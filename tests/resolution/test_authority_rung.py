@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from accord.org import SeniorityScale
-from accord.resolution.authority_rung import authority_rung
+from accord.resolution.authority_rung import authority_rung, cross_department
 
 from ..org._builders import chart, member
 from ._builders import context, pos
@@ -85,3 +85,43 @@ def test_the_org_charts_own_seniority_scale_is_used() -> None:
 
     assert attempt.decided
     assert attempt.detail == "most senior party is master"
+
+
+def test_across_branches_seniority_does_not_apply_and_the_common_manager_is_named() -> None:
+    org = chart(
+        [
+            member("agent:boss", department="executive", seniority="lead"),
+            member("agent:eng", manager="agent:boss", department="backend", seniority="senior"),
+            member("agent:fin", manager="agent:boss", department="billing", seniority="junior"),
+        ]
+    )
+
+    reason = cross_department(context([pos("agent:eng", 1), pos("agent:fin", 2)], org=org))
+
+    assert reason == (
+        "cross-department conflict (backend, billing): seniority does not apply; "
+        "their lowest common manager agent:boss decides"
+    )
+
+
+def test_across_separate_hierarchies_people_decide() -> None:
+    org = chart(
+        [
+            member("agent:eng", department="backend", seniority="senior"),
+            member("agent:lab", department="labs", seniority="junior"),
+        ]
+    )
+
+    reason = cross_department(context([pos("agent:eng", 1), pos("agent:lab", 2)], org=org))
+
+    assert reason is not None
+    assert reason.endswith("they have no common manager, so people decide")
+
+
+def test_within_one_branch_or_without_a_chart_there_is_no_cross_department_reason() -> None:
+    same = context([pos("agent:mid", 1), pos("agent:senior", 2)], org=ORG)
+    unknown = context([pos("agent:ghost", 1), pos("agent:senior", 2)], org=ORG)
+
+    assert cross_department(same) is None
+    assert cross_department(unknown) is None
+    assert cross_department(context([pos("agent:a", 1), pos("agent:b", 2)])) is None
