@@ -300,7 +300,7 @@ class Accord:
     def sweep(self) -> list[ApprovalItem]:
         """Apply every due approval deadline exactly once (run it periodically)."""
         self._refuse_if_read_only("sweep")
-        return self.approvals.sweep()
+        return self.approvals.sweep_due()
 
     # --- session hand-off ---------------------------------------------------------------
 

@@ -168,9 +168,14 @@ def test_witnesses_receive_every_new_checkpoint_after_it_commits(
     ]
     published = read_checkpoint_file(witness_file(witness, 8))
     assert published == ledger.checkpoints()[1]
-    with pytest.raises(RuntimeError), db.write() as conn:  # rolled back: nothing published
-        ledger.append_within(conn, case_events(3))
-        raise RuntimeError("abort")
+
+    def abort_after_appending() -> None:
+        with db.write() as conn:
+            ledger.append_within(conn, case_events(3))
+            raise RuntimeError("abort")
+
+    with pytest.raises(RuntimeError):  # rolled back: nothing published
+        abort_after_appending()
     assert not witness_file(witness, 12).exists()
     assert ledger.size() == 9
     cp = ledger.checkpoint()  # an explicit checkpoint is published too

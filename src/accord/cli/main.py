@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 import tempfile
 from importlib.resources import files
@@ -23,6 +22,7 @@ from accord.cli import (
     settle_commands,
 )
 from accord.cli.demo import demo_config, run_day
+from accord.cli.demo_files import DemoPaths, remove_demo_files
 from accord.cli.logging_setup import configure_logging
 from accord.cli.not_verified import describe_failure
 from accord.cli.opening import open_accord
@@ -400,22 +400,30 @@ def demo(
     db: DbOption = None,
     keys: KeysOption = None,
     fresh: Annotated[
-        bool, typer.Option("--fresh", help="Start from an empty SQLite file.")
+        bool,
+        typer.Option(
+            "--fresh",
+            help="Start from an empty SQLite file: remove the database and the --keys files "
+            "an earlier demo created (never a database or folder the demo did not create).",
+        ),
     ] = False,
 ) -> None:
     """Settle a day of agent disagreements through the real API and print the verified ledger."""
     url = resolve_database_url(db)
+    database = Path(url.removeprefix("sqlite:///")) if url.startswith("sqlite:///") else None
     if fresh:
-        if not url.startswith("sqlite:///"):
-            report_problem("error", "--fresh only deletes SQLite files")
+        if database is None:
+            report_problem("error", "--fresh only removes SQLite files")
             raise typer.Exit(2)
-        path = Path(url.removeprefix("sqlite:///"))
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
-        if keys is not None and keys.exists():
-            shutil.rmtree(keys)
+        try:
+            remove_demo_files(database, keys)
+        except AccordError as exc:
+            raise _fail(exc) from exc
+    created = None if database is None else DemoPaths.before_run(database, keys)
     with tempfile.TemporaryDirectory() as tmp:
         accord = open_accord(demo_config(Path(tmp)), url, keys)
+        if created is not None:
+            created.mark_created()
         try:
             cases, resumed = run_day(accord)
             checkpoint = accord.ledger.checkpoint()

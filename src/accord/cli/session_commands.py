@@ -65,7 +65,7 @@ def boundaries_pending(
     as_json: JsonOption = False,
 ) -> None:
     """Boundaries a successor can settle with one probe."""
-    accord = open_accord(config, db, keys, must_exist=True)
+    accord = open_accord(config, db, keys, must_exist=True, read_only=True)
     try:
         pending = accord.boundaries.pending(session)
     finally:

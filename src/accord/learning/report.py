@@ -120,6 +120,13 @@ def _plot_win_rates(summary: OutcomeSummary, threshold: float, path: Path, fmt: 
     return _save(figure, path, fmt)
 
 
+def report_paths(directory: Path, fmt: PlotFormat = "png") -> list[Path]:
+    """The files :func:`render_report` writes into ``directory``."""
+    names = ["summary.json", "summary.md"]
+    names += [f"{plot}.{fmt}" for plot in ("cases_by_kind", "escalation_rate", "win_rates")]
+    return [directory / name for name in names]
+
+
 def render_report(
     outcomes: Iterable[CaseOutcome],
     directory: Path,

@@ -191,17 +191,21 @@ class Ledger:
     # --- checkpoints ----------------------------------------------------------------------
 
     def checkpoint(self) -> Checkpoint:
-        """Sign a checkpoint over the whole ledger now (returns the latest if nothing changed)."""
+        """Sign a checkpoint over the whole ledger now (returns the latest if nothing changed;
+        that one is offered to the witnesses again, which keep each checkpoint once)."""
         with self.db.write() as conn:
             size = _head(conn).seq
             latest = _latest_checkpoint_row(conn)
-            if latest is not None and latest.tree_size == size:
-                return checkpoint_from_row(latest.body, latest.signature)
-            if size == 0:
-                raise ValidationError(
-                    "an empty ledger has nothing to checkpoint", code="ledger.empty"
-                )
-            return self._write_checkpoint(conn, size)
+            if latest is None or latest.tree_size != size:
+                if size == 0:
+                    raise ValidationError(
+                        "an empty ledger has nothing to checkpoint", code="ledger.empty"
+                    )
+                return self._write_checkpoint(conn, size)
+        existing = checkpoint_from_row(latest.body, latest.signature)
+        if self.on_checkpoint is not None:
+            self.on_checkpoint(existing)
+        return existing
 
     def _write_checkpoint(self, conn: Connection, size: int) -> Checkpoint:
         frontier = self._frontier_at(conn, size)
