@@ -69,12 +69,12 @@ class ModelSettings(BaseModel):
 
     @model_validator(mode="after")
     def _key_goes_only_where_it_is_safe(self) -> ModelSettings:
-        if self.api_key_env is not None and self.base_url is not None:
-            if not sends_key_safely(self.base_url):
-                raise ValueError(
-                    "base_url: with api_key_env set, base_url must be https:// or an http:// "
-                    "loopback address (127.0.0.1, localhost, ::1)"
-                )
+        url = self.base_url
+        if self.api_key_env is not None and url is not None and not sends_key_safely(url):
+            raise ValueError(
+                "base_url: with api_key_env set, base_url must be https:// or an http:// "
+                "loopback address (127.0.0.1, localhost, ::1)"
+            )
         return self
 
 
