@@ -169,6 +169,9 @@ def test_a_bad_probe_path_fails_only_the_commands_that_run_probes_naming_the_key
     assert closed.exit_code == 2
     assert "boundary.probes.erp" in closed.output
     assert "no_such_module_anywhere" in closed.output
+    resolved = run("boundaries", "resolve", "bnd:any", *KEYS)
+    assert resolved.exit_code == 2
+    assert "boundary.probes.erp" in resolved.output
     assert run("verify", *KEYS).exit_code == 0
 
 
