@@ -263,6 +263,7 @@ class Accord:
 
     def park(self, case: Case | str, agent_id: str, context: Mapping[str, Any]) -> TaskHandle:
         """Park an agent's task on a case that waits for people; resume with the handle."""
+        self._refuse_if_read_only("park a task")
         found = self.cases.get(case) if isinstance(case, str) else case
         if found.approval_item_id is None:
             raise ValidationError(

@@ -143,6 +143,7 @@ def test_a_read_only_accord_imports_no_probe_builds_no_model_and_refuses_to_writ
             lambda: reader.settle("x", POSITIONS),
             reader.sweep,
             lambda: reader.close_session("s"),
+            lambda: reader.park("disp:x", "agent:a", {}),
         ):
             with pytest.raises(AccordError) as refused:
                 attempt()

@@ -188,3 +188,19 @@ def test_a_probe_module_that_raises_while_loading_is_a_config_error(tmp_path: Pa
     accord.close()
     assert err.value.context["key_path"] == 'boundary.probes["erp.eu"]'
     assert "could not start" in err.value.context["rule"]
+
+
+def test_configured_probes_are_imported_on_first_lookup_only(tmp_path: Path) -> None:
+    config = tmp_path / "accord.yaml"
+    config.write_text(
+        "boundary:\n  probes: {erp_invoice_total: 'tests.session.probes:ErpInvoiceTotal'}\n"
+    )
+    accord = Accord.open(config, db_url=f"sqlite:///{tmp_path / 'x.db'}", keys_dir=tmp_path / "k")
+    try:
+        assert super(type(accord.probes), accord.probes).__len__() == 0  # nothing imported yet
+        assert "erp_invoice_total" in accord.probes
+        assert len(accord.probes) == 1
+        assert list(accord.probes) == ["erp_invoice_total"]
+        assert accord.probes.get("erp_invoice_total").name == "erp_invoice_total"
+    finally:
+        accord.close()
