@@ -108,7 +108,17 @@ def test_a_stored_checkpoint_that_is_not_json_or_empty_names_its_tree_size(run: 
         assert "None" not in result.output
 
 
-def test_a_stored_checkpoint_with_a_bad_root_names_the_checkpoint_not_none(run: Run) -> None:
+def test_a_stored_checkpoint_at_size_zero_is_reported(run: Run) -> None:
+    run("demo", *KEYS, "--fresh")
+    run("ledger", "checkpoint", *KEYS)
+    with sqlite3.connect("ledger.db") as conn:
+        conn.execute("UPDATE ledger_checkpoints SET tree_size = 0 WHERE tree_size = 14")
+    result = run("verify", *KEYS)
+    assert result.exit_code == 1
+    assert "checkpoint at size 0 (tree_size)" in result.output
+
+
+def test_an_edited_checkpoint_signer_column_names_the_checkpoint_not_none(run: Run) -> None:
     run("demo", *KEYS, "--fresh")
     run("ledger", "checkpoint", *KEYS)
     with sqlite3.connect("ledger.db") as conn:

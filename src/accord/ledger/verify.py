@@ -435,6 +435,14 @@ def checkpoint_rows_to_items(rows: Sequence[Sequence[Any]]) -> list[tuple[Checkp
                 tree_size=tree_size,
                 field="body",
             ) from exc
+        if not isinstance(tree_size, int) or tree_size < 1:
+            raise VerificationFailed(
+                f"checkpoint at size {tree_size}: a tree size is a positive number of entries",
+                code="ledger.bad_checkpoint",
+                seq=tree_size,
+                tree_size=tree_size,
+                field="tree_size",
+            )
         for name, stored, signed in (
             ("tree_size", tree_size, cp.tree_size),
             ("signer_kid", kid, cp.signer_kid),
