@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+
+from accord.app import Accord
+from accord.clock import FrozenClock
+from accord.disputes import SettleRequest
 
 from .conftest import Run
 
@@ -98,12 +103,6 @@ def test_sweep_applies_nothing_before_the_deadline(run: Run, queued: str) -> Non
 
 
 def test_sweep_applies_every_due_deadline_beyond_one_batch_and_prints_counts(run: Run) -> None:
-    from datetime import UTC, datetime
-
-    from accord.app import Accord
-    from accord.clock import FrozenClock
-    from accord.disputes import SettleRequest
-
     Path("accord.yaml").write_text(CONFIG)
     past = FrozenClock(datetime(2020, 1, 1, tzinfo=UTC))  # every deadline has long passed
     accord = Accord.open("accord.yaml", db_url=DB, keys_dir="keys", clock=past)
