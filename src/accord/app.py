@@ -17,7 +17,6 @@ from accord.boundary import (
     BoundaryService,
     BoundaryStore,
     ModelTextCrux,
-    ProbeRegistry,
 )
 from accord.clock import Clock, SystemClock
 from accord.config import LoadedConfig, load_config
@@ -32,12 +31,13 @@ from accord.disputes.reliability_cache import ReliabilityCache
 from accord.disputes.session_close import close_session, settle_from_receipt
 from accord.disputes.settle import MIN_POSITIONS
 from accord.disputes.tier_two import TierTwo
-from accord.errors import StoreError, ValidationError, VerificationFailed
+from accord.errors import AccordError, StoreError, ValidationError, VerificationFailed
 from accord.learning import CaseOutcome
-from accord.ledger import Ledger, VerificationReport
+from accord.ledger import Checkpoint, Ledger, VerificationReport
+from accord.ledger.witness import witnesses_from_settings
 from accord.llm import LanguageModel, build_model
 from accord.org import OrgChart
-from accord.plugins import load_boundary_settings
+from accord.plugins import ConfiguredProbes, load_tie_breakers
 from accord.resolution import (
     AgentDecisionPort,
     StrategyRegistry,
@@ -49,6 +49,7 @@ from accord.store import (
     Database,
     missing_sqlite_file,
     open_database,
+    require_tables,
     resolve_database_url,
     sqlite_relative_to,
 )
@@ -68,12 +69,16 @@ class Accord:
         ledger: Ledger,
         config: LoadedConfig,
         clock: Clock,
+        read_only: bool = False,
     ) -> None:
         self.db = db
         self.keyring = keyring
         self.ledger = ledger
         self.config = config
         self.clock = clock
+        self.read_only = read_only
+        """Opened to read: no strategy plugins, probes or models are loaded, and settling,
+        deciding, sweeping and closing sessions raise ``accord.read_only``."""
         self.cases = CaseStore(db)
         self.dissent = DissentStore(db)
         self.verifiers = VerifierRegistry()
@@ -81,27 +86,32 @@ class Accord:
         semantic_model = config.settings.settle.semantic
         semantic = (
             None
-            if semantic_model is None
+            if semantic_model is None or read_only
             else ModelSemanticComparator(build_model(semantic_model, environ=os.environ))
         )
         self.reliability = ReliabilityCache(
             self.cases, refit_every=learning.refit_every, min_answers=learning.min_answers
         )
-        self.strategies = StrategyRegistry.with_defaults()
+        # plugins are other people's code: a read-only Accord imports none (nor checks the
+        # policy's strategy names against them)
+        self.strategies = StrategyRegistry.with_defaults(discover=not read_only)
         for problem in self.strategies.plugin_errors:
             log.warning("strategy_plugin.failed", plugin=problem.name, error=problem.error)
-        config.policy.check_strategies(
-            self.strategies.names(),
-            source=config.source,
-            settings_models=self.strategies.settings_models(),
-        )
+        if not read_only:
+            config.policy.check_strategies(
+                self.strategies.names(),
+                source=config.source,
+                settings_models=self.strategies.settings_models(),
+            )
         if config.org is not None:
             config.policy.check_departments(
                 [d.name for d in config.org.departments()], source=config.source
             )
         model_settings = config.settings.model
         self.model: LanguageModel | None = (
-            None if model_settings is None else build_model(model_settings, environ=os.environ)
+            None
+            if model_settings is None or read_only
+            else build_model(model_settings, environ=os.environ)
         )
         self.tier_two = TierTwo(
             policy=config.policy,
@@ -116,7 +126,7 @@ class Accord:
             db, clock, on_event=ApprovalBridge(ledger, self.cases, clock.now)
         )
         self.parking = Parking(db, self.approvals, clock)
-        self.probes = ProbeRegistry()
+        self.probes = ConfiguredProbes(config, read_only=read_only)
         self.boundaries = BoundaryService(
             BoundaryStore(db, ledger.append_within),
             self.probes,
@@ -124,7 +134,7 @@ class Accord:
             text_crux=ModelTextCrux(self.model) if self.model is not None else None,
             on_resolved=settle_from_receipt(self.cases, ledger, self.approvals),
         )
-        load_boundary_settings(config, self.probes, self.boundaries.hints)
+        load_tie_breakers(config, self.boundaries.hints)
         self.settler = Settler(
             ledger=ledger,
             store=self.cases,
@@ -138,6 +148,14 @@ class Accord:
             approvals=self.approvals,
             approval_policy=config.approval_policy,
         )
+
+    def _refuse_if_read_only(self, action: str) -> None:
+        if self.read_only:
+            raise AccordError(
+                f"cannot {action}: this Accord was opened read-only (Accord.open(read_only=True))",
+                code="accord.read_only",
+                action=action,
+            )
 
     @property
     def decision_port(self) -> AgentDecisionPort | None:
@@ -160,10 +178,12 @@ class Accord:
         session_id: str | None = None,
     ) -> Case:
         """Turn N agents' positions into a decided (or escalated) case, persisted and signed."""
+        self._refuse_if_read_only("settle")
         return self.settler.settle(SettleRequest(subject, positions, task_type, session_id))
 
     def settle_many(self, requests: Sequence[SettleRequest]) -> list[Case]:
         """Settle many cases in one transaction (all recorded, or none)."""
+        self._refuse_if_read_only("settle")
         return self.settler.settle_many(requests)
 
     async def settle_async(
@@ -177,6 +197,7 @@ class Accord:
         justify_timeout: float = 10.0,
     ) -> Case:
         """As :meth:`settle`; with a ``justifier`` each agent is first asked to justify itself."""
+        self._refuse_if_read_only("settle")
         return await self.settler.settle_async(
             SettleRequest(subject, positions, task_type, session_id),
             justifier=justifier,
@@ -246,6 +267,7 @@ class Accord:
 
     def park(self, case: Case | str, agent_id: str, context: Mapping[str, Any]) -> TaskHandle:
         """Park an agent's task on a case that waits for people; resume with the handle."""
+        self._refuse_if_read_only("park a task")
         found = self.cases.get(case) if isinstance(case, str) else case
         if found.approval_item_id is None:
             raise ValidationError(
@@ -271,6 +293,7 @@ class Accord:
         reason: str = "",
     ) -> ApprovalItem:
         """A person's decision on an approval item; the case settles in the same transaction."""
+        self._refuse_if_read_only("decide")
         return self.approvals.decide(
             item_id,
             principal,
@@ -281,7 +304,8 @@ class Accord:
 
     def sweep(self) -> list[ApprovalItem]:
         """Apply every due approval deadline exactly once (run it periodically)."""
-        return self.approvals.sweep()
+        self._refuse_if_read_only("sweep")
+        return self.approvals.sweep_due()
 
     # --- session hand-off ---------------------------------------------------------------
 
@@ -292,6 +316,8 @@ class Accord:
         (``accord.boundaries.hints["task_type:field"] = TieBreaker(...)``) first; a boundary
         whose tie-breaker no single successor can run stays with people (``status == "human"``).
         """
+        self._refuse_if_read_only("close a session")
+        self.probes.load()  # the configured probes decide which boundaries a successor runs
         return close_session(self.boundaries, self.cases, session_id)
 
     def outcomes(self) -> list[CaseOutcome]:
@@ -312,6 +338,7 @@ class Accord:
         clock: Clock | None = None,
         create_service_key: bool = True,
         must_exist: bool = False,
+        read_only: bool = False,
     ) -> Accord:
         """Open (and migrate) the database, load keys and the ledger.
 
@@ -319,6 +346,8 @@ class Accord:
         ``sqlite:///accord.db``; for the key directory: ``keys_dir`` > ``ACCORD_KEYS`` >
         the config file. With ``must_exist`` a SQLite file that is not there is an error
         (``store.no_database``) instead of a new, empty database — for commands that only read.
+        With ``read_only`` no application code is imported (strategy plugins, probes) and no
+        model is built; settling, deciding, sweeping and closing sessions are refused.
         """
         config = load_config(Path(config_path) if config_path is not None else None)
         clock = clock or SystemClock()
@@ -348,14 +377,40 @@ class Accord:
         if create_service_key:
             keyring.get_or_create(name, passphrase=passphrase)
         signer = keyring.signer(name, passphrase=passphrase)
-        ledger = Ledger(db, signer, clock, checkpoint_every=settings.ledger.checkpoint_every)
-        return cls(db=db, keyring=keyring, ledger=ledger, config=config, clock=clock)
+        witnesses = witnesses_from_settings(
+            settings.ledger.witnesses, base_dir=config.base_dir, source=config.source
+        )
+        ledger = Ledger(
+            db,
+            signer,
+            clock,
+            checkpoint_every=settings.ledger.checkpoint_every,
+            on_checkpoint=witnesses,
+        )
+        return cls(
+            db=db, keyring=keyring, ledger=ledger, config=config, clock=clock, read_only=read_only
+        )
 
-    def verify(self, *, workers: int | None = None, cases: bool = True) -> VerificationReport:
+    def verify(
+        self,
+        *,
+        workers: int | None = None,
+        cases: bool = True,
+        trusted_checkpoint: Checkpoint | None = None,
+    ) -> VerificationReport:
         """Verify the whole ledger against the public keys in the key directory, then every
         stored case against what was signed about it (``VerificationFailed`` names the first
-        bad entry, or ``cases.mismatch`` the first case whose rows were altered or lost)."""
-        report = self.ledger.verify(self.keyring.trusted_public_keys(), workers=workers)
+        bad entry, or ``cases.mismatch`` the first case whose rows were altered or lost).
+
+        ``trusted_checkpoint`` (one kept outside the database: ``accord.ledger.anchor``) also
+        proves that no entry at or below its size was removed or altered. A table the check
+        needs that is missing is ``store.missing_table``."""
+        require_tables(self.db)
+        report = self.ledger.verify(
+            self.keyring.trusted_public_keys(),
+            workers=workers,
+            trusted_checkpoint=trusted_checkpoint,
+        )
         if not cases:  # the ledger alone (the case audit runs at ~3,000 cases/s on one core)
             return report
         # One snapshot for records and rows: cases settled or decided meanwhile by other

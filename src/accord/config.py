@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
@@ -38,6 +38,10 @@ class KeySettings(_Strict):
 
 class LedgerSettings(_Strict):
     checkpoint_every: int | None = Field(default=1024, ge=1)
+    witnesses: list[Annotated[str, Field(min_length=1)]] = Field(
+        default_factory=list, max_length=16
+    )
+    """Folders each new signed checkpoint is written to (see ``accord.ledger.witness``)."""
 
 
 class LadderConfig(_Strict):

@@ -1,13 +1,18 @@
-"""Loading application code named in accord.yaml (boundary probes) with clear errors."""
+"""Loading application code named in accord.yaml (boundary probes) with clear errors.
+
+Probes are imported lazily, the first time a command looks one up (``session close``,
+``boundaries resolve``): commands that only read never import them, and a bad probe path
+fails only the commands that run probes.
+"""
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import MutableMapping
+from collections.abc import Iterator, MutableMapping
 
 from pydantic import ValidationError as PydanticValidationError
 
-from accord.boundary import ProbeRegistry, TieBreaker
+from accord.boundary import Probe, ProbeRegistry, TieBreaker
 from accord.config import LoadedConfig
 from accord.config_errors import config_error, from_pydantic, key_path
 from accord.errors import AccordError, ConfigError
@@ -26,10 +31,58 @@ def import_object(spec: str) -> object:
     return target() if isinstance(target, type) else target
 
 
-def load_boundary_settings(
-    config: LoadedConfig, probes: ProbeRegistry, hints: MutableMapping[str, TieBreaker]
-) -> None:
-    """Register the configured probes and tie-breaker hints (errors name the key path)."""
+class ConfiguredProbes(ProbeRegistry):
+    """A probe registry that imports the probes ``boundary.probes`` names on first lookup."""
+
+    def __init__(self, config: LoadedConfig, *, read_only: bool = False) -> None:
+        super().__init__()
+        self._config = config
+        self._loaded = False
+        self._failure: AccordError | None = None
+        if read_only and config.settings.boundary.probes:
+            self._failure = AccordError(
+                "this Accord was opened read-only: it imports no probes (open it without "
+                "read_only to run one)",
+                code="accord.read_only",
+                field="boundary.probes",
+            )
+
+    def load(self) -> None:
+        """Import the configured probes now (once); a bad entry raises ``config.invalid``
+        naming its key, then and on every later lookup."""
+        if self._failure is not None:
+            raise self._failure
+        if self._loaded:
+            return
+        self._loaded = True
+        try:
+            load_probes(self._config, self)
+        except AccordError as exc:
+            self._failure = exc
+            raise
+
+    def get(self, name: str) -> Probe:
+        self.load()
+        return super().get(name)
+
+    def names(self) -> tuple[str, ...]:
+        self.load()
+        return super().names()
+
+    def __contains__(self, name: object) -> bool:
+        self.load()
+        return super().__contains__(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.names())
+
+    def __len__(self) -> int:
+        self.load()
+        return super().__len__()
+
+
+def load_probes(config: LoadedConfig, probes: ProbeRegistry) -> None:
+    """Import and register the configured probes (errors name the key path)."""
     section = config.settings.boundary
     for name, spec in section.probes.items():
         where = key_path("boundary", ["probes", name])
@@ -42,9 +95,14 @@ def load_boundary_settings(
                 config, where, f"the loaded probe is named {getattr(probe, 'name', None)!r}"
             )
         try:
-            probes.register(probe)  # type: ignore[arg-type]
+            ProbeRegistry.register(probes, probe)  # type: ignore[arg-type]
         except AccordError as exc:
             raise _error(config, where, exc.message) from exc
+
+
+def load_tie_breakers(config: LoadedConfig, hints: MutableMapping[str, TieBreaker]) -> None:
+    """Validate the configured tie-breaker hints (data only: nothing is imported)."""
+    section = config.settings.boundary
     for key, data in section.tie_breakers.items():
         where = key_path("boundary", ["tie_breakers", key])
         try:

@@ -187,3 +187,33 @@ def test_listing_by_an_unknown_status_names_the_valid_ones(queue: ApprovalQueue)
         queue.list(status="bogus")
     assert err.value.context["field"] == "status"
     assert "pending" in err.value.context["rule"]
+
+
+def test_sweep_due_applies_every_due_deadline_in_batches_not_only_the_first_hundred(
+    queue: ApprovalQueue, frozen_clock: FrozenClock, event_log: EventLog
+) -> None:
+    items = [ask(queue, policy=DenyAfter(timeout_minutes=5)) for _ in range(230)]
+    frozen_clock.advance(timedelta(minutes=5))
+    event_log.batches.clear()
+    swept = queue.sweep_due(batch=100)
+    assert len(swept) == 230
+    assert {i.item_id for i in swept} == {i.item_id for i in items}
+    assert [len(batch) for batch in event_log.batches] == [100, 100, 30]  # one per transaction
+    assert queue.list(status="pending") == []
+    assert queue.sweep_due() == []
+
+
+def test_sweep_due_escalates_each_item_once_per_passed_deadline(
+    queue: ApprovalQueue, frozen_clock: FrozenClock
+) -> None:
+    for _ in range(3):
+        ask(queue, policy=CHAIN)
+    frozen_clock.advance(timedelta(minutes=30))
+    swept = queue.sweep_due(batch=2)
+    assert [i.current_role for i in swept] == ["director"] * 3
+    assert queue.sweep_due(batch=2) == []
+
+
+def test_sweep_due_refuses_an_empty_batch(queue: ApprovalQueue) -> None:
+    with pytest.raises(ValidationError):
+        queue.sweep_due(batch=0)

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+
+from accord.app import Accord
+from accord.clock import FrozenClock
+from accord.disputes import SettleRequest
 
 from .conftest import Run
 
@@ -95,3 +100,21 @@ def test_sweep_applies_nothing_before_the_deadline(run: Run, queued: str) -> Non
     swept = run("sweep", "--db", DB, "--keys", "keys")
     assert swept.exit_code == 0
     assert "0 item(s) swept" in swept.output
+
+
+def test_sweep_applies_every_due_deadline_beyond_one_batch_and_prints_counts(run: Run) -> None:
+    Path("accord.yaml").write_text(CONFIG)
+    past = FrozenClock(datetime(2020, 1, 1, tzinfo=UTC))  # every deadline has long passed
+    accord = Accord.open("accord.yaml", db_url=DB, keys_dir="keys", clock=past)
+    try:
+        positions = json.loads(json.dumps(REFUND["positions"]))
+        requests = [SettleRequest(f"refund {i}", positions, "default", None) for i in range(130)]
+        assert all(c.approval_item_id for c in accord.settle_many(requests))
+    finally:
+        accord.close()
+    swept = run("sweep", "--db", DB, "--keys", "keys")
+    assert swept.exit_code == 0, swept.output
+    assert "130 item(s) swept: 130 expired" in swept.output
+    left = run("approvals", "list", "--db", DB, "--keys", "keys", "--json")
+    assert json.loads(left.stdout) == []
+    assert run("verify", "--db", DB, "--keys", "keys").exit_code == 0

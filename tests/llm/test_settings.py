@@ -83,10 +83,13 @@ def test_a_missing_key_variable_is_a_config_error_naming_the_variable() -> None:
 
 def test_an_empty_key_variable_counts_as_missing() -> None:
     settings = ModelSettings(
-        provider="openai_compatible", model="m", base_url="http://127.0.0.1:1", api_key_env="K"
+        provider="openai_compatible",
+        model="m",
+        base_url="http://127.0.0.1:1",
+        api_key_env="ACCORD_K",
     )
-    with pytest.raises(ModelConfigError, match="K holding the API key is not set"):
-        build_model(settings, environ={"K": ""})
+    with pytest.raises(ModelConfigError, match="ACCORD_K holding the API key is not set"):
+        build_model(settings, environ={"ACCORD_K": ""})
 
 
 def test_anthropic_without_a_key_variable_is_a_config_error() -> None:
@@ -95,8 +98,8 @@ def test_anthropic_without_a_key_variable_is_a_config_error() -> None:
 
 
 def test_anthropic_defaults_to_the_public_api_url() -> None:
-    settings = ModelSettings(provider="anthropic", model="c", api_key_env="K")
-    model = build_model(settings, environ={"K": "ak"})
+    settings = ModelSettings(provider="anthropic", model="c", api_key_env="ANTHROPIC_API_KEY")
+    model = build_model(settings, environ={"ANTHROPIC_API_KEY": "ak"})
     assert "https://api.anthropic.com/v1/messages" in repr(model)
 
 
@@ -113,7 +116,10 @@ async def test_the_scripted_provider_plays_its_script_offline() -> None:
     assert (await model.complete(ask())).text == "first"
 
 
-@pytest.mark.parametrize("key", ["sk-live-abc123", "has space", "1STARTS_WITH_DIGIT", ""])
+@pytest.mark.parametrize(
+    "key",
+    ["sk-live-abc123", "has space", "1STARTS_WITH_DIGIT", "", "AWS_SECRET_ACCESS_KEY", "HOME"],
+)
 def test_api_key_env_must_look_like_a_variable_name_not_a_key(key: str) -> None:
     with pytest.raises(pydantic.ValidationError, match="api_key_env"):
         ModelSettings(provider="anthropic", model="c", api_key_env=key)
@@ -135,3 +141,26 @@ def test_settings_are_frozen_and_default_to_thirty_seconds_and_two_retries() -> 
     assert settings.max_retries == 2
     with pytest.raises(pydantic.ValidationError):
         settings.model = "other"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://api.example.com/v1", "http://10.0.0.5/v1", "ftp://127.0.0.1", "https://", "nonsense"],
+)
+def test_an_api_key_is_never_sent_in_clear_text_off_this_machine(url: str) -> None:
+    with pytest.raises(pydantic.ValidationError, match="loopback"):
+        ModelSettings(
+            provider="openai_compatible", model="m", base_url=url, api_key_env="OPENAI_API_KEY"
+        )
+
+
+@pytest.mark.parametrize(
+    "url", ["https://api.example.com/v1", "http://127.0.0.1:8080/v1", "http://localhost:1/v1"]
+)
+def test_an_api_key_may_go_to_https_or_the_loopback(url: str) -> None:
+    settings = ModelSettings(
+        provider="openai_compatible", model="m", base_url=url, api_key_env="ACCORD_MODEL_KEY"
+    )
+    assert settings.base_url == url
+    keyless = ModelSettings(provider="openai_compatible", model="m", base_url="http://a.b/v1")
+    assert keyless.api_key_env is None  # no key, nothing to protect

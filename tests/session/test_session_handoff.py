@@ -178,12 +178,21 @@ def test_the_cli_closes_a_session_and_resolves_with_a_probe_from_yaml(
     assert runner.invoke(app, ["boundaries", "show", "bnd:nope", *args]).exit_code == 1
 
 
-def test_a_probe_that_cannot_be_loaded_fails_at_open_with_the_key_path(tmp_path: Path) -> None:
+def test_a_probe_that_cannot_be_loaded_fails_when_first_needed_with_the_key_path(
+    tmp_path: Path,
+) -> None:
     config = tmp_path / "accord.yaml"
     config.write_text("boundary:\n  probes: {erp: 'no_such_module:Probe'}\n")
-    with pytest.raises(ConfigError) as err:
-        Accord.open(config, db_url=f"sqlite:///{tmp_path / 'x.db'}", keys_dir=tmp_path / "k")
-    assert err.value.context["key_path"] == "boundary.probes.erp"
+    accord = Accord.open(config, db_url=f"sqlite:///{tmp_path / 'x.db'}", keys_dir=tmp_path / "k")
+    try:
+        assert accord.cases.total() == 0  # reading needs no probe
+        with pytest.raises(ConfigError) as err:
+            accord.close_session("s1")
+        assert err.value.context["key_path"] == "boundary.probes.erp"
+        with pytest.raises(ConfigError):  # and again, not a half-loaded registry
+            accord.probes.get("erp")
+    finally:
+        accord.close()
     config.write_text("boundary:\n  tie_breakers: {invoicing: {probe: erp}}\n")
     with pytest.raises(ConfigError) as bad:
         Accord.open(config, db_url=f"sqlite:///{tmp_path / 'x.db'}", keys_dir=tmp_path / "k")
@@ -194,7 +203,25 @@ def test_a_probe_that_cannot_be_loaded_fails_at_open_with_the_key_path(tmp_path:
 def test_a_probe_module_that_raises_while_loading_is_a_config_error(tmp_path: Path) -> None:
     config = tmp_path / "accord.yaml"
     config.write_text("boundary:\n  probes: {erp.eu: 'tests.session.broken_probe:Probe'}\n")
+    accord = Accord.open(config, db_url=f"sqlite:///{tmp_path / 'x.db'}", keys_dir=tmp_path / "k")
     with pytest.raises(ConfigError) as err:
-        Accord.open(config, db_url=f"sqlite:///{tmp_path / 'x.db'}", keys_dir=tmp_path / "k")
+        accord.probes.load()
+    accord.close()
     assert err.value.context["key_path"] == 'boundary.probes["erp.eu"]'
     assert "could not start" in err.value.context["rule"]
+
+
+def test_configured_probes_are_imported_on_first_lookup_only(tmp_path: Path) -> None:
+    config = tmp_path / "accord.yaml"
+    config.write_text(
+        "boundary:\n  probes: {erp_invoice_total: 'tests.session.probes:ErpInvoiceTotal'}\n"
+    )
+    accord = Accord.open(config, db_url=f"sqlite:///{tmp_path / 'x.db'}", keys_dir=tmp_path / "k")
+    try:
+        assert super(type(accord.probes), accord.probes).__len__() == 0  # nothing imported yet
+        assert "erp_invoice_total" in accord.probes
+        assert len(accord.probes) == 1
+        assert list(accord.probes) == ["erp_invoice_total"]
+        assert accord.probes.get("erp_invoice_total").name == "erp_invoice_total"
+    finally:
+        accord.close()

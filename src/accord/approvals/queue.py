@@ -249,6 +249,22 @@ class ApprovalQueue:
             self._emit(conn, emitted)
         return changed
 
+    def sweep_due(
+        self, now: datetime | None = None, batch: int = 100
+    ) -> builtins.list[ApprovalItem]:
+        """Apply every deadline due at ``now``: :meth:`sweep` in transactions of ``batch``
+        items, until a batch finds nothing left to change (items another sweeper holds are
+        its own). Returns every item changed, in the order they were swept."""
+        if batch < 1:
+            raise ValidationError(
+                "batch must be a positive number of items", field="batch", rule=">= 1"
+            )
+        now = now or self._clock.now()
+        changed: builtins.list[ApprovalItem] = []
+        while swept := self.sweep(now, limit=batch):  # each change moves an item forward
+            changed.extend(swept)
+        return changed
+
     # -- plumbing ---------------------------------------------------------------------------
 
     def get_within(self, conn: Connection, item_id: str) -> ApprovalItem:

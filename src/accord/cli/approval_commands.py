@@ -10,12 +10,14 @@ from __future__ import annotations
 import getpass
 import json
 import sys
+from collections import Counter
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from accord.approvals import ApprovalItem
 from accord.cli.opening import open_accord, print_one
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
@@ -40,7 +42,7 @@ def approvals_list(
     as_json: JsonOption = False,
 ) -> None:
     """Approval items (pending by default)."""
-    accord = open_accord(config, db, keys, must_exist=True)
+    accord = open_accord(config, db, keys, must_exist=True, read_only=True)
     try:
         items = accord.approvals.list(status=status)
     except AccordError as exc:
@@ -122,4 +124,12 @@ def sweep(db: DbOption = None, keys: KeysOption = None, config: ConfigOption = N
             f"{item.item_id}: {item.status.value}"
             + (f" (now offered to {item.current_role})" if item.current_role else "")
         )
-    Console().print(f"{len(swept)} item(s) swept")
+    counts = Counter(_sweep_outcome(item) for item in swept)
+    detail = ", ".join(f"{counts[k]} {k}" for k in ("expired", "escalated", "waiting") if counts[k])
+    Console().print(f"{len(swept)} item(s) swept" + (f": {detail}" if detail else ""))
+
+
+def _sweep_outcome(item: ApprovalItem) -> str:
+    if item.status.value != "pending":
+        return "expired"
+    return "waiting" if item.deadline is None else "escalated"

@@ -52,7 +52,7 @@ def dissent_list(
         "until": _when(until, "until"),
         "text": text,
     }
-    accord = open_accord(config, db, keys, must_exist=True)
+    accord = open_accord(config, db, keys, must_exist=True, read_only=True)
     try:
         if jsonl:
             accord.dissent.export_jsonl(sys.stdout, **filters)
@@ -79,7 +79,7 @@ def dissent_summary(
     db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
 ) -> None:
     """Who dissents most, by strategy and kind, and which decisions were later overturned."""
-    accord = open_accord(config, db, keys, must_exist=True)
+    accord = open_accord(config, db, keys, must_exist=True, read_only=True)
     try:
         summary = accord.dissent.summary()
     finally:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 import tempfile
 from importlib.resources import files
@@ -23,7 +22,9 @@ from accord.cli import (
     settle_commands,
 )
 from accord.cli.demo import demo_config, run_day
+from accord.cli.demo_files import DemoPaths, remove_demo_files
 from accord.cli.logging_setup import configure_logging
+from accord.cli.not_verified import describe_failure
 from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
 from accord.cli.problems import report_problem
@@ -32,6 +33,8 @@ from accord.config import load_config
 from accord.crypto import Keyring, load_public_keys
 from accord.errors import AccordError, VerificationFailed
 from accord.ledger import ConsistencyProof, InclusionProof
+from accord.ledger.anchor import read_checkpoint_file, write_checkpoint_file
+from accord.safe_files import refuse_existing, write_text_file
 from accord.store import resolve_database_url
 
 app = typer.Typer(
@@ -78,6 +81,21 @@ def err() -> Console:
 def _fail(error: AccordError, code: int = 2) -> typer.Exit:
     report_problem("error", error)
     return typer.Exit(code)
+
+
+ForceOption = Annotated[
+    bool, typer.Option("--force", help="Overwrite the --out file if it exists.")
+]
+
+
+def _refuse_existing(path: Path | None, force: bool) -> None:
+    """Exit 2 naming ``path`` when it exists and ``--force`` was not given (checked before
+    any work is done)."""
+    if path is not None:
+        try:
+            refuse_existing(path, force=force)
+        except AccordError as exc:
+            raise _fail(exc) from exc
 
 
 def _print_json(data: Any) -> None:
@@ -129,27 +147,41 @@ def verify(
         bool,
         typer.Option("--skip-cases", help="Verify the ledger only, not the case tables."),
     ] = False,
+    trusted_checkpoint: Annotated[
+        Path | None,
+        typer.Option(
+            "--trusted-checkpoint",
+            help="A checkpoint file kept outside the database (`ledger checkpoint --out`): "
+            "also prove that no entry at or below its size was removed or altered.",
+        ),
+    ] = None,
 ) -> None:
     """Verify every entry, link, signature and checkpoint, then the case tables against them.
 
-    Exit 0 when the whole ledger verifies; exit 1 naming the first bad entry.
+    Exit 0 when the whole ledger verifies; exit 1 naming the first bad entry, checkpoint or
+    case; exit 2 when the input is unusable (no database, a missing table, a bad file).
     """
-    accord = open_accord(config, db, keys, create_service_key=False, must_exist=True)
+    anchor = None
+    if trusted_checkpoint is not None:
+        try:
+            anchor = read_checkpoint_file(trusted_checkpoint)
+        except AccordError as exc:
+            raise _fail(exc) from exc
+    accord = open_accord(
+        config, db, keys, create_service_key=False, must_exist=True, read_only=True
+    )
     try:
-        report = accord.verify(workers=workers, cases=not skip_cases)
+        report = accord.verify(workers=workers, cases=not skip_cases, trusted_checkpoint=anchor)
     except VerificationFailed as exc:
         if as_json:
             _print_json({"verified": False, **exc.to_dict()})
         else:
-            if "case_id" in exc.context:
-                report_problem("NOT VERIFIED", exc.message)
-            else:
-                seq = exc.context.get("seq")
-                report_problem(
-                    "NOT VERIFIED",
-                    f"first bad entry: {seq} ({exc.context.get('field')}): {exc.message}",
-                )
+            report_problem("NOT VERIFIED", describe_failure(exc))
         raise typer.Exit(1) from exc
+    except AccordError as exc:  # a damaged database (store.missing_table, ...)
+        if as_json:
+            _print_json({"verified": False, **exc.to_dict()})
+        raise _fail(exc) from exc
     finally:
         accord.close()
     if as_json:
@@ -173,7 +205,9 @@ def ledger_tail(
     as_json: JsonOption = False,
 ) -> None:
     """Show the newest entries."""
-    accord = open_accord(config, db, keys, create_service_key=False, must_exist=True)
+    accord = open_accord(
+        config, db, keys, create_service_key=False, must_exist=True, read_only=True
+    )
     entries = accord.ledger.tail(count)
     accord.close()
     if as_json:
@@ -192,7 +226,9 @@ def ledger_show(
     seq: int, db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
 ) -> None:
     """Print entry SEQ as JSON."""
-    accord = open_accord(config, db, keys, create_service_key=False, must_exist=True)
+    accord = open_accord(
+        config, db, keys, create_service_key=False, must_exist=True, read_only=True
+    )
     try:
         entry = accord.ledger.get(seq)
     except AccordError as exc:
@@ -209,9 +245,11 @@ def ledger_proof(
     keys: KeysOption = None,
     config: ConfigOption = None,
     output: Annotated[Path | None, typer.Option("--out")] = None,
+    force: ForceOption = False,
 ) -> None:
     """Print (or save) an inclusion proof for entry SEQ, checkable offline."""
-    accord = open_accord(config, db, keys)
+    _refuse_existing(output, force)
+    accord = open_accord(config, db, keys, read_only=True)
     try:
         proof = accord.ledger.inclusion_proof(seq)
     except AccordError as exc:
@@ -220,7 +258,10 @@ def ledger_proof(
         accord.close()
     text = proof.model_dump_json(indent=2)
     if output:
-        output.write_text(text + "\n", encoding="utf-8")
+        try:
+            write_text_file(output, text + "\n", force=force)
+        except AccordError as exc:
+            raise _fail(exc) from exc
         out().print(f"inclusion proof for entry {seq} written to {output}")
     else:
         sys.stdout.write(text + "\n")
@@ -231,20 +272,31 @@ def ledger_checkpoint(
     db: DbOption = None,
     keys: KeysOption = None,
     config: ConfigOption = None,
-    output: Annotated[Path | None, typer.Option("--out")] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="Also write it to FILE, to keep outside the database (a trusted checkpoint "
+            "for `accord verify --trusted-checkpoint`).",
+        ),
+    ] = None,
+    force: ForceOption = False,
 ) -> None:
     """Sign a checkpoint over the whole ledger now and print it."""
-    accord = open_accord(config, db, keys)
+    _refuse_existing(output, force)
+    accord = open_accord(config, db, keys, read_only=True)
     try:
         checkpoint = accord.ledger.checkpoint()
     except AccordError as exc:
         raise _fail(exc, 1) from exc
     finally:
         accord.close()
-    text = json.dumps(checkpoint.to_json_dict(), indent=2)
     if output:
-        output.write_text(text + "\n", encoding="utf-8")
-    sys.stdout.write(text + "\n")
+        try:
+            write_checkpoint_file(output, checkpoint, force=force)
+        except AccordError as exc:
+            raise _fail(exc) from exc
+    sys.stdout.write(json.dumps(checkpoint.to_json_dict(), indent=2) + "\n")
 
 
 @ledger_app.command("consistency")
@@ -256,7 +308,9 @@ def ledger_consistency(
     config: ConfigOption = None,
 ) -> None:
     """Print a consistency proof between two checkpoints (newest by default)."""
-    accord = open_accord(config, db, keys, create_service_key=False, must_exist=True)
+    accord = open_accord(
+        config, db, keys, create_service_key=False, must_exist=True, read_only=True
+    )
     try:
         proof = accord.ledger.consistency_proof(old_size, new_size)
     except AccordError as exc:
@@ -346,22 +400,30 @@ def demo(
     db: DbOption = None,
     keys: KeysOption = None,
     fresh: Annotated[
-        bool, typer.Option("--fresh", help="Start from an empty SQLite file.")
+        bool,
+        typer.Option(
+            "--fresh",
+            help="Start from an empty SQLite file: remove the database and the --keys files "
+            "an earlier demo created (never a database or folder the demo did not create).",
+        ),
     ] = False,
 ) -> None:
     """Settle a day of agent disagreements through the real API and print the verified ledger."""
     url = resolve_database_url(db)
+    database = Path(url.removeprefix("sqlite:///")) if url.startswith("sqlite:///") else None
     if fresh:
-        if not url.startswith("sqlite:///"):
-            report_problem("error", "--fresh only deletes SQLite files")
+        if database is None:
+            report_problem("error", "--fresh only removes SQLite files")
             raise typer.Exit(2)
-        path = Path(url.removeprefix("sqlite:///"))
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
-        if keys is not None and keys.exists():
-            shutil.rmtree(keys)
+        try:
+            remove_demo_files(database, keys)
+        except AccordError as exc:
+            raise _fail(exc) from exc
+    created = None if database is None else DemoPaths.before_run(database, keys)
     with tempfile.TemporaryDirectory() as tmp:
         accord = open_accord(demo_config(Path(tmp)), url, keys)
+        if created is not None:
+            created.mark_created()
         try:
             cases, resumed = run_day(accord)
             checkpoint = accord.ledger.checkpoint()

@@ -30,7 +30,7 @@ def print_one(
     config: Path | None, db: str | None, keys: Path | None, fetch: Callable[[Accord], BaseModel]
 ) -> None:
     """Print what ``fetch`` reads from an existing database as JSON; not found exits with 1."""
-    accord = open_accord(config, db, keys, must_exist=True)
+    accord = open_accord(config, db, keys, must_exist=True, read_only=True)
     try:
         found = fetch(accord)
     except AccordError as exc:

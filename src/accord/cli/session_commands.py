@@ -14,7 +14,7 @@ from rich.table import Table
 from accord.cli.opening import open_accord, print_one
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
-from accord.errors import AccordError
+from accord.errors import AccordError, ConfigError
 
 session_app = typer.Typer(no_args_is_help=True, help="Close a session into boundaries.")
 boundaries_app = typer.Typer(no_args_is_help=True, help="Disagreement boundaries for successors.")
@@ -65,7 +65,7 @@ def boundaries_pending(
     as_json: JsonOption = False,
 ) -> None:
     """Boundaries a successor can settle with one probe."""
-    accord = open_accord(config, db, keys, must_exist=True)
+    accord = open_accord(config, db, keys, must_exist=True, read_only=True)
     try:
         pending = accord.boundaries.pending(session)
     finally:
@@ -104,7 +104,11 @@ def boundaries_resolve(
     """Run the boundary's tie-breaker probe once and settle its case (zero model tokens)."""
     accord = open_accord(config, db, keys)
     try:
+        accord.probes.load()  # a bad probe path is named before anything is looked up
         receipt = accord.boundaries.resolve(boundary_id, timeout_s=timeout)
+    except ConfigError as exc:  # a configured probe that cannot be loaded: unusable input
+        report_problem("error", exc)
+        raise typer.Exit(2) from exc
     except AccordError as exc:
         report_problem("not resolved", exc)
         raise typer.Exit(1) from exc

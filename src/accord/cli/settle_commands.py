@@ -17,6 +17,8 @@ from accord.cli.problems import report_problem
 from accord.disputes import SettleRequest, SettleStatus
 from accord.errors import AccordError, ValidationError
 from accord.learning import WinRateTracker, evaluate_crowd, render_report, root_cause_report
+from accord.learning.report import report_paths
+from accord.safe_files import refuse_existing
 
 eval_app = typer.Typer(no_args_is_help=True, help="Measure Accord against labelled data.")
 
@@ -118,7 +120,7 @@ def cases(
     as_json: JsonOption = False,
 ) -> None:
     """List cases, newest first."""
-    accord = open_accord(config, db, keys, must_exist=True)
+    accord = open_accord(config, db, keys, must_exist=True, read_only=True)
     try:
         rows = accord.cases.find(status=status, session_id=session, limit=limit)
     except ValidationError as exc:
@@ -163,11 +165,19 @@ def report(
     db: DbOption = None,
     keys: KeysOption = None,
     config: ConfigOption = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="Overwrite an earlier report in --out.")
+    ] = False,
 ) -> None:
     """Plots (cases by kind, escalation rate, win rate per agent), routing advice, root causes."""
     if fmt not in ("png", "svg"):
         raise _input_error(f"--format must be png or svg, not {fmt!r}")
-    accord = open_accord(config, db, keys, must_exist=True)
+    try:
+        for path in report_paths(out, fmt):  # type: ignore[arg-type]
+            refuse_existing(path, force=force)
+    except AccordError as exc:
+        raise _input_error(str(exc)) from exc
+    accord = open_accord(config, db, keys, must_exist=True, read_only=True)
     try:
         outcomes = accord.outcomes()
     finally:

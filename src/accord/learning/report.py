@@ -141,6 +141,13 @@ def _bar_label(agent: AgentRecord, threshold: float) -> str:
     return f"n={agent.cases}"
 
 
+def report_paths(directory: Path, fmt: PlotFormat = "png") -> list[Path]:
+    """The files :func:`render_report` writes into ``directory``."""
+    names = ["summary.json", "summary.md"]
+    names += [f"{plot}.{fmt}" for plot in ("cases_by_kind", "escalation_rate", "win_rates")]
+    return [directory / name for name in names]
+
+
 def render_report(
     outcomes: Iterable[CaseOutcome],
     directory: Path,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -13,6 +13,7 @@ from sqlalchemy import Connection, func, insert, select
 from accord.clock import Clock, isoformat
 from accord.crypto import Ed25519Signer
 from accord.errors import LedgerError, NotFound, ValidationError
+from accord.ledger.anchor import check_extends, check_truncation
 from accord.ledger.checkpoint import Checkpoint, checkpoint_from_row, sign_checkpoint
 from accord.ledger.entry import (
     ChainHead,
@@ -92,6 +93,7 @@ class Ledger:
         clock: Clock,
         *,
         checkpoint_every: int | None = 1024,
+        on_checkpoint: Callable[[Checkpoint], None] | None = None,
     ) -> None:
         if checkpoint_every is not None and checkpoint_every < 1:
             raise ValidationError(
@@ -103,6 +105,8 @@ class Ledger:
         self.signer = signer
         self.clock = clock
         self.checkpoint_every = checkpoint_every
+        self.on_checkpoint = on_checkpoint
+        """Called with each new checkpoint once its transaction has committed (witnesses)."""
 
     # --- writing ------------------------------------------------------------------------
 
@@ -187,17 +191,21 @@ class Ledger:
     # --- checkpoints ----------------------------------------------------------------------
 
     def checkpoint(self) -> Checkpoint:
-        """Sign a checkpoint over the whole ledger now (returns the latest if nothing changed)."""
+        """Sign a checkpoint over the whole ledger now (returns the latest if nothing changed;
+        that one is offered to the witnesses again, which keep each checkpoint once)."""
         with self.db.write() as conn:
             size = _head(conn).seq
             latest = _latest_checkpoint_row(conn)
-            if latest is not None and latest.tree_size == size:
-                return checkpoint_from_row(latest.body, latest.signature)
-            if size == 0:
-                raise ValidationError(
-                    "an empty ledger has nothing to checkpoint", code="ledger.empty"
-                )
-            return self._write_checkpoint(conn, size)
+            if latest is None or latest.tree_size != size:
+                if size == 0:
+                    raise ValidationError(
+                        "an empty ledger has nothing to checkpoint", code="ledger.empty"
+                    )
+                return self._write_checkpoint(conn, size)
+        existing = checkpoint_from_row(latest.body, latest.signature)
+        if self.on_checkpoint is not None:
+            self.on_checkpoint(existing)
+        return existing
 
     def _write_checkpoint(self, conn: Connection, size: int) -> Checkpoint:
         frontier = self._frontier_at(conn, size)
@@ -227,6 +235,9 @@ class Ledger:
                 frontier=encode_frontier(frontier),
             )
         )
+        publish = self.on_checkpoint
+        if publish is not None:
+            self.db.after_commit(conn, lambda: publish(checkpoint))
         return checkpoint
 
     def latest_checkpoint(self) -> Checkpoint | None:
@@ -369,6 +380,11 @@ class Ledger:
         with self.db.read() as conn:
             return subtree_root(_reader(conn), 0, tree_size)
 
+    def consistency_path_between(self, old_size: int, new_size: int) -> list[bytes]:
+        """The RFC 6962 consistency proof between any two sizes of the stored tree."""
+        with self.db.read() as conn:
+            return consistency_path(_reader(conn), old_size, new_size)
+
     # --- verification ---------------------------------------------------------------------
 
     def verify(
@@ -377,8 +393,14 @@ class Ledger:
         *,
         workers: int | None = None,
         chunk: int = CHUNK,
+        trusted_checkpoint: Checkpoint | None = None,
     ) -> VerificationReport:
-        """Check every entry, link and checkpoint; raise VerificationFailed at the first fault."""
+        """Check every entry, link and checkpoint; raise VerificationFailed at the first fault.
+
+        With ``trusted_checkpoint`` (one kept outside the database, see ``ledger.anchor``)
+        also prove that the ledger extends it: no entry at or below its size was removed or
+        altered.
+        """
         with self.db.read() as conn:
             size = int(
                 conn.execute(select(func.coalesce(func.max(ledger_entries.c.seq), 0))).scalar_one()
@@ -394,8 +416,11 @@ class Ledger:
                     ).order_by(ledger_checkpoints.c.tree_size)
                 ).all()
             )
+        if trusted_checkpoint is not None:  # the outside anchor first: names what is missing
+            trusted_checkpoint.verify_signature(trusted_keys)
+            check_truncation(trusted_checkpoint, size)
         read_chunk = None if self.db.shareable else self._read_rows
-        return verify_ledger(
+        report = verify_ledger(
             self.db.url_string(),
             size,
             cps,
@@ -404,6 +429,15 @@ class Ledger:
             read_chunk=read_chunk,
             chunk=chunk,
         )
+        if trusted_checkpoint is not None:
+            check_extends(
+                trusted_checkpoint,
+                size=report.entries,
+                root=bytes.fromhex(report.root_hash.removeprefix("sha256:")),
+                path=self.consistency_path_between(trusted_checkpoint.tree_size, report.entries),
+                trusted_keys=trusted_keys,
+            )
+        return report
 
     def _read_rows(self, start: int, end: int) -> list[Sequence[Any]]:
         with self.db.read() as conn:

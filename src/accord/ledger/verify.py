@@ -294,10 +294,14 @@ def verify_ledger(
         if checkpoint.tree_size > size:
             raise VerificationFailed(
                 f"ledger truncated: checkpoint covers {checkpoint.tree_size} entries "
-                f"but only {size} are stored",
+                f"but only {size} are stored: entries {size + 1}..{checkpoint.tree_size} "
+                "are missing",
                 code="ledger.truncated",
                 seq=size + 1,
                 field="seq",
+                tree_size=checkpoint.tree_size,
+                missing_from=size + 1,
+                missing_to=checkpoint.tree_size,
             )
     sizes = sorted(cp.tree_size for cp, _ in checkpoints)
     if chunk < 1 or chunk & (chunk - 1):
@@ -394,6 +398,7 @@ def _check_checkpoint(item: tuple[Checkpoint, str], frontier: Frontier) -> None:
             f"checkpoint at size {checkpoint.tree_size}: root does not match the entries",
             code="ledger.checkpoint_mismatch",
             seq=checkpoint.tree_size,
+            tree_size=checkpoint.tree_size,
             field="root_hash",
         )
     if stored_frontier != encode_frontier(frontier):
@@ -401,6 +406,7 @@ def _check_checkpoint(item: tuple[Checkpoint, str], frontier: Frontier) -> None:
             f"checkpoint at size {checkpoint.tree_size}: stored frontier was altered",
             code="ledger.checkpoint_mismatch",
             seq=checkpoint.tree_size,
+            tree_size=checkpoint.tree_size,
             field="frontier",
         )
 
@@ -417,16 +423,51 @@ def checkpoint_rows_to_items(rows: Sequence[Sequence[Any]]) -> list[tuple[Checkp
     """(tree_size, body, signature, signer_kid, frontier) rows → checked checkpoint items."""
     items = []
     for tree_size, body, sig, kid, frontier in rows:
-        cp = checkpoint_from_row(bytes(body), bytes(sig))
-        if cp.tree_size != tree_size or cp.signer_kid != kid:
+        try:
+            cp = checkpoint_from_row(_as_bytes(body), _as_bytes(sig))
+        except (ValueError, KeyError, TypeError, RecursionError) as exc:
+            # pydantic's ValidationError is a ValueError; json's errors are too
             raise VerificationFailed(
-                f"checkpoint at size {tree_size}: columns do not match the signed body",
-                code="ledger.checkpoint_mismatch",
+                f"checkpoint at size {tree_size}: body is not a signed checkpoint record "
+                f"({_why_not_a_checkpoint(exc)})",
+                code="ledger.bad_checkpoint",
                 seq=tree_size,
+                tree_size=tree_size,
+                field="body",
+            ) from exc
+        if not isinstance(tree_size, int) or tree_size < 1:
+            raise VerificationFailed(
+                f"checkpoint at size {tree_size}: a tree size is a positive number of entries",
+                code="ledger.bad_checkpoint",
+                seq=tree_size,
+                tree_size=tree_size,
                 field="tree_size",
             )
+        for name, stored, signed in (
+            ("tree_size", tree_size, cp.tree_size),
+            ("signer_kid", kid, cp.signer_kid),
+        ):
+            if stored != signed:
+                raise VerificationFailed(
+                    f"checkpoint at size {tree_size}: column {name} does not match the "
+                    "signed body",
+                    code="ledger.checkpoint_mismatch",
+                    seq=tree_size,
+                    tree_size=tree_size,
+                    field=name,
+                )
         items.append((cp, frontier))
     return items
+
+
+def _why_not_a_checkpoint(exc: Exception) -> str:
+    if isinstance(exc, KeyError):
+        return f"no {exc.args[0]!r}"
+    if isinstance(exc, json.JSONDecodeError | UnicodeDecodeError):
+        return "not JSON"
+    if isinstance(exc, TypeError):
+        return "not a JSON object"
+    return "a field has the wrong type"
 
 
 __all__ = ["VerificationReport", "check_rows", "verify_ledger"]

@@ -9,7 +9,7 @@ so ledger appends from many processes serialize and the hash chain never forks.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
@@ -32,6 +32,8 @@ SqliteSync = Literal["OFF", "NORMAL", "FULL", "EXTRA"]
 #: less often writes each such page back once instead of many times (measured: ~8 % of the
 #: cost of persisting a case). The WAL may grow to about this many 4 KiB pages (32 MiB).
 SQLITE_WAL_AUTOCHECKPOINT_PAGES = 8192
+#: Key in ``Connection.info`` of the callbacks :meth:`Database.after_commit` queued.
+_AFTER_COMMIT = "accord_after_commit"
 
 
 def resolve_database_url(explicit: str | None = None) -> str:
@@ -150,16 +152,27 @@ class Database:
         try:
             with self.engine.connect() as raw:
                 conn = raw.execution_options(accord_write=True)
-                with conn.begin():
-                    if self.dialect == "postgresql":
-                        conn.execute(
-                            text("SELECT pg_advisory_xact_lock(:k)"), {"k": WRITER_LOCK_KEY}
-                        )
-                    yield conn
+                try:
+                    with conn.begin():
+                        if self.dialect == "postgresql":
+                            conn.execute(
+                                text("SELECT pg_advisory_xact_lock(:k)"), {"k": WRITER_LOCK_KEY}
+                            )
+                        yield conn
+                finally:
+                    # conn.info lives as long as the pooled DBAPI connection: always empty it
+                    callbacks = conn.info.pop(_AFTER_COMMIT, [])
         except OperationalError as exc:
             raise StoreError(
                 f"database write failed: {exc.orig}", code="store.write_failed"
             ) from exc
+        for callback in callbacks:  # reached only when the transaction committed
+            callback()
+
+    def after_commit(self, conn: Connection, callback: Callable[[], None]) -> None:
+        """Run ``callback`` once the :meth:`write` transaction ``conn`` belongs to has
+        committed (never when it rolls back)."""
+        conn.info.setdefault(_AFTER_COMMIT, []).append(callback)
 
     @contextmanager
     def read(self) -> Iterator[Connection]:

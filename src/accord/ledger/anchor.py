@@ -1,0 +1,130 @@
+"""Trusted checkpoints: a signed tree head kept outside the database, and the proof that the
+ledger still extends it.
+
+A checkpoint kept elsewhere (a file, a witness) is the outside anchor the database cannot
+rewrite: whoever deletes the newest entries deletes the checkpoint rows above them too, but
+not a copy they never had. :func:`check_extends` proves, with an RFC 6962 consistency proof
+from the checkpoint's size to the ledger's current size, that none of the first
+``tree_size`` entries was removed or altered. It proves nothing about entries after it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+
+from pydantic import ValidationError as PydanticValidationError
+
+from accord.errors import ValidationError, VerificationFailed
+from accord.ledger.checkpoint import Checkpoint
+from accord.ledger.merkle import verify_consistency
+from accord.safe_files import write_text_file
+
+#: A checkpoint file is a few hundred bytes; anything much larger is not one.
+MAX_CHECKPOINT_FILE_BYTES = 64 * 1024
+
+
+def checkpoint_file_text(checkpoint: Checkpoint) -> str:
+    """The JSON a checkpoint file holds (the signed record with its signature object)."""
+    return json.dumps(checkpoint.to_json_dict(), indent=2) + "\n"
+
+
+def write_checkpoint_file(path: Path, checkpoint: Checkpoint, *, force: bool = False) -> None:
+    """Write ``checkpoint`` to ``path``; an existing file is refused unless ``force``."""
+    write_text_file(path, checkpoint_file_text(checkpoint), force=force)
+
+
+def read_checkpoint_file(path: Path) -> Checkpoint:
+    """Parse a checkpoint file; unusable input is ``ledger.bad_trusted_checkpoint`` (exit 2).
+
+    Only the form is checked here: :func:`check_extends` checks the signature.
+    """
+    def bad(rule: str) -> ValidationError:
+        return ValidationError(
+            f"{path}: not a usable checkpoint file: {rule}",
+            code="ledger.bad_trusted_checkpoint",
+            path=str(path),
+            rule=rule,
+        )
+
+    try:
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_CHECKPOINT_FILE_BYTES + 1)
+    except OSError as exc:
+        raise bad(f"cannot read it ({exc.strerror})") from exc
+    if len(raw) > MAX_CHECKPOINT_FILE_BYTES:
+        raise bad(f"larger than {MAX_CHECKPOINT_FILE_BYTES} bytes")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        raise bad("not JSON") from exc
+    if not isinstance(data, dict):
+        raise bad("not a JSON object")
+    try:
+        checkpoint = Checkpoint.from_json_dict(data)
+    except VerificationFailed as exc:
+        raise bad("record_type is not ledger_checkpoint") from exc
+    except PydanticValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        raise bad(f"{where}: {first['msg']}") from exc
+    if checkpoint.tree_size < 1:
+        raise bad("tree_size must be at least 1")
+    try:
+        root = checkpoint.root_bytes()
+    except ValueError as exc:
+        raise bad("root_hash is not sha256:<64 hex digits>") from exc
+    if not checkpoint.root_hash.startswith("sha256:") or len(root) != 32:
+        raise bad("root_hash is not sha256:<64 hex digits>")
+    return checkpoint
+
+
+def check_truncation(trusted: Checkpoint, size: int) -> None:
+    """``ledger.truncated`` naming the missing range when the ledger is shorter than
+    ``trusted``'s tree."""
+    if size < trusted.tree_size:
+        first, last = size + 1, trusted.tree_size
+        span = f"entry {first} is" if first == last else f"entries {first}..{last} are"
+        raise VerificationFailed(
+            f"the trusted checkpoint covers {trusted.tree_size} entries but the ledger has "
+            f"{size}: {span} missing",
+            code="ledger.truncated",
+            seq=first,
+            field="seq",
+            tree_size=trusted.tree_size,
+            missing_from=first,
+            missing_to=last,
+            check="trusted_checkpoint",
+        )
+
+
+def check_extends(
+    trusted: Checkpoint,
+    *,
+    size: int,
+    root: bytes,
+    path: list[bytes],
+    trusted_keys: Mapping[str, bytes],
+) -> None:
+    """Prove the ledger of ``size`` entries and Merkle ``root`` extends ``trusted``.
+
+    ``path`` is the RFC 6962 consistency proof from ``trusted.tree_size`` to ``size``.
+    Raises ``VerificationFailed``: the checkpoint's own signature (``ledger.bad_signature``,
+    ``ledger.unknown_key``), a shorter ledger (``ledger.truncated``, naming the missing
+    entries), a different history (``ledger.forked``).
+    """
+    trusted.verify_signature(trusted_keys)
+    check_truncation(trusted, size)
+    if not verify_consistency(trusted.tree_size, size, trusted.root_bytes(), root, path):
+        raise VerificationFailed(
+            f"the ledger does not extend the trusted checkpoint at size {trusted.tree_size}: "
+            f"its first {trusted.tree_size} entries have another Merkle root than "
+            f"{trusted.root_hash} (entries 1..{trusted.tree_size} were altered, replaced "
+            "or re-signed)",
+            code="ledger.forked",
+            seq=trusted.tree_size,
+            field="root_hash",
+            tree_size=trusted.tree_size,
+            check="trusted_checkpoint",
+        )
