@@ -33,7 +33,7 @@ from accord.disputes.session_close import close_session, settle_from_receipt
 from accord.disputes.tier_two import TierTwo
 from accord.errors import StoreError, ValidationError, VerificationFailed
 from accord.learning import CaseOutcome
-from accord.ledger import Ledger, VerificationReport
+from accord.ledger import Ledger, TrustRoot, VerificationReport
 from accord.llm import LanguageModel, build_model
 from accord.org import OrgChart
 from accord.plugins import load_boundary_settings
@@ -347,11 +347,20 @@ class Accord:
         ledger = Ledger(db, signer, clock, checkpoint_every=settings.ledger.checkpoint_every)
         return cls(db=db, keyring=keyring, ledger=ledger, config=config, clock=clock)
 
+    def trust_root(self) -> TrustRoot:
+        """The service key verification pins: ``keys.trust_root`` (a kid, needed once the
+        service key was rotated) or else this instance's own service key."""
+        kid = self.config.settings.keys.trust_root
+        signer = self.ledger.signer
+        if kid is None or kid == signer.kid:
+            return TrustRoot(signer.kid, signer.public_key)
+        return TrustRoot.from_public_keys(self.keyring.trusted_public_keys(), kid)
+
     def verify(self, *, workers: int | None = None, cases: bool = True) -> VerificationReport:
         """Verify the whole ledger against the public keys in the key directory, then every
         stored case against what was signed about it (``VerificationFailed`` names the first
         bad entry, or ``cases.mismatch`` the first case whose rows were altered or lost)."""
-        report = self.ledger.verify(self.keyring.trusted_public_keys(), workers=workers)
+        report = self.ledger.verify(self.trust_root(), workers=workers)
         if not cases:  # the ledger alone (the case audit runs at ~3,000 cases/s on one core)
             return report
         # One snapshot for records and rows: cases settled or decided meanwhile by other

@@ -34,6 +34,12 @@ class DatabaseSettings(_Strict):
 class KeySettings(_Strict):
     directory: str = Field(default="accord-keys", min_length=1)
     service_key: str = Field(default="service", min_length=1)
+    trust_root: str | None = Field(default=None, pattern=r"^[0-9a-f]{32}$")
+    """The kid ``verify`` pins (default: the service key's own); set it to the first service
+    key's kid once the service key was rotated."""
+    allow_unsafe_permissions: bool = False
+    """Only warn (instead of refusing) on a key folder writable by group/other or a private
+    key readable by them."""
 
 
 class LedgerSettings(_Strict):

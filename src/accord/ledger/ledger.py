@@ -11,7 +11,8 @@ from typing import Any
 from sqlalchemy import Connection, func, insert, select
 
 from accord.clock import Clock, isoformat
-from accord.crypto import Ed25519Signer
+from accord.crypto import ED25519, Ed25519Signer, derive_kid
+from accord.crypto.encoding import b64encode
 from accord.errors import LedgerError, NotFound, ValidationError
 from accord.ledger.checkpoint import Checkpoint, checkpoint_from_row, sign_checkpoint
 from accord.ledger.entry import (
@@ -23,6 +24,8 @@ from accord.ledger.entry import (
     seal,
     validate_event_type,
 )
+from accord.ledger.key_events import KEY_EVENTS, KeyRegistered, KeyRevoked, KeyRole
+from accord.ledger.key_registry import KeyRegistry
 from accord.ledger.merkle import (
     Frontier,
     consistency_path,
@@ -31,13 +34,14 @@ from accord.ledger.merkle import (
     subtree_root,
 )
 from accord.ledger.proofs import ConsistencyProof, InclusionProof
+from accord.ledger.stored_verification import ENTRY_COLUMNS as _ENTRY_COLUMNS
+from accord.ledger.stored_verification import verify_stored
+from accord.ledger.trust import TrustRoot
 from accord.ledger.verify import (
     CHUNK,
     VerificationReport,
-    checkpoint_rows_to_items,
     decode_frontier,
     encode_frontier,
-    verify_ledger,
 )
 from accord.store import Database
 from accord.store.tables import ledger_checkpoints, ledger_entries
@@ -65,16 +69,6 @@ class PreparedEvent:
 _MAX_SEQ = 2**63 - 1
 _SHA256 = re.compile(r"^sha256:[0-9a-f]{64}\Z")
 _SHA3 = re.compile(r"^sha3-256:[0-9a-f]{64}\Z")
-_ENTRY_COLUMNS = (
-    ledger_entries.c.seq,
-    ledger_entries.c.event_type,
-    ledger_entries.c.timestamp,
-    ledger_entries.c.signer_kid,
-    ledger_entries.c.body,
-    ledger_entries.c.signature,
-    ledger_entries.c.entry_hash,
-    ledger_entries.c.entry_hash_secondary,
-)
 
 
 class Ledger:
@@ -372,49 +366,43 @@ class Ledger:
     # --- verification ---------------------------------------------------------------------
 
     def verify(
-        self,
-        trusted_keys: Mapping[str, bytes],
-        *,
-        workers: int | None = None,
-        chunk: int = CHUNK,
+        self, root: TrustRoot, *, workers: int | None = None, chunk: int = CHUNK
     ) -> VerificationReport:
-        """Check every entry, link and checkpoint; raise VerificationFailed at the first fault."""
-        with self.db.read() as conn:
-            size = int(
-                conn.execute(select(func.coalesce(func.max(ledger_entries.c.seq), 0))).scalar_one()
-            )
-            cps = checkpoint_rows_to_items(
-                conn.execute(
-                    select(
-                        ledger_checkpoints.c.tree_size,
-                        ledger_checkpoints.c.body,
-                        ledger_checkpoints.c.signature,
-                        ledger_checkpoints.c.signer_kid,
-                        ledger_checkpoints.c.frontier,
-                    ).order_by(ledger_checkpoints.c.tree_size)
-                ).all()
-            )
-        read_chunk = None if self.db.shareable else self._read_rows
-        return verify_ledger(
-            self.db.url_string(),
-            size,
-            cps,
-            trusted_keys,
-            workers=workers,
-            read_chunk=read_chunk,
-            chunk=chunk,
-        )
+        """Check every entry, link and checkpoint against the pinned ``root`` and the keys it
+        registered; raise VerificationFailed at the first fault (see ``stored_verification``)."""
+        return verify_stored(self.db, root, workers=workers, chunk=chunk)
 
-    def _read_rows(self, start: int, end: int) -> list[Sequence[Any]]:
+    # --- keys -----------------------------------------------------------------------------
+
+    def register_key(
+        self, public_key: bytes, role: KeyRole, principal: str | None = None
+    ) -> LedgerEntry:
+        """Sign a ``key_registered`` entry: the key may act as ``role`` from the next entry."""
+        event = KeyRegistered(
+            kid=derive_kid(ED25519, public_key),
+            public_key_b64=b64encode(public_key),
+            role=role,
+            principal=principal,
+            registered_by=self.signer.kid,
+        )
+        return self.append(*event.event())
+
+    def revoke_key(self, kid: str, reason: str = "") -> LedgerEntry:
+        """Sign a ``key_revoked`` entry: ``kid`` may sign nothing after it."""
+        return self.append(*KeyRevoked(kid=kid, reason=reason).event())
+
+    def key_registry(self) -> KeyRegistry:
+        """The registered keys as stored (not verified: :meth:`verify` does that)."""
         with self.db.read() as conn:
-            return [
-                tuple(r)
-                for r in conn.execute(
-                    select(*_ENTRY_COLUMNS)
-                    .where(ledger_entries.c.seq >= start, ledger_entries.c.seq < end)
-                    .order_by(ledger_entries.c.seq)
-                ).all()
-            ]
+            return registry_within(self, conn)
+
+
+def registry_within(ledger: Ledger, conn: Connection) -> KeyRegistry:
+    """The key registry replayed from the key events visible in ``conn`` (unverified)."""
+    registry = KeyRegistry(None)
+    for seq, event_type, record in ledger.records_within(conn, KEY_EVENTS):
+        registry.apply(seq, event_type, "", record)
+    return registry
 
 
 _HEAD_SQL = (
