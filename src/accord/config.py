@@ -80,6 +80,10 @@ class ApprovalsSettings(_Strict):
 
     timeout_policy: dict[str, Any] | None = None
     principals: dict[str, list[str]] = Field(default_factory=dict)
+    """The configured reviewers (principal → roles): only they may decide."""
+    allow_os_login: bool = False
+    """Let ``accord approvals decide`` without ``--key`` decide as ``human:<OS login>`` (still
+    only a configured reviewer; the decision is then not signed by a reviewer key)."""
 
 
 class BoundarySettings(_Strict):

@@ -21,6 +21,7 @@ from ._support import (
     first_group_wins,
     ledger_events,
     position_biased_judge,
+    reviewer_key,
     scripted_model,
     second_group_wins,
     write_config,
@@ -40,6 +41,7 @@ def debate_config(tmp_path: Path, *script: str, **debate: object) -> Path:
             "org": copy_example_org(tmp_path),
             "conflict_resolution": policy,
             "model": scripted_model(*script),
+            "approvals": {"principals": {"human:ceo": []}},
         },
     )
 
@@ -177,7 +179,7 @@ def test_a_human_judge_gets_the_arguments_through_the_approval_queue(
     item = accord.approvals.get(str(case.approval_item_id))
     assert "the judge human:ceo is a human" in item.analysis
     assert f"agent:researcher: {ARGUMENTS[0]}" in item.analysis
-    accord.decide(item.item_id, accord.principal("human:ceo"), choice="false")
+    accord.decide(item.item_id, reviewer_key(accord, "human:ceo"), choice="false")
     assert accord.cases.get(case.case_id).dissent[0].agent_id == "agent:researcher"
     ledger_events(accord)
 

@@ -46,9 +46,12 @@ from accord.approvals.refusals import (
     AlreadyDecided,
     AlreadyResumed,
     ApprovalCancelled,
+    ConflictedDecider,
     DecisionForbidden,
     DecisionWaitTimedOut,
+    UnconfiguredReviewer,
 )
+from accord.approvals.reviewer import Credential, Reviewer
 
 __all__ = [
     "APPROVAL_CANCELLED",
@@ -65,6 +68,8 @@ __all__ = [
     "ApprovalItem",
     "ApprovalQueue",
     "ApprovalStatus",
+    "ConflictedDecider",
+    "Credential",
     "DeadlineAction",
     "DecisionForbidden",
     "DecisionWaitTimedOut",
@@ -80,11 +85,13 @@ __all__ = [
     "PositionSummary",
     "Principal",
     "Resumption",
+    "Reviewer",
     "Risk",
     "TaskHandle",
     "TierRule",
     "Tiered",
     "TimeoutPolicy",
+    "UnconfiguredReviewer",
     "WaitForever",
     "next_deadline",
     "on_deadline",

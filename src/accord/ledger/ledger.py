@@ -301,21 +301,7 @@ class Ledger:
     ) -> Iterator[tuple[int, str, dict[str, Any]]]:
         """``(seq, event_type, record)`` of every entry of those types, in ledger order, read
         through the caller's transaction (not verified here: :meth:`verify` does that)."""
-        kinds = sorted(set(event_types))
-        last = 0
-        while True:
-            rows = conn.execute(
-                select(ledger_entries.c.seq, ledger_entries.c.event_type, ledger_entries.c.body)
-                .where(ledger_entries.c.event_type.in_(kinds))
-                .where(ledger_entries.c.seq > last)
-                .order_by(ledger_entries.c.seq)
-                .limit(batch)
-            ).all()
-            if not rows:
-                return
-            for row in rows:
-                yield int(row.seq), str(row.event_type), json.loads(row.body)["record"]
-            last = int(rows[-1].seq)
+        return records_within(conn, event_types, batch)
 
     def count_by_event_type(self) -> dict[str, int]:
         with self.db.read() as conn:
@@ -394,15 +380,37 @@ class Ledger:
     def key_registry(self) -> KeyRegistry:
         """The registered keys as stored (not verified: :meth:`verify` does that)."""
         with self.db.read() as conn:
-            return registry_within(self, conn)
+            return registry_within(conn)
 
 
-def registry_within(ledger: Ledger, conn: Connection) -> KeyRegistry:
+def registry_within(conn: Connection) -> KeyRegistry:
     """The key registry replayed from the key events visible in ``conn`` (unverified)."""
     registry = KeyRegistry(None)
-    for seq, event_type, record in ledger.records_within(conn, KEY_EVENTS):
+    for seq, event_type, record in records_within(conn, KEY_EVENTS):
         registry.apply(seq, event_type, "", record)
     return registry
+
+
+def records_within(
+    conn: Connection, event_types: Iterable[str], batch: int = 1000
+) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """``(seq, event_type, record)`` of every entry of those types, in ledger order (unverified;
+    no signer needed, so auditors read records too)."""
+    kinds = sorted(set(event_types))
+    last = 0
+    while True:
+        rows = conn.execute(
+            select(ledger_entries.c.seq, ledger_entries.c.event_type, ledger_entries.c.body)
+            .where(ledger_entries.c.event_type.in_(kinds))
+            .where(ledger_entries.c.seq > last)
+            .order_by(ledger_entries.c.seq)
+            .limit(batch)
+        ).all()
+        if not rows:
+            return
+        for row in rows:
+            yield int(row.seq), str(row.event_type), json.loads(row.body)["record"]
+        last = int(rows[-1].seq)
 
 
 _HEAD_SQL = (
