@@ -169,31 +169,41 @@ class TrustPass:
     """seq → stored entry_hash of every row this pass read (the chain pass must agree)."""
     signed_decisions: int = 0
     os_login_decisions: int = 0
+    problem: VerificationFailed | None = None
+    """The first rule a watched row broke (raised only if the chain pass finds nothing earlier,
+    so the first bad entry is always the one reported); rows after it are not read."""
 
 
 def trust_pass(rows: Iterable[Sequence[Any]], root: TrustRoot) -> TrustPass:
     """Replay ``(seq, body, entry_hash)`` rows of the watched event types, in seq order."""
     result = TrustPass(KeyRegistry(root))
     for seq, body, entry_hash in rows:
-        seq = int(seq)
         try:
-            data = json.loads(bytes(body))
-            event_type, signer_kid, record = data["event_type"], data["signer_kid"], data["record"]
-        except (ValueError, KeyError, TypeError):
-            raise _failed(
-                seq, "ledger.verification_failed", "body", "body is not a ledger entry"
-            ) from None
-        if not isinstance(record, Mapping) or not isinstance(signer_kid, str):
-            raise _failed(seq, "ledger.verification_failed", "body", "body is not a ledger entry")
-        if event_type in KEY_EVENTS:
-            result.registry.apply(seq, event_type, signer_kid, record)
-        elif event_type in REVIEWER_SIGNED_EVENTS:
-            if check_reviewer_signature(result.registry, seq, event_type, record):
-                result.signed_decisions += 1
-            else:
-                result.os_login_decisions += 1
-        result.entry_hashes[seq] = str(entry_hash)
+            _take(result, int(seq), body)
+        except VerificationFailed as exc:
+            result.problem = exc
+            break
+        result.entry_hashes[int(seq)] = str(entry_hash)
     return result
+
+
+def _take(result: TrustPass, seq: int, body: Any) -> None:
+    try:
+        data = json.loads(bytes(body))
+        event_type, signer_kid, record = data["event_type"], data["signer_kid"], data["record"]
+    except (ValueError, KeyError, TypeError):
+        raise _failed(
+            seq, "ledger.verification_failed", "body", "body is not a ledger entry"
+        ) from None
+    if not isinstance(record, Mapping) or not isinstance(signer_kid, str):
+        raise _failed(seq, "ledger.verification_failed", "body", "body is not a ledger entry")
+    if event_type in KEY_EVENTS:
+        result.registry.apply(seq, event_type, signer_kid, record)
+    elif event_type in REVIEWER_SIGNED_EVENTS:
+        if check_reviewer_signature(result.registry, seq, event_type, record):
+            result.signed_decisions += 1
+        else:
+            result.os_login_decisions += 1
 
 
 def untrusted_signer(seq: int, kid: str) -> VerificationFailed:

@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 
 from accord.errors import VerificationFailed
 from accord.ledger.key_registry import WATCHED_EVENTS, trust_pass
-from accord.ledger.trust import TrustRoot
+from accord.ledger.trust import NO_END, TrustRoot
 from accord.ledger.verify import (
     CHUNK,
     VerificationReport,
@@ -70,16 +70,23 @@ def verify_stored(
             ),
             root,
         )
-    report, seen = verify_ledger(
-        db.url_string(),
-        size,
-        cps,
-        trust.registry.windows(),
-        workers=workers,
-        read_chunk=None if db.shareable else _rows_reader(db),
-        chunk=chunk,
-        watched=WATCHED_EVENTS,
-    )
+    try:
+        report, seen = verify_ledger(
+            db.url_string(),
+            size,
+            cps,
+            trust.registry.windows(),
+            workers=workers,
+            read_chunk=None if db.shareable else _rows_reader(db),
+            chunk=chunk,
+            watched=WATCHED_EVENTS,
+        )
+    except VerificationFailed as exc:  # the earlier of the two passes' first faults
+        if trust.problem is not None and _position(trust.problem) <= _position(exc):
+            raise trust.problem from None
+        raise
+    if trust.problem is not None:
+        raise trust.problem
     if seen != trust.entry_hashes:
         differing = sorted(set(seen.items()) ^ set(trust.entry_hashes.items()))
         seq = differing[0][0]
@@ -97,6 +104,12 @@ def verify_stored(
             "os_login_decisions": trust.os_login_decisions,
         }
     )
+
+
+def _position(error: VerificationFailed) -> int:
+    """Where a fault sits in the ledger: its entry, or a checkpoint's tree size."""
+    where = error.context.get("seq", error.context.get("tree_size"))
+    return where if isinstance(where, int) else NO_END
 
 
 def _rows_reader(db: Database) -> Any:
