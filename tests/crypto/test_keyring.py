@@ -24,6 +24,7 @@ from accord.crypto import (
     verify_ml_dsa_65,
     verify_record,
 )
+from accord.crypto.keyring import signer_from_file
 from accord.errors import ValidationError
 
 from .conftest import public_file
@@ -251,3 +252,31 @@ def test_a_failed_write_leaves_neither_a_half_made_key_nor_temporary_files(
     assert list(directory.iterdir()) == []
     monkeypatch.undo()
     assert keyring.create("agent:alpha").name == "agent:alpha"
+
+
+def test_a_public_file_under_its_pre_kid_name_is_still_read(
+    keyring: Keyring, directory: Path
+) -> None:
+    info = keyring.create("service")
+    current = public_file(directory, "service")
+    assert current.name == f"service-{info.kid}.pub.json"
+    current.rename(directory / "service.pub.json")
+    assert set(keyring.trusted_public_keys()) == {info.kid}
+    (directory / "service.key.json").unlink()
+    with pytest.raises(CryptoError) as taken:
+        keyring.create("service")  # the legacy file still holds the name
+    assert taken.value.context["file"] == str(directory / "service.pub.json")
+
+
+def test_a_key_file_read_by_path_needs_safe_permissions(keyring: Keyring, directory: Path) -> None:
+    info = keyring.create("reviewer", passphrase="pw")
+    path = directory / "reviewer.key.json"
+    assert signer_from_file(path, "pw").kid == info.kid
+    os.chmod(path, 0o640)
+    with pytest.raises(CryptoError) as refused:
+        signer_from_file(path, "pw")
+    assert (refused.value.code, refused.value.context["mode"]) == (
+        "crypto.unsafe_permissions",
+        "0640",
+    )
+    assert signer_from_file(path, "pw", allow_unsafe_permissions=True).kid == info.kid
