@@ -9,7 +9,7 @@ from sqlalchemy import select, update
 from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer
 from accord.crypto.encoding import b64encode
-from accord.errors import VerificationFailed
+from accord.errors import ValidationError, VerificationFailed
 from accord.ledger import KeyRegistered, Ledger, TrustRoot
 from accord.store import Database
 from accord.store.tables import ledger_entries
@@ -154,3 +154,41 @@ def test_a_key_event_record_is_checked_against_its_typed_model(
             principal="human:alice",
             registered_by=trusted.kid,
         )
+
+
+def test_an_in_memory_ledger_verifies_its_registry_in_process(frozen_clock: FrozenClock) -> None:
+    from accord.store import open_database
+
+    db = open_database("sqlite://")
+    root = Ed25519Signer.from_seed(bytes(32))
+    ledger = Ledger(db, root, frozen_clock, checkpoint_every=2)
+    ledger.register_key(NEXT_SERVICE.public_key, "service")
+    Ledger(db, NEXT_SERVICE, frozen_clock, checkpoint_every=2).append_many(case_events(3))
+    report = ledger.verify(TrustRoot(root.kid, root.public_key), workers=2)
+    assert (report.entries, report.workers) == (4, 1)
+    with pytest.raises(TypeError):
+        ledger.verify({root.kid: root.public_key})  # type: ignore[arg-type]
+    with pytest.raises(ValidationError):
+        TrustRoot(root.kid, NEXT_SERVICE.public_key)
+
+
+@pytest.mark.parametrize(
+    ("changes", "rule"),
+    [
+        ({"public_key_b64": "not base64!"}, "base64"),
+        ({"public_key_b64": b64encode(MALLORY.public_key)}, "kid must be derived"),
+        ({"principal": "system:timeout"}, "reserved"),
+    ],
+)
+def test_a_key_registration_record_states_a_consistent_key_and_principal(
+    changes: dict[str, str], rule: str
+) -> None:
+    fields = {
+        "kid": REVIEWER.kid,
+        "public_key_b64": b64encode(REVIEWER.public_key),
+        "role": "reviewer",
+        "principal": "human:alice",
+        "registered_by": MALLORY.kid,
+    }
+    with pytest.raises(ValueError, match=rule):
+        KeyRegistered.model_validate({**fields, **changes})
