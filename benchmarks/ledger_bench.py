@@ -16,7 +16,7 @@ from sqlalchemy.engine import make_url
 
 from accord.clock import SystemClock
 from accord.crypto import Ed25519Signer
-from accord.ledger import Ledger
+from accord.ledger import Ledger, TrustRoot
 from accord.store import Database, open_database
 
 HERE = Path(__file__).resolve().parent
@@ -137,7 +137,7 @@ def pg_writers(base_url: str, writers: int, per_writer: int, batch: int) -> tupl
         db = Database(url_s)
         signer = Ed25519Signer.from_seed(SEED)
         ledger = Ledger(db, signer, SystemClock())
-        report = ledger.verify({signer.kid: signer.public_key})
+        report = ledger.verify(TrustRoot(signer.kid, signer.public_key))
         db.dispose()
         return writers * per_writer / elapsed, report.entries
     finally:

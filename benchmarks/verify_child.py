@@ -8,7 +8,7 @@ import time
 
 from accord.clock import SystemClock
 from accord.crypto import Ed25519Signer
-from accord.ledger import Ledger
+from accord.ledger import Ledger, TrustRoot
 from accord.store import Database
 
 
@@ -18,7 +18,7 @@ def main() -> None:
     db = Database(url)
     ledger = Ledger(db, signer, SystemClock())
     began = time.perf_counter()
-    report = ledger.verify({signer.kid: signer.public_key}, workers=workers)
+    report = ledger.verify(TrustRoot(signer.kid, signer.public_key), workers=workers)
     elapsed = time.perf_counter() - began
     print(
         json.dumps(

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from accord.app import Accord
+    from accord.auditor import verify_ledger
     from accord.clock import Clock, FrozenClock, SystemClock
     from accord.conflicts import Evidence, Position
     from accord.disputes import Case, SettleRequest, SettleStatus
@@ -30,6 +31,7 @@ _EXPORTS = {
     "SourceFinding": "accord.resolution",
     "SourceVerifier": "accord.resolution",
     "SystemClock": "accord.clock",
+    "verify_ledger": "accord.auditor",
 }
 
 __all__ = [
@@ -45,6 +47,7 @@ __all__ = [
     "SourceFinding",
     "SourceVerifier",
     "SystemClock",
+    "verify_ledger",
 ]
 __version__ = "0.1.0"
 

@@ -11,7 +11,16 @@ from typing import Any
 
 import structlog
 
-from accord.approvals import ApprovalItem, ApprovalQueue, Parking, Principal, TaskHandle
+from accord.approvals import (
+    ApprovalItem,
+    ApprovalQueue,
+    Parking,
+    Principal,
+    Reviewer,
+    TaskHandle,
+    UnconfiguredReviewer,
+)
+from accord.auditor import verify_database
 from accord.boundary import (
     Boundary,
     BoundaryService,
@@ -21,19 +30,19 @@ from accord.boundary import (
 from accord.clock import Clock, SystemClock
 from accord.config import LoadedConfig, load_config
 from accord.conflicts import Position
-from accord.crypto import Keyring
+from accord.crypto import Ed25519Signer, Keyring
 from accord.disputes import Case, CaseStore, Justifier, Settler, SettleRequest
 from accord.disputes.approval_bridge import ApprovalBridge
-from accord.disputes.case_audit import OPENING_EVENTS, OUTCOME_EVENTS, audit_cases, signed_cases
 from accord.disputes.dissent_store import DissentStore
 from accord.disputes.outcome_view import case_outcome
 from accord.disputes.reliability_cache import ReliabilityCache
+from accord.disputes.reviewers import reviewer_for
 from accord.disputes.session_close import close_session, settle_from_receipt
 from accord.disputes.settle import MIN_POSITIONS
 from accord.disputes.tier_two import TierTwo
-from accord.errors import AccordError, StoreError, ValidationError, VerificationFailed
+from accord.errors import AccordError, StoreError, ValidationError
 from accord.learning import CaseOutcome
-from accord.ledger import Checkpoint, Ledger, VerificationReport
+from accord.ledger import Checkpoint, Ledger, TrustRoot, VerificationReport
 from accord.ledger.witness import witnesses_from_settings
 from accord.llm import LanguageModel, build_model
 from accord.org import OrgChart
@@ -49,7 +58,6 @@ from accord.store import (
     Database,
     missing_sqlite_file,
     open_database,
-    require_tables,
     resolve_database_url,
     sqlite_relative_to,
 )
@@ -123,7 +131,12 @@ class Accord:
             approvals=None,
         )
         self.approvals = ApprovalQueue(
-            db, clock, on_event=ApprovalBridge(ledger, self.cases, clock.now)
+            db,
+            clock,
+            on_event=ApprovalBridge(ledger, self.cases, clock.now),
+            party_owners={}
+            if config.org is None
+            else {a.agent_id: a.principal_id for a in config.org.agents()},
         )
         self.parking = Parking(db, self.approvals, clock)
         self.probes = ConfiguredProbes(config, read_only=read_only)
@@ -283,20 +296,56 @@ class Accord:
         roles = self.config.settings.approvals.principals.get(principal_id, [])
         return Principal(principal_id=principal_id, roles=frozenset(roles))
 
+    def register_reviewer_key(self, public_key: bytes, principal_id: str) -> str:
+        """Register a reviewer key for ``principal_id`` in the ledger (a signed
+        ``key_registered`` entry); returns its kid. The principal must be configured."""
+        self._configured(principal_id)
+        return str(self.ledger.register_key(public_key, "reviewer", principal_id).record["kid"])
+
+    def reviewer(self, signer: Ed25519Signer) -> Reviewer:
+        """The configured reviewer whose registered, unrevoked reviewer key ``signer`` is."""
+        return reviewer_for(self.ledger.key_registry(), signer, self._configured)
+
+    def os_login_reviewer(self, login: str) -> Reviewer:
+        """``human:<login>`` as a reviewer without a key — only where ``accord.yaml`` opts in
+        with ``approvals.allow_os_login: true``, and only for a configured reviewer."""
+        if not self.config.settings.approvals.allow_os_login:
+            raise UnconfiguredReviewer(
+                "deciding as the OS login is off: use a reviewer key (--key), or opt in with "
+                "approvals.allow_os_login: true",
+                field="approvals.allow_os_login",
+                rule="decisions come from a reviewer key unless the deployment opts in",
+            )
+        return Reviewer(self._configured(f"human:{login}"), None)
+
+    def _configured(self, principal_id: str) -> Principal:
+        if principal_id not in self.config.settings.approvals.principals:
+            raise UnconfiguredReviewer(
+                f"{principal_id} is not a configured reviewer (approvals.principals in "
+                f"{self.config.source})",
+                principal_id=principal_id,
+                field="approvals.principals",
+                rule="only principals configured as reviewers may decide",
+            )
+        return self.principal(principal_id)
+
     def decide(
         self,
         item_id: str,
-        principal: Principal,
+        reviewer: Reviewer | Ed25519Signer,
         *,
         choice: str | None = None,
         deny: bool = False,
         reason: str = "",
     ) -> ApprovalItem:
-        """A person's decision on an approval item; the case settles in the same transaction."""
+        """A reviewer's signed decision on an approval item; the case settles in the same
+        transaction. ``reviewer`` is a :class:`Reviewer` or a reviewer key's signer."""
         self._refuse_if_read_only("decide")
+        if isinstance(reviewer, Ed25519Signer):
+            reviewer = self.reviewer(reviewer)
         return self.approvals.decide(
             item_id,
-            principal,
+            reviewer,
             outcome="denied" if deny else "approved",
             choice=None if deny else choice,
             reason=reason,
@@ -371,7 +420,9 @@ class Accord:
             sqlite_synchronous=settings.database.sqlite_synchronous,
         )
         directory = Path(keys_dir or os.environ.get("ACCORD_KEYS") or config.keys_directory())
-        keyring = Keyring(directory, clock)
+        keyring = Keyring(
+            directory, clock, allow_unsafe_permissions=settings.keys.allow_unsafe_permissions
+        )
         passphrase = os.environ.get(PASSPHRASE_ENV)
         name = settings.keys.service_key
         if create_service_key:
@@ -391,6 +442,15 @@ class Accord:
             db=db, keyring=keyring, ledger=ledger, config=config, clock=clock, read_only=read_only
         )
 
+    def trust_root(self) -> TrustRoot:
+        """The service key verification pins: ``keys.trust_root`` (a kid, needed once the
+        service key was rotated) or else this instance's own service key."""
+        kid = self.config.settings.keys.trust_root
+        signer = self.ledger.signer
+        if kid is None or kid == signer.kid:
+            return TrustRoot(signer.kid, signer.public_key)
+        return TrustRoot.from_public_keys(self.keyring.trusted_public_keys(), kid)
+
     def verify(
         self,
         *,
@@ -398,38 +458,20 @@ class Accord:
         cases: bool = True,
         trusted_checkpoint: Checkpoint | None = None,
     ) -> VerificationReport:
-        """Verify the whole ledger against the public keys in the key directory, then every
-        stored case against what was signed about it (``VerificationFailed`` names the first
-        bad entry, or ``cases.mismatch`` the first case whose rows were altered or lost).
+        """Verify the whole ledger against the pinned service key and the keys it registered,
+        then every stored case against what was signed about it (``VerificationFailed`` names
+        the first bad entry, or ``cases.mismatch`` the first case whose rows were altered).
 
         ``trusted_checkpoint`` (one kept outside the database: ``accord.ledger.anchor``) also
         proves that no entry at or below its size was removed or altered. A table the check
         needs that is missing is ``store.missing_table``."""
-        require_tables(self.db)
-        report = self.ledger.verify(
-            self.keyring.trusted_public_keys(),
+        return verify_database(
+            self.db,
+            self.trust_root(),
             workers=workers,
+            cases=cases,
             trusted_checkpoint=trusted_checkpoint,
         )
-        if not cases:  # the ledger alone (the case audit runs at ~3,000 cases/s on one core)
-            return report
-        # One snapshot for records and rows: cases settled or decided meanwhile by other
-        # writers are either wholly in it or wholly not (records past the verified head are
-        # checked for signatures by the next verify).
-        with self.db.read() as conn:
-            kinds = [*OUTCOME_EVENTS, *OPENING_EVENTS]
-            signed = signed_cases(self.ledger.records_within(conn, kinds))
-            result = audit_cases(conn, signed)
-        problem = result.problem
-        if problem is not None:
-            raise VerificationFailed(
-                f"case {problem.case_id}: {problem.field}: {problem.rule}",
-                code="cases.mismatch",
-                case_id=problem.case_id,
-                field=problem.field,
-                rule=problem.rule,
-            )
-        return report.model_copy(update={"cases": result.checked})
 
     def close(self) -> None:
         self.db.dispose()

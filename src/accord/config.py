@@ -34,6 +34,12 @@ class DatabaseSettings(_Strict):
 class KeySettings(_Strict):
     directory: str = Field(default="accord-keys", min_length=1)
     service_key: str = Field(default="service", min_length=1)
+    trust_root: str | None = Field(default=None, pattern=r"^[0-9a-f]{32}$")
+    """The kid ``verify`` pins (default: the service key's own); set it to the first service
+    key's kid once the service key was rotated."""
+    allow_unsafe_permissions: bool = False
+    """Only warn (instead of refusing) on a key folder writable by group/other or a private
+    key readable by them."""
 
 
 class LedgerSettings(_Strict):
@@ -80,6 +86,10 @@ class ApprovalsSettings(_Strict):
 
     timeout_policy: dict[str, Any] | None = None
     principals: dict[str, list[str]] = Field(default_factory=dict)
+    """The configured reviewers (principal → roles): only they may decide."""
+    allow_os_login: bool = False
+    """Let ``accord approvals decide`` without ``--key`` decide as ``human:<OS login>`` (still
+    only a configured reviewer; the decision is then not signed by a reviewer key)."""
 
 
 class BoundarySettings(_Strict):

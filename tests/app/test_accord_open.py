@@ -33,7 +33,7 @@ def test_environment_variables_supply_defaults(
     accord = Accord.open()
     accord.close()
     assert (tmp_path / "env.db").exists()
-    assert (tmp_path / "env-keys" / "service.pub.json").exists()
+    assert len(list((tmp_path / "env-keys").glob("service-*.pub.json"))) == 1
 
 
 def test_an_encrypted_service_key_needs_the_passphrase(

@@ -2,15 +2,24 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from sqlalchemy import Connection
 
-from accord.approvals import ApprovalItem, ApprovalQueue, Principal, TimeoutPolicy, WaitForever
+from accord.approvals import (
+    ApprovalItem,
+    ApprovalQueue,
+    Principal,
+    Reviewer,
+    TimeoutPolicy,
+    WaitForever,
+)
 from accord.approvals.policies import Risk
 from accord.clock import FrozenClock
+from accord.crypto import Ed25519Signer
 from accord.store import Database, open_database
 
 
@@ -50,9 +59,18 @@ def queue(db: Database, frozen_clock: FrozenClock, event_log: EventLog) -> Appro
     return ApprovalQueue(db, frozen_clock, on_event=event_log)
 
 
+def reviewer(principal_id: str, *roles: str) -> Reviewer:
+    """A reviewer holding ``roles``, deciding with its own (test) reviewer key."""
+    seed = hashlib.sha256(principal_id.encode()).digest()
+    return Reviewer(
+        Principal(principal_id=principal_id, roles=frozenset(roles)),
+        Ed25519Signer.from_seed(seed),
+    )
+
+
 @pytest.fixture
-def alice() -> Principal:
-    return Principal(principal_id="user:alice", roles=frozenset({"reviewer"}))
+def alice() -> Reviewer:
+    return reviewer("user:alice", "reviewer")
 
 
 def ask(

@@ -8,7 +8,7 @@ from accord.approvals import (
     ApprovalQueue,
     EscalationChain,
     EscalationStep,
-    Principal,
+    Reviewer,
     Tiered,
     TierRule,
 )
@@ -18,7 +18,7 @@ from tests.approvals.conftest import EventLog, ask
 
 
 def test_every_event_is_canonical_json_and_emitted_in_its_transaction(
-    queue: ApprovalQueue, frozen_clock: FrozenClock, event_log: EventLog, alice: Principal
+    queue: ApprovalQueue, frozen_clock: FrozenClock, event_log: EventLog, alice: Reviewer
 ) -> None:
     chain = EscalationChain(
         steps=(

@@ -14,7 +14,7 @@ from accord.approvals import (
     DecisionWaitTimedOut,
     DenyAfter,
     Parking,
-    Principal,
+    Reviewer,
 )
 from accord.clock import FrozenClock
 from accord.errors import NotFound, ValidationError
@@ -30,7 +30,7 @@ def parking(db: Database, queue: ApprovalQueue, frozen_clock: FrozenClock) -> Pa
 
 
 def test_a_parked_task_resumes_with_its_context_once_decided(
-    parking: Parking, queue: ApprovalQueue, alice: Principal, frozen_clock: FrozenClock
+    parking: Parking, queue: ApprovalQueue, alice: Reviewer, frozen_clock: FrozenClock
 ) -> None:
     item = ask(queue)
     handle = parking.park("agent:billing", item.item_id, CONTEXT)
@@ -57,7 +57,7 @@ def test_a_parked_task_resumes_with_its_context_once_decided(
 
 
 def test_waiting_returns_as_soon_as_the_item_is_decided(
-    parking: Parking, queue: ApprovalQueue, alice: Principal
+    parking: Parking, queue: ApprovalQueue, alice: Reviewer
 ) -> None:
     item = ask(queue)
     handle = parking.park("agent:audit", item.item_id, CONTEXT)
@@ -104,7 +104,7 @@ def test_a_timeout_expiry_resumes_the_task_too(
 def test_another_process_resumes_the_task_and_only_one_wins(
     parking: Parking,
     queue: ApprovalQueue,
-    alice: Principal,
+    alice: Reviewer,
     database_url: str,
     frozen_clock: FrozenClock,
 ) -> None:

@@ -11,12 +11,12 @@ from accord.approvals import (
     DecisionForbidden,
     EscalationChain,
     EscalationStep,
-    Principal,
+    Reviewer,
 )
 from accord.clock import FrozenClock
 from accord.errors import AccordError, NotFound, ValidationError
 from accord.store import Database
-from tests.approvals.conftest import EventLog, ask
+from tests.approvals.conftest import EventLog, ask, reviewer
 
 CHAIN = EscalationChain(
     steps=(EscalationStep(role="lead", timeout_minutes=30),), on_chain_exhausted="deny"
@@ -38,7 +38,7 @@ def test_a_request_is_pending_and_listed(queue: ApprovalQueue, event_log: EventL
 
 
 def test_a_person_approves_with_a_choice(
-    queue: ApprovalQueue, alice: Principal, frozen_clock: FrozenClock, event_log: EventLog
+    queue: ApprovalQueue, alice: Reviewer, frozen_clock: FrozenClock, event_log: EventLog
 ) -> None:
     item = ask(queue)
     decided = queue.decide(
@@ -60,7 +60,7 @@ def test_a_person_approves_with_a_choice(
     assert event_log.records("approval_decided")[0]["decided_by"] == "user:alice"
 
 
-def test_a_person_denies(queue: ApprovalQueue, alice: Principal) -> None:
+def test_a_person_denies(queue: ApprovalQueue, alice: Reviewer) -> None:
     item = ask(queue)
     denied = queue.decide(item.item_id, alice, outcome="denied", reason="neither is right")
     assert denied.status is ApprovalStatus.DENIED
@@ -69,11 +69,11 @@ def test_a_person_denies(queue: ApprovalQueue, alice: Principal) -> None:
 
 
 def test_a_second_decision_fails_and_names_who_decided(
-    queue: ApprovalQueue, alice: Principal
+    queue: ApprovalQueue, alice: Reviewer
 ) -> None:
     item = ask(queue)
     queue.decide(item.item_id, alice, outcome="approved", choice="approve")
-    bob = Principal(principal_id="user:bob", roles=frozenset({"reviewer"}))
+    bob = reviewer("user:bob", "reviewer")
     with pytest.raises(AlreadyDecided) as raised:
         queue.decide(item.item_id, bob, outcome="denied")
     assert raised.value.code == "approvals.already_decided"
@@ -82,7 +82,7 @@ def test_a_second_decision_fails_and_names_who_decided(
     assert queue.get(item.item_id).decision is not None
 
 
-def test_a_choice_must_be_one_of_the_options(queue: ApprovalQueue, alice: Principal) -> None:
+def test_a_choice_must_be_one_of_the_options(queue: ApprovalQueue, alice: Reviewer) -> None:
     item = ask(queue)
     with pytest.raises(ValidationError) as raised:
         queue.decide(item.item_id, alice, outcome="approved", choice="agent:nobody")
@@ -90,13 +90,13 @@ def test_a_choice_must_be_one_of_the_options(queue: ApprovalQueue, alice: Princi
     assert queue.get(item.item_id).is_pending
 
 
-def test_the_outcome_is_approved_or_denied(queue: ApprovalQueue, alice: Principal) -> None:
+def test_the_outcome_is_approved_or_denied(queue: ApprovalQueue, alice: Reviewer) -> None:
     item = ask(queue)
     with pytest.raises(ValidationError):
         queue.decide(item.item_id, alice, outcome="expired")  # type: ignore[arg-type]
 
 
-def test_an_item_offered_to_a_role_needs_that_role(queue: ApprovalQueue, alice: Principal) -> None:
+def test_an_item_offered_to_a_role_needs_that_role(queue: ApprovalQueue, alice: Reviewer) -> None:
     item = ask(queue, policy=CHAIN)
     assert item.current_role == "lead"
     with pytest.raises(DecisionForbidden) as raised:
@@ -105,14 +105,14 @@ def test_an_item_offered_to_a_role_needs_that_role(queue: ApprovalQueue, alice: 
     assert raised.value.context["required_role"] == "lead"
     assert queue.pending(role="lead") == [item]
     assert queue.pending(role="reviewer") == []
-    assert queue.pending_for(alice) == []
-    lead = Principal(principal_id="user:lena", roles=frozenset({"lead"}))
-    assert queue.pending_for(lead) == [item]
+    assert queue.pending_for(alice.principal) == []
+    lead = reviewer("user:lena", "lead")
+    assert queue.pending_for(lead.principal) == [item]
     assert queue.decide(item.item_id, lead, outcome="approved").status is ApprovalStatus.APPROVED
 
 
 def test_cancelling_withdraws_a_pending_item(
-    queue: ApprovalQueue, alice: Principal, event_log: EventLog
+    queue: ApprovalQueue, alice: Reviewer, event_log: EventLog
 ) -> None:
     item = ask(queue)
     cancelled = queue.cancel(item.item_id, cancelled_by="resolution", reason="settled by judge")
@@ -160,7 +160,7 @@ def test_a_request_joins_the_callers_transaction(queue: ApprovalQueue, db: Datab
 
 
 def test_a_stale_version_writes_nothing(
-    queue: ApprovalQueue, db: Database, alice: Principal
+    queue: ApprovalQueue, db: Database, alice: Reviewer
 ) -> None:
     """Compare-and-set itself: a writer holding an old version of the item loses."""
     item = ask(queue)

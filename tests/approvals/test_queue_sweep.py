@@ -14,7 +14,7 @@ from accord.approvals import (
     DenyAfter,
     EscalationChain,
     EscalationStep,
-    Principal,
+    Reviewer,
     Tiered,
     TierRule,
     WaitForever,
@@ -22,7 +22,7 @@ from accord.approvals import (
 from accord.clock import FrozenClock
 from accord.errors import ValidationError
 from accord.store import Database, open_database
-from tests.approvals.conftest import EventLog, ask
+from tests.approvals.conftest import EventLog, ask, reviewer
 
 CHAIN = EscalationChain(
     steps=(
@@ -34,7 +34,7 @@ CHAIN = EscalationChain(
 
 
 def test_deny_after_expires_the_item_rather_than_denying_it(
-    queue: ApprovalQueue, frozen_clock: FrozenClock, event_log: EventLog, alice: Principal
+    queue: ApprovalQueue, frozen_clock: FrozenClock, event_log: EventLog, alice: Reviewer
 ) -> None:
     item = ask(queue, policy=DenyAfter(timeout_minutes=45))
     assert item.deadline == frozen_clock.now() + timedelta(minutes=45)
@@ -98,7 +98,7 @@ def test_an_escalation_chain_moves_roles_then_applies_its_fallback(
     escalation = event_log.records("approval_escalated")[0]
     assert (escalation["from_role"], escalation["current_role"]) == ("lead", "director")
 
-    lead = Principal(principal_id="user:lena", roles=frozenset({"lead"}))
+    lead = reviewer("user:lena", "lead")
     with pytest.raises(Exception, match=r"approvals\.forbidden"):
         queue.decide(item.item_id, lead, outcome="approved")
 

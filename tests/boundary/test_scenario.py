@@ -24,7 +24,7 @@ from accord.boundary import (
 from accord.clock import FrozenClock
 from accord.conflicts import Evidence, Position, detect
 from accord.crypto import Ed25519Signer
-from accord.ledger import Ledger
+from accord.ledger import Ledger, TrustRoot
 from accord.llm import ScriptedModel
 
 _WORDS = [
@@ -273,4 +273,4 @@ def test_boundaries_are_small_and_a_successor_settles_each_with_one_probe(
     assert receipts["case:stock"].winner_agents == ("agent:picker",)
     assert receipts["case:stock"].loser_agents == ("agent:planner", "agent:buyer")
     assert successor.pending() == []
-    assert ledger.verify({signer.kid: signer.public_key}).entries == 3 + 3 * 2
+    assert ledger.verify(TrustRoot(signer.kid, signer.public_key)).entries == 3 + 3 * 2

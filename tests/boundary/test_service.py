@@ -19,7 +19,7 @@ from accord.boundary import (
 from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer, content_hash
 from accord.errors import NotFound, ValidationError
-from accord.ledger import Ledger
+from accord.ledger import Ledger, TrustRoot
 from accord.llm import ScriptedModel
 from accord.store import Database
 from accord.store.tables import boundaries, boundary_attempts, ledger_entries
@@ -36,7 +36,7 @@ from ._builders import (
 
 
 def _verify(ledger: Ledger, signer: Ed25519Signer) -> int:
-    return ledger.verify({signer.kid: signer.public_key}).entries
+    return ledger.verify(TrustRoot(signer.kid, signer.public_key)).entries
 
 
 def _count(db: Database, table: object) -> int:

@@ -17,7 +17,7 @@ Run = Callable[..., Result]
 def run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Run:
     """Invoke the CLI inside ``tmp_path`` with no ACCORD_* variables leaking in."""
     monkeypatch.chdir(tmp_path)
-    for name in ("ACCORD_DB", "ACCORD_KEYS", "ACCORD_KEY_PASSPHRASE"):
+    for name in ("ACCORD_DB", "ACCORD_KEYS", "ACCORD_KEY_PASSPHRASE", "ACCORD_REVIEWER_KEY"):
         monkeypatch.delenv(name, raising=False)
     runner = CliRunner()
 

@@ -31,9 +31,11 @@ REFUND = {
 }
 
 
+ALICE_KEY = "keys/reviewer-human:alice.key.json"
+
+
 @pytest.fixture
-def queued(run: Run, monkeypatch: pytest.MonkeyPatch) -> str:
-    monkeypatch.setattr("getpass.getuser", lambda: "alice")
+def queued(run: Run) -> str:
     Path("accord.yaml").write_text(CONFIG)
     Path("refund.json").write_text(json.dumps(REFUND))
     settled = run("settle", "refund.json", "--db", DB, "--keys", "keys")
@@ -41,6 +43,12 @@ def queued(run: Run, monkeypatch: pytest.MonkeyPatch) -> str:
     case = json.loads(settled.stdout)
     assert case["status"] == "escalated"
     assert case["tier"] == "human_appeal"
+    made = run(
+        "keys", "new", "--role", "reviewer", "--principal", "human:alice", "--db", DB,
+        "--keys", "keys",
+    )  # fmt: skip
+    assert made.exit_code == 0, made.output
+    assert "registered as reviewer for human:alice" in made.output
     return str(case["approval_item_id"])
 
 
@@ -55,10 +63,11 @@ def test_a_person_lists_shows_and_decides_a_queued_case(run: Run, queued: str) -
         "approvals",
         "decide",
         queued,
-        "--choice",
         "reject",
         "--reason",
         "fraud",
+        "--key",
+        ALICE_KEY,
         "--db",
         DB,
         "--keys",
@@ -66,27 +75,75 @@ def test_a_person_lists_shows_and_decides_a_queued_case(run: Run, queued: str) -
     )
     assert decided.exit_code == 0, decided.output
     assert "by human:alice" in decided.output
-    again = run("approvals", "decide", queued, "--choice", "approve", "--db", DB, "--keys", "keys")
+    again = run(
+        "approvals", "decide", queued, "approve", "--db", DB, "--keys", "keys",
+        env={"ACCORD_REVIEWER_KEY": ALICE_KEY},
+    )  # fmt: skip
     assert again.exit_code == 1
     assert "already" in again.output
     cases = json.loads(run("cases", "--json", "--db", DB, "--keys", "keys").stdout)
     assert cases[0]["status"] == "settled"
     assert cases[0]["winner"] == "agent:risk"
-    assert run("verify", "--db", DB, "--keys", "keys").exit_code == 0
+    verified = run("verify", "--db", DB, "--keys", "keys", "--json")
+    assert verified.exit_code == 0, verified.output
+    assert json.loads(verified.stdout)["signed_decisions"] == 1
 
 
 def test_decide_needs_exactly_one_of_choice_or_deny(run: Run, queued: str) -> None:
-    assert run("approvals", "decide", queued, "--db", DB).exit_code == 2
-    assert run("approvals", "decide", queued, "--deny", "--choice", "x", "--db", DB).exit_code == 2
-    assert (
-        run(
-            "approvals", "decide", queued, "--choice", "maybe", "--db", DB, "--keys", "keys"
-        ).exit_code
-        == 1
-    )
-    denied = run("approvals", "decide", queued, "--deny", "--db", DB, "--keys", "keys")
+    key = ("--key", ALICE_KEY, "--db", DB, "--keys", "keys")
+    assert run("approvals", "decide", queued, *key).exit_code == 2
+    assert run("approvals", "decide", queued, "--deny", "--choice", "x", *key).exit_code == 2
+    assert run("approvals", "decide", queued, "x", "--choice", "x", *key).exit_code == 2
+    assert run("approvals", "decide", queued, "--choice", "maybe", *key).exit_code == 1
+    denied = run("approvals", "decide", queued, "--deny", *key)
     assert denied.exit_code == 0
     assert "denied" in denied.output
+
+
+def test_without_a_key_the_os_login_never_decides_unless_the_config_opts_in(
+    run: Run, queued: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("LOGNAME", "alice")
+    monkeypatch.setenv("USER", "alice")
+    refused = run("approvals", "decide", queued, "reject", "--db", DB, "--keys", "keys")
+    assert refused.exit_code == 2
+    assert "approvals.unconfigured_reviewer" in refused.output
+    assert "allow_os_login" in refused.output
+    assert json.loads(
+        run("approvals", "show", queued, "--db", DB, "--keys", "keys").stdout
+    )["status"] == "pending"
+
+
+def test_an_opted_in_os_login_decides_only_as_a_configured_reviewer_and_is_counted_apart(
+    run: Run, queued: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    Path("accord.yaml").write_text(CONFIG + "  allow_os_login: true\n")
+    monkeypatch.setenv("LOGNAME", "mallory")
+    monkeypatch.setenv("USER", "mallory")
+    stranger = run("approvals", "decide", queued, "reject", "--db", DB, "--keys", "keys")
+    assert stranger.exit_code == 2
+    assert "human:mallory is not a configured reviewer" in " ".join(stranger.output.split())
+    monkeypatch.setenv("LOGNAME", "alice")
+    monkeypatch.setenv("USER", "alice")
+    decided = run("approvals", "decide", queued, "reject", "--db", DB, "--keys", "keys")
+    assert decided.exit_code == 0, decided.output
+    verified = run("verify", "--db", DB, "--keys", "keys", "--json")
+    assert verified.exit_code == 0, verified.output
+    assert json.loads(verified.stdout)["os_login_decisions"] == 1
+    assert "carry no reviewer signature" in run("verify", "--db", DB, "--keys", "keys").output
+
+
+def test_a_key_that_is_not_a_registered_reviewer_key_cannot_decide(
+    run: Run, queued: str
+) -> None:
+    made = run("keys", "new", "loose", "--keys", "keys")
+    assert made.exit_code == 0, made.output
+    refused = run(
+        "approvals", "decide", queued, "reject", "--key", "keys/loose.key.json", "--db", DB,
+        "--keys", "keys",
+    )  # fmt: skip
+    assert refused.exit_code == 2
+    assert "not a registered, unrevoked reviewer key" in " ".join(refused.output.split())
 
 
 def test_unknown_items_and_statuses_are_reported(run: Run, queued: str) -> None:

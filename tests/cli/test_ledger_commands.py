@@ -17,7 +17,7 @@ def test_init_creates_the_database_the_service_key_and_example_config(run: Run) 
     assert Path("accord.yaml").is_file()
     assert Path("org.yaml").is_file()
     assert Path("ledger.db").is_file()
-    assert Path("keys/service.pub.json").is_file()
+    assert len(list(Path("keys").glob("service-*.pub.json"))) == 1
     again = run("init", "--db", DB, "--keys", "keys")
     assert again.exit_code == 0, again.output  # idempotent
 
@@ -26,14 +26,14 @@ def test_demo_prints_a_verified_ledger(run: Run) -> None:
     result = run("demo", "--db", DB, "--keys", "keys", "--fresh")
     assert result.exit_code == 0, result.output
     assert "VERIFIED" in result.output
-    assert "14 signed entries" in result.output
+    assert "15 signed entries" in result.output
 
 
 def test_verify_exits_zero_on_an_intact_ledger_and_one_naming_the_tampered_entry(run: Run) -> None:
     run("demo", "--db", DB, "--keys", "keys", "--fresh")
     ok = run("verify", "--db", DB, "--keys", "keys", "--json")
     assert ok.exit_code == 0
-    assert json.loads(ok.stdout)["entries"] == 14
+    assert json.loads(ok.stdout)["entries"] == 15
     with sqlite3.connect("ledger.db") as conn:
         body = conn.execute("SELECT body FROM ledger_entries WHERE seq = 5").fetchone()[0]
         conn.execute(
@@ -51,7 +51,7 @@ def test_verify_exits_zero_on_an_intact_ledger_and_one_naming_the_tampered_entry
 def test_ledger_tail_show_and_checkpoint(run: Run) -> None:
     run("demo", "--db", DB, "--keys", "keys", "--fresh")
     tail = run("ledger", "tail", "-n", "2", "--db", DB, "--keys", "keys", "--json")
-    assert [e["seq"] for e in json.loads(tail.stdout)] == [13, 14]
+    assert [e["seq"] for e in json.loads(tail.stdout)] == [14, 15]
     assert "dispute_opened" in run("ledger", "tail", "--db", DB, "--keys", "keys").output
     show = run("ledger", "show", "4", "--db", DB, "--keys", "keys")
     assert json.loads(show.stdout)["event_type"] == "dispute_resolved"
@@ -61,8 +61,8 @@ def test_ledger_tail_show_and_checkpoint(run: Run) -> None:
     assert beyond.exit_code == 1
     assert "[ledger.no_entry]" in beyond.output
     checkpoint = run("ledger", "checkpoint", "--db", DB, "--keys", "keys", "--out", "cp.json")
-    assert json.loads(checkpoint.stdout)["tree_size"] == 14
-    assert json.loads(Path("cp.json").read_text())["tree_size"] == 14
+    assert json.loads(checkpoint.stdout)["tree_size"] == 15
+    assert json.loads(Path("cp.json").read_text())["tree_size"] == 15
 
 
 def test_a_proof_made_by_the_cli_checks_offline_with_only_public_keys(run: Run) -> None:
@@ -89,13 +89,13 @@ def test_a_proof_made_by_the_cli_checks_offline_with_only_public_keys(run: Run) 
 
 def test_a_consistency_proof_between_checkpoints_checks_offline(run: Run) -> None:
     run("demo", "--db", DB, "--keys", "keys", "--fresh")
-    run("demo", "--db", DB, "--keys", "keys")  # the ledger grows by 14 more entries
-    proof = run("ledger", "consistency", "14", "28", "--db", DB, "--keys", "keys")
+    run("demo", "--db", DB, "--keys", "keys")  # the ledger grows by 15 more entries
+    proof = run("ledger", "consistency", "15", "30", "--db", DB, "--keys", "keys")
     assert proof.exit_code == 0, proof.output
     Path("consistency.json").write_text(proof.stdout)
     checked = run("ledger", "check-proof", "consistency.json", "--public-keys", "keys")
     assert checked.exit_code == 0, checked.output
-    assert run("ledger", "consistency", "13", "--db", DB, "--keys", "keys").exit_code == 1
+    assert run("ledger", "consistency", "14", "--db", DB, "--keys", "keys").exit_code == 1
 
 
 def test_keys_new_and_list(run: Run) -> None:

@@ -25,21 +25,21 @@ def test_a_checkpoint_kept_outside_proves_the_ledger_still_extends_it(run: Run) 
     run("demo", *KEYS, "--fresh")
     made = run("ledger", "checkpoint", *KEYS, "--out", "anchor.json")
     assert made.exit_code == 0, made.output
-    assert json.loads(Path("anchor.json").read_text())["tree_size"] == 14
-    run("demo", *KEYS)  # the ledger grows to 28
+    assert json.loads(Path("anchor.json").read_text())["tree_size"] == 15
+    run("demo", *KEYS)  # the ledger grows to 30
     ok = run("verify", *KEYS, "--trusted-checkpoint", "anchor.json")
     assert ok.exit_code == 0, ok.output
     _truncate(10)
     assert run("verify", *KEYS, "--skip-cases").exit_code == 0  # the database alone: blind
     bad = run("verify", *KEYS, "--skip-cases", "--trusted-checkpoint", "anchor.json")
     assert bad.exit_code == 1
-    assert "entries 11..14 are missing" in bad.output
+    assert "entries 11..15 are missing" in bad.output
     assert "None" not in bad.output
     as_json = run("verify", *KEYS, "--json", "--trusted-checkpoint", "anchor.json")
     answer = json.loads(as_json.stdout)
     assert answer["verified"] is False
     assert answer["code"] == "ledger.truncated"
-    assert (answer["context"]["missing_from"], answer["context"]["missing_to"]) == (11, 14)
+    assert (answer["context"]["missing_from"], answer["context"]["missing_to"]) == (11, 15)
 
 
 def test_a_rebuilt_ledger_is_reported_as_forked_from_the_trusted_checkpoint(run: Run) -> None:
@@ -52,7 +52,7 @@ def test_a_rebuilt_ledger_is_reported_as_forked_from_the_trusted_checkpoint(run:
     run("demo", *KEYS)  # the same key signs a new history of the same length
     bad = run("verify", *KEYS, "--trusted-checkpoint", "anchor.json")
     assert bad.exit_code == 1, bad.output
-    assert "trusted checkpoint at size 14 (root_hash)" in bad.output
+    assert "trusted checkpoint at size 15 (root_hash)" in bad.output
 
 
 def test_checkpoint_and_proof_files_are_never_overwritten_without_force(run: Run) -> None:
@@ -92,7 +92,7 @@ def test_a_checkpoint_signed_by_a_stranger_is_not_trusted(run: Run) -> None:
     run("demo", *KEYS, "--fresh")
     result = run("verify", *KEYS, "--trusted-checkpoint", "x")
     assert result.exit_code == 1
-    assert "unknown key" in result.output
+    assert "not a trusted service key" in result.output
 
 
 def test_a_stored_checkpoint_that_is_not_json_or_empty_names_its_tree_size(run: Run) -> None:
@@ -100,10 +100,10 @@ def test_a_stored_checkpoint_that_is_not_json_or_empty_names_its_tree_size(run: 
     run("ledger", "checkpoint", *KEYS)
     for body, says in ((b"not json", "not JSON"), (b"{}", "no 'tree_size'"), (b"[]", "object")):
         with sqlite3.connect("ledger.db") as conn:
-            conn.execute("UPDATE ledger_checkpoints SET body = ? WHERE tree_size = 14", (body,))
+            conn.execute("UPDATE ledger_checkpoints SET body = ? WHERE tree_size = 15", (body,))
         result = run("verify", *KEYS)
         assert result.exit_code == 1, result.output
-        assert "checkpoint at size 14 (body)" in result.output
+        assert "checkpoint at size 15 (body)" in result.output
         assert says in result.output
         assert "None" not in result.output
 
@@ -112,7 +112,7 @@ def test_a_stored_checkpoint_at_size_zero_is_reported(run: Run) -> None:
     run("demo", *KEYS, "--fresh")
     run("ledger", "checkpoint", *KEYS)
     with sqlite3.connect("ledger.db") as conn:
-        conn.execute("UPDATE ledger_checkpoints SET tree_size = 0 WHERE tree_size = 14")
+        conn.execute("UPDATE ledger_checkpoints SET tree_size = 0 WHERE tree_size = 15")
     result = run("verify", *KEYS)
     assert result.exit_code == 1
     assert "checkpoint at size 0 (tree_size)" in result.output
@@ -122,10 +122,10 @@ def test_an_edited_checkpoint_signer_column_names_the_checkpoint_not_none(run: R
     run("demo", *KEYS, "--fresh")
     run("ledger", "checkpoint", *KEYS)
     with sqlite3.connect("ledger.db") as conn:
-        conn.execute("UPDATE ledger_checkpoints SET signer_kid = 'x' WHERE tree_size = 14")
+        conn.execute("UPDATE ledger_checkpoints SET signer_kid = 'x' WHERE tree_size = 15")
     result = run("verify", *KEYS)
     assert result.exit_code == 1
-    assert "checkpoint at size 14 (signer_kid)" in result.output
+    assert "checkpoint at size 15 (signer_kid)" in result.output
     assert "None" not in result.output
 
 
@@ -193,7 +193,7 @@ def test_demo_fresh_removes_only_what_an_earlier_demo_created(run: Run) -> None:
     Path("keys/mine.txt").write_text("a file of my own")
     again = run("demo", *KEYS, "--fresh")
     assert again.exit_code == 0, again.output
-    assert "14 signed entries" in again.output  # a fresh database
+    assert "15 signed entries" in again.output  # a fresh database
     assert Path("keys/mine.txt").read_text() == "a file of my own"
     assert not Path("keys/.accord-demo").exists()  # the folder existed: the demo did not make it
 
@@ -254,6 +254,6 @@ def test_a_witness_folder_receives_each_checkpoint_usable_as_a_trusted_checkpoin
     made = run("ledger", "checkpoint", *KEYS)
     assert made.exit_code == 0, made.output
     names = sorted(p.name for p in Path("witness").iterdir())
-    assert names[-1] == "checkpoint-000000000014.json"
+    assert names[-1] == "checkpoint-000000000015.json"
     ok = run("verify", *KEYS, "--trusted-checkpoint", f"witness/{names[-1]}")
     assert ok.exit_code == 0, ok.output

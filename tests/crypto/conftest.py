@@ -43,3 +43,10 @@ def interop_canonical(interop: dict[str, Any]) -> dict[str, bytes]:
         for key, case in interop["canonicalization"].items()
         if key != "edge_cases"
     }
+
+
+def public_file(directory: Path, name: str) -> Path:
+    """The public file of key ``name``: ``<name>-<kid>.pub.json`` when there is one, else the
+    legacy ``<name>.pub.json`` path."""
+    made = sorted(directory.glob(f"{name}-*.pub.json"))
+    return made[0] if made else directory / f"{name}.pub.json"

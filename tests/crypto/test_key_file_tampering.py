@@ -15,6 +15,8 @@ from accord.crypto.encoding import b64encode
 from accord.crypto.key_files import read_public_key_file
 from accord.crypto.sealing import seal
 
+from .conftest import public_file
+
 
 @pytest.fixture
 def keyring(tmp_path: Path) -> Keyring:
@@ -38,7 +40,7 @@ def _corrupt_error(action: Callable[[], object], path: Path) -> CryptoError:
 
 def test_a_public_file_whose_kid_does_not_match_its_key_is_refused(keyring: Keyring) -> None:
     keyring.create("agent:alpha")
-    path = keyring.directory / "agent:alpha.pub.json"
+    path = public_file(keyring.directory, "agent:alpha")
     _edit(path, lambda d: d.update(kid="0" * 32))
     error = _corrupt_error(keyring.trusted_public_keys, path)
     assert "kid" in error.context["rule"]
@@ -46,7 +48,7 @@ def test_a_public_file_whose_kid_does_not_match_its_key_is_refused(keyring: Keyr
 
 def test_a_public_file_with_a_swapped_key_is_refused(keyring: Keyring) -> None:
     keyring.create("agent:alpha")
-    path = keyring.directory / "agent:alpha.pub.json"
+    path = public_file(keyring.directory, "agent:alpha")
     intruder = Ed25519Signer.generate()
     _edit(path, lambda d: d.update(public_key_b64=b64encode(intruder.public_key)))
     _corrupt_error(keyring.trusted_public_keys, path)
@@ -54,8 +56,8 @@ def test_a_public_file_with_a_swapped_key_is_refused(keyring: Keyring) -> None:
 
 def test_a_public_file_under_another_name_is_refused(keyring: Keyring) -> None:
     keyring.create("agent:alpha")
-    source = keyring.directory / "agent:alpha.pub.json"
-    renamed = keyring.directory / "agent:beta.pub.json"
+    source = public_file(keyring.directory, "agent:alpha")
+    renamed = public_file(keyring.directory, "agent:beta")
     source.rename(renamed)
     _corrupt_error(keyring.trusted_public_keys, renamed)
 
@@ -76,7 +78,7 @@ def test_inconsistent_public_fields_are_refused(
     keyring: Keyring, change: Callable[[dict[str, Any]], None]
 ) -> None:
     keyring.create("service", with_pq=True)
-    path = keyring.directory / "service.pub.json"
+    path = public_file(keyring.directory, "service")
     _edit(path, change)
     _corrupt_error(keyring.trusted_public_keys, path)
 
@@ -138,7 +140,7 @@ def test_sealed_seeds_of_another_key_are_refused(keyring: Keyring) -> None:
 
 def test_an_unreadable_public_file_is_reported_with_its_path(keyring: Keyring) -> None:
     keyring.directory.mkdir(parents=True)
-    strange = keyring.directory / "folder.pub.json"
+    strange = public_file(keyring.directory, "folder")
     strange.mkdir()
     with pytest.raises(CryptoError) as caught:
         keyring.trusted_public_keys()
@@ -148,4 +150,4 @@ def test_an_unreadable_public_file_is_reported_with_its_path(keyring: Keyring) -
 
 def test_reading_a_missing_public_file_is_key_not_found(tmp_path: Path) -> None:
     with pytest.raises(KeyNotFound):
-        read_public_key_file(tmp_path / "ghost.pub.json")
+        read_public_key_file(public_file(tmp_path, "ghost"))

@@ -24,7 +24,10 @@ from accord.crypto import (
     verify_ml_dsa_65,
     verify_record,
 )
+from accord.crypto.keyring import signer_from_file
 from accord.errors import ValidationError
+
+from .conftest import public_file
 
 
 @pytest.fixture
@@ -69,7 +72,7 @@ def test_files_get_0600_and_0644_in_a_0700_directory_whatever_the_umask(
     keyring.create("arbitrator")
     assert _mode(directory) == 0o700
     assert _mode(directory / "arbitrator.key.json") == 0o600
-    assert _mode(directory / "arbitrator.pub.json") == 0o644
+    assert _mode(public_file(directory, "arbitrator")) == 0o644
 
 
 def test_a_strict_umask_does_not_hide_the_public_file(keyring: Keyring, directory: Path) -> None:
@@ -78,12 +81,15 @@ def test_a_strict_umask_does_not_hide_the_public_file(keyring: Keyring, director
         keyring.create("reviewer")
     finally:
         os.umask(previous)
-    assert _mode(directory / "reviewer.pub.json") == 0o644
+    assert _mode(public_file(directory, "reviewer")) == 0o644
 
 
 def test_no_temporary_files_are_left_behind(keyring: Keyring, directory: Path) -> None:
-    keyring.create("service")
-    assert sorted(p.name for p in directory.iterdir()) == ["service.key.json", "service.pub.json"]
+    info = keyring.create("service")
+    assert sorted(p.name for p in directory.iterdir()) == [
+        f"service-{info.kid}.pub.json",
+        "service.key.json",
+    ]
 
 
 def test_the_signer_matches_the_key_info_and_its_signatures_verify(keyring: Keyring) -> None:
@@ -100,7 +106,7 @@ def test_a_key_with_a_post_quantum_half_hands_out_both_signers(
     pq = keyring.pq_signer("service")
     assert info.pq_kid == pq.kid
     verify_ml_dsa_65(pq.public_key, b"m", pq.sign(b"m"))
-    public = json.loads((directory / "service.pub.json").read_text())
+    public = json.loads((public_file(directory, "service")).read_text())
     assert public["pq_kid"] == pq.kid
     assert public["pq_alg"] == "ml-dsa-65"
 
@@ -127,7 +133,7 @@ def test_a_name_taken_by_a_public_file_alone_is_not_overwritten(
     with pytest.raises(CryptoError) as caught:
         keyring.create("agent:alpha")
     assert caught.value.code == "crypto.key_exists"
-    assert caught.value.context["file"].endswith("agent:alpha.pub.json")
+    assert caught.value.context["file"] == str(public_file(directory, "agent:alpha"))
 
 
 def test_get_or_create_returns_the_existing_key_or_makes_one(keyring: Keyring) -> None:
@@ -246,3 +252,31 @@ def test_a_failed_write_leaves_neither_a_half_made_key_nor_temporary_files(
     assert list(directory.iterdir()) == []
     monkeypatch.undo()
     assert keyring.create("agent:alpha").name == "agent:alpha"
+
+
+def test_a_public_file_under_its_pre_kid_name_is_still_read(
+    keyring: Keyring, directory: Path
+) -> None:
+    info = keyring.create("service")
+    current = public_file(directory, "service")
+    assert current.name == f"service-{info.kid}.pub.json"
+    current.rename(directory / "service.pub.json")
+    assert set(keyring.trusted_public_keys()) == {info.kid}
+    (directory / "service.key.json").unlink()
+    with pytest.raises(CryptoError) as taken:
+        keyring.create("service")  # the legacy file still holds the name
+    assert taken.value.context["file"] == str(directory / "service.pub.json")
+
+
+def test_a_key_file_read_by_path_needs_safe_permissions(keyring: Keyring, directory: Path) -> None:
+    info = keyring.create("reviewer", passphrase="pw")
+    path = directory / "reviewer.key.json"
+    assert signer_from_file(path, "pw").kid == info.kid
+    os.chmod(path, 0o640)
+    with pytest.raises(CryptoError) as refused:
+        signer_from_file(path, "pw")
+    assert (refused.value.code, refused.value.context["mode"]) == (
+        "crypto.unsafe_permissions",
+        "0640",
+    )
+    assert signer_from_file(path, "pw", allow_unsafe_permissions=True).kid == info.kid

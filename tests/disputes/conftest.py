@@ -9,7 +9,7 @@ import pytest
 from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer
 from accord.disputes import CaseStore, DecideSettings, Settler
-from accord.ledger import Ledger
+from accord.ledger import Ledger, TrustRoot
 from accord.store import Database, open_database
 
 
@@ -26,8 +26,8 @@ def signer() -> Ed25519Signer:
 
 
 @pytest.fixture
-def trusted(signer: Ed25519Signer) -> dict[str, bytes]:
-    return {signer.kid: signer.public_key}
+def trusted(signer: Ed25519Signer) -> TrustRoot:
+    return TrustRoot(signer.kid, signer.public_key)
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
 from accord.disputes import Case, CaseStore, Settler, SettleRequest, SettleStatus
-from accord.ledger import Ledger
+from accord.ledger import Ledger, TrustRoot
 from accord.store import Database
 
 from ._builders import pos as p
@@ -21,7 +21,7 @@ def _requests(n: int) -> list[SettleRequest]:
 
 
 def test_threads_settling_at_once_record_every_case_exactly_once(
-    settler: Settler, store: CaseStore, ledger: Ledger, db: Database, trusted: dict[str, bytes]
+    settler: Settler, store: CaseStore, ledger: Ledger, db: Database, trusted: TrustRoot
 ) -> None:
     with ThreadPoolExecutor(max_workers=8) as pool:
         cases = list(pool.map(settler.settle, _requests(60)))
@@ -43,7 +43,7 @@ def test_threads_settling_at_once_record_every_case_exactly_once(
 
 
 def test_concurrent_settle_async_calls_are_all_recorded(
-    settler: Settler, db: Database, trusted: dict[str, bytes], ledger: Ledger
+    settler: Settler, db: Database, trusted: TrustRoot, ledger: Ledger
 ) -> None:
     async def fan_out() -> list[Case]:
         return await asyncio.gather(*(settler.settle_async(r) for r in _requests(30)))

@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from accord.clock import FrozenClock
 from accord.disputes import CaseStore, DecideSettings, Settler, SettleStatus
-from accord.ledger import Ledger
+from accord.ledger import Ledger, TrustRoot
 from accord.store import Database
 from accord.store.tables import case_parties, cases
 
@@ -23,7 +23,7 @@ def test_a_settled_case_is_persisted_with_parties_dissent_and_verifiable_ledger_
     store: CaseStore,
     ledger: Ledger,
     db: Database,
-    trusted: dict[str, bytes],
+    trusted: TrustRoot,
 ) -> None:
     case = settler.settle(request(p("a", 100, 0.9), p("b", 200, 0.2), p("c", 100, 0.4)))
 
@@ -109,7 +109,7 @@ def test_agents_on_one_side_share_an_answer_key(settler: Settler, db: Database) 
 def test_every_outcome_is_signed_into_the_ledger(
     settler: Settler,
     ledger: Ledger,
-    trusted: dict[str, bytes],
+    trusted: TrustRoot,
     positions: list[Any],
     events: list[str],
 ) -> None:

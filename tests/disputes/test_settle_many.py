@@ -6,7 +6,7 @@ import pytest
 
 from accord.disputes import CaseStore, Settler, SettleStatus
 from accord.errors import ValidationError
-from accord.ledger import Ledger
+from accord.ledger import Ledger, TrustRoot
 from accord.store import Database
 
 from ._builders import NOTHING_WRITTEN, request, row_counts
@@ -14,7 +14,7 @@ from ._builders import pos as p
 
 
 def test_a_batch_is_recorded_in_order_with_consecutive_ledger_entries(
-    settler: Settler, store: CaseStore, ledger: Ledger, trusted: dict[str, bytes]
+    settler: Settler, store: CaseStore, ledger: Ledger, trusted: TrustRoot
 ) -> None:
     batch = [
         request(p("a", 100, 0.9), p("b", 200, 0.2)),

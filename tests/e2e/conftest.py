@@ -43,7 +43,7 @@ def open_accord(
 def cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> RunCli:
     """Invoke ``accord`` inside ``tmp_path`` with no ACCORD_* variables leaking in."""
     monkeypatch.chdir(tmp_path)
-    for name in ("ACCORD_DB", "ACCORD_KEYS", "ACCORD_KEY_PASSPHRASE"):
+    for name in ("ACCORD_DB", "ACCORD_KEYS", "ACCORD_KEY_PASSPHRASE", "ACCORD_REVIEWER_KEY"):
         monkeypatch.delenv(name, raising=False)
     runner = CliRunner()
 

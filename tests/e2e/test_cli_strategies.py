@@ -143,13 +143,22 @@ def test_debate_from_yaml_settles_with_a_scripted_judge_on_the_command_line(
 def test_human_from_yaml_queues_the_case_and_a_person_decides_on_the_command_line(
     cli: RunCli, database_url: str, tmp_path: Path
 ) -> None:
-    write_config(tmp_path, {"conflict_resolution": {"strategy": "human"}})
+    write_config(
+        tmp_path,
+        {
+            "conflict_resolution": {"strategy": "human"},
+            "approvals": {"principals": {"human:alice": []}},
+        },
+    )
     common = ("--config", "accord.yaml", "--db", database_url, "--keys", "keys")
 
     queued = settle(cli, database_url, request("Total?", numbers_tied("agent:a", "agent:b")))
+    made = cli("keys", "new", "--role", "reviewer", "--principal", "human:alice", *common)
+    assert made.exit_code == 0, made.output
+    key = ("--key", str(tmp_path / "keys" / "reviewer-human:alice.key.json"))
     listed = cli("approvals", "list", "--json", *common)
-    decided = cli("approvals", "decide", queued["approval_item_id"], "--choice", "1450", *common)
-    again = cli("approvals", "decide", queued["approval_item_id"], "--choice", "1200", *common)
+    decided = cli("approvals", "decide", queued["approval_item_id"], "1450", *key, *common)
+    again = cli("approvals", "decide", queued["approval_item_id"], "1200", *key, *common)
     shown = cli("case", queued["case_id"], *common)
 
     assert queued["status"] == "escalated"
@@ -159,7 +168,7 @@ def test_human_from_yaml_queues_the_case_and_a_person_decides_on_the_command_lin
     assert item["item_id"] == queued["approval_item_id"]
     assert item["options"] == ["1200", "1450"]
     assert decided.exit_code == 0, decided.output
-    assert "approved '1450'" in decided.stdout
+    assert "approved '1450' by human:alice" in decided.stdout
     assert again.exit_code == 1  # the second decision is refused
     assert "already approved" in " ".join(again.output.split())
     case = json.loads(shown.stdout)

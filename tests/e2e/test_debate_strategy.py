@@ -22,6 +22,7 @@ from ._support import (
     first_group_wins,
     ledger_events,
     position_biased_judge,
+    reviewer_key,
     scripted_model,
     second_group_wins,
     write_config,
@@ -44,6 +45,7 @@ def debate_config(
             "settle": {"allow_unknown_agents": allow_unknown_agents},
             "conflict_resolution": critical_opt_in(policy),
             "model": scripted_model(*script),
+            "approvals": {"principals": {"human:ceo": []}},
         },
     )
 
@@ -183,7 +185,7 @@ def test_a_human_judge_gets_the_arguments_through_the_approval_queue(
     item = accord.approvals.get(str(case.approval_item_id))
     assert "the judge human:ceo is a human" in item.analysis
     assert f"agent:researcher: {ARGUMENTS[0]}" in item.analysis
-    accord.decide(item.item_id, accord.principal("human:ceo"), choice="false")
+    accord.decide(item.item_id, reviewer_key(accord, "human:ceo"), choice="false")
     assert accord.cases.get(case.case_id).dissent[0].agent_id == "agent:researcher"
     ledger_events(accord)
 

@@ -16,17 +16,22 @@ from accord.conflicts import Tier
 from accord.disputes import CaseStatus
 from accord.errors import ValidationError
 
-from ._support import ledger_events, numbers_tied, write_config
+from ._support import ledger_events, numbers_tied, reviewer_key, write_config
 from .conftest import OpenAccord
 
 INVOICE = "Total of invoice 4411"
 CONTEXT = {"step": "pay_invoice", "invoice": 4411, "retries": [1, 2]}
 
 
+REVIEWERS = {"human:alice": [], "human:bob": []}
+
+
 def human_config(tmp_path: Path, **approvals: Any) -> Path:
-    body: dict[str, Any] = {"conflict_resolution": {"strategy": "human"}}
-    if approvals:
-        body["approvals"] = approvals
+    """The human strategy; alice and bob are configured reviewers unless ``principals`` says."""
+    body: dict[str, Any] = {
+        "conflict_resolution": {"strategy": "human"},
+        "approvals": {"principals": REVIEWERS, **approvals},
+    }
     return write_config(tmp_path, body)
 
 
@@ -69,10 +74,10 @@ def test_a_person_decides_the_case_settles_and_the_parked_task_resumes_once(
     assert handle.poll() is None  # nobody decided yet
 
     with pytest.raises(ValidationError) as unknown:
-        accord.decide(item_id, accord.principal("human:alice"), choice="1300")
+        accord.decide(item_id, reviewer_key(accord, "human:alice"), choice="1300")
     assert unknown.value.code == "approvals.unknown_choice"
     item = accord.decide(
-        item_id, accord.principal("human:alice"), choice="1450", reason="shipping is owed"
+        item_id, reviewer_key(accord, "human:alice"), choice="1450", reason="shipping is owed"
     )
 
     assert item.status is ApprovalStatus.APPROVED
@@ -99,7 +104,7 @@ def test_a_person_decides_the_case_settles_and_the_parked_task_resumes_once(
         handle.poll()
 
     with pytest.raises(AlreadyDecided) as again:
-        accord.decide(item_id, accord.principal("human:bob"), choice="1200")
+        accord.decide(item_id, reviewer_key(accord, "human:bob"), choice="1200")
     assert again.value.context["decided_by"] == "human:alice"
     assert accord.cases.get(case.case_id).decision == settled.decision
     assert ledger_events(accord) == {
@@ -119,7 +124,7 @@ def test_a_denial_closes_the_case_unsettled_and_still_resumes_the_task(
     handle = accord.park(case.case_id, "agent:audit", CONTEXT)
 
     accord.decide(
-        str(case.approval_item_id), accord.principal("human:alice"), deny=True, reason="re-run"
+        str(case.approval_item_id), reviewer_key(accord, "human:alice"), deny=True, reason="re-run"
     )
 
     closed = accord.cases.get(case.case_id)
@@ -145,7 +150,7 @@ def test_an_agent_awaiting_the_decision_resumes_in_process(
         slept.append(seconds)
         if len(slept) == 2:
             accord.decide(
-                str(case.approval_item_id), accord.principal("human:alice"), choice="1200"
+                str(case.approval_item_id), reviewer_key(accord, "human:alice"), choice="1200"
             )
 
     resumption = asyncio.run(handle.decision(poll_interval=5, sleep=a_person_decides_meanwhile))
@@ -208,7 +213,7 @@ def test_a_task_parked_in_one_process_resumes_in_another(
     reviewer_process = open_accord(config)
     [pending] = reviewer_process.approvals.pending()
     reviewer_process.decide(
-        pending.item_id, reviewer_process.principal("human:alice"), choice="1450"
+        pending.item_id, reviewer_key(reviewer_process, "human:alice"), choice="1450"
     )
     restarted_agent = open_accord(config)
     resumption = restarted_agent.parking.handle(task_id).poll()
@@ -238,7 +243,11 @@ def test_an_escalation_chain_only_lets_the_current_role_decide(
             ],
             "on_chain_exhausted": "deny",
         },
-        principals={"human:alice": ["finance-lead"], "human:carol": ["cfo-office"]},
+        principals={
+            "human:alice": ["finance-lead"],
+            "human:bob": [],
+            "human:carol": ["cfo-office"],
+        },
     )
     accord = open_accord(config)
     case = accord.settle(INVOICE, numbers_tied("agent:billing", "agent:audit"))
@@ -246,7 +255,7 @@ def test_an_escalation_chain_only_lets_the_current_role_decide(
     assert accord.approvals.get(item_id).current_role == "finance-lead"
 
     with pytest.raises(DecisionForbidden) as forbidden:
-        accord.decide(item_id, accord.principal("human:bob"), choice="1450")
+        accord.decide(item_id, reviewer_key(accord, "human:bob"), choice="1450")
     assert forbidden.value.code == "approvals.forbidden"
     assert forbidden.value.context["required_role"] == "finance-lead"
     assert accord.approvals.get(item_id).is_pending
@@ -256,8 +265,8 @@ def test_an_escalation_chain_only_lets_the_current_role_decide(
     [escalated] = accord.sweep()
     assert escalated.current_role == "cfo-office"
     with pytest.raises(DecisionForbidden):
-        accord.decide(item_id, accord.principal("human:alice"), choice="1450")
-    accord.decide(item_id, accord.principal("human:carol"), choice="1450")
+        accord.decide(item_id, reviewer_key(accord, "human:alice"), choice="1450")
+    accord.decide(item_id, reviewer_key(accord, "human:carol"), choice="1450")
 
     settled = accord.cases.get(case.case_id)
     assert settled.status is SettleStatus.SETTLED

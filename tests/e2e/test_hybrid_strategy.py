@@ -15,6 +15,7 @@ from ._support import (
     first_group_wins,
     ledger_events,
     position_biased_judge,
+    reviewer_key,
     scripted_model,
     second_group_wins,
     write_config,
@@ -36,6 +37,7 @@ def hybrid_config(tmp_path: Path, *script: str) -> Path:
                 }
             ),
             "model": scripted_model(*script),
+            "approvals": {"principals": {"human:alice": []}},
         },
     )
 
@@ -114,7 +116,7 @@ def test_a_consistent_but_unsure_review_is_ambiguous_too(
     item = accord.approvals.get(str(case.approval_item_id))
     assert "probably the listing" in item.analysis
 
-    accord.decide(item.item_id, accord.principal("human:alice"), choice="true")
+    accord.decide(item.item_id, reviewer_key(accord, "human:alice"), choice="true")
     settled = accord.cases.get(case.case_id)
     assert settled.decision is not None
     assert settled.decision.winner == "agent:risk"

@@ -16,7 +16,13 @@ from accord.disputes import SettleRequest, SettleStatus
 from accord.errors import ConfigError, ValidationError
 from accord.learning import WinRateTracker
 
-from ._support import contradiction, copy_example_org, critical_opt_in, write_config
+from ._support import (
+    contradiction,
+    copy_example_org,
+    critical_opt_in,
+    reviewer_key,
+    write_config,
+)
 from .conftest import OpenAccord, RunCli
 
 
@@ -327,7 +333,7 @@ def test_a_denied_case_is_final_and_found_by_status_denied(
     case = accord.settle("Total?", totals("agent:a", "agent:b"))
 
     accord.decide(
-        str(case.approval_item_id), accord.principal("human:alice"), deny=True, reason="re-run"
+        str(case.approval_item_id), reviewer_key(accord, "human:alice"), deny=True, reason="re-run"
     )
 
     denied = accord.cases.get(case.case_id)
@@ -349,7 +355,15 @@ def test_a_denied_case_is_final_and_found_by_status_denied(
 def test_a_free_text_disagreement_longer_than_an_option_reaches_people_in_full(
     tmp_path: Path, open_accord: OpenAccord
 ) -> None:
-    accord = open_accord(write_config(tmp_path, {"conflict_resolution": {"strategy": "human"}}))
+    accord = open_accord(
+        write_config(
+            tmp_path,
+            {
+                "conflict_resolution": {"strategy": "human"},
+                "approvals": {"principals": {"human:alice": []}},
+            },
+        )
+    )
     keep = "Keep the retry loop: " + "the upstream API drops one call in fifty. " * 20
     drop = "Drop the retry loop: " + "retries doubled the load during the outage. " * 20
 
@@ -368,7 +382,9 @@ def test_a_free_text_disagreement_longer_than_an_option_reaches_people_in_full(
     assert all(len(option) <= 256 for option in item.options)
     assert item.options[0].startswith("option 1: Keep the retry loop")
     assert "[sha256:" in item.options[0]
-    accord.decide(case.approval_item_id, accord.principal("human:alice"), choice=item.options[1])
+    accord.decide(
+        case.approval_item_id, reviewer_key(accord, "human:alice"), choice=item.options[1]
+    )
     decided = accord.cases.get(case.case_id)
     assert decided.decision is not None
     assert decided.decision.answer == drop

@@ -13,6 +13,12 @@ from accord.ledger import ConsistencyProof, InclusionProof, Ledger
 from .conftest import case_events
 
 
+@pytest.fixture
+def trusted(signer: Ed25519Signer) -> dict[str, bytes]:
+    """Offline proofs are checked against a kid → public key map."""
+    return {signer.kid: signer.public_key}
+
+
 def test_a_checkpoint_is_written_every_n_entries_in_the_append_transaction(ledger: Ledger) -> None:
     ledger.append_many(case_events(9))
     assert [c.tree_size for c in ledger.checkpoints()] == [4, 8]

@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from accord.ledger import Ledger
+from accord.ledger import Ledger, TrustRoot
 
 WRITER = Path(__file__).with_name("writer_process.py")
 SEED = bytes(range(32)).hex()  # the same key as the `signer` fixture
@@ -26,7 +26,7 @@ def start_writer(url: str, count: int, name: str) -> subprocess.Popen[str]:
 
 
 def test_four_concurrent_writer_processes_keep_one_unbroken_chain(
-    database_url: str, ledger: Ledger, trusted: dict[str, bytes]
+    database_url: str, ledger: Ledger, trusted: TrustRoot
 ) -> None:
     writers = [start_writer(database_url, 40, f"w{i}") for i in range(4)]
     acknowledged: list[tuple[int, str]] = []
@@ -42,7 +42,7 @@ def test_four_concurrent_writer_processes_keep_one_unbroken_chain(
 
 
 def test_a_writer_killed_mid_burst_loses_no_acknowledged_append(
-    database_url: str, ledger: Ledger, trusted: dict[str, bytes]
+    database_url: str, ledger: Ledger, trusted: TrustRoot
 ) -> None:
     proc = start_writer(database_url, 100_000, "doomed")
     acknowledged: list[tuple[int, str]] = []

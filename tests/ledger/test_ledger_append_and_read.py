@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from accord.crypto import GENESIS, canonical_bytes
 from accord.errors import CanonicalizationError, NotFound, ValidationError
-from accord.ledger import Ledger, PreparedEvent
+from accord.ledger import Ledger, PreparedEvent, TrustRoot
 from accord.store import Database
 from accord.store.tables import ledger_entries
 
@@ -107,7 +107,7 @@ def test_a_bad_checkpoint_interval_is_refused(db: Database, signer, frozen_clock
 
 
 def test_events_prepared_before_the_transaction_are_sealed_in_order_inside_it(
-    ledger: Ledger, db: Database, trusted: dict[str, bytes]
+    ledger: Ledger, db: Database, trusted: TrustRoot
 ) -> None:
     first = ledger.prepare(case_events(3))
     second = ledger.prepare(case_events(5)[3:])

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import update
 
 from accord.errors import ValidationError, VerificationFailed
-from accord.ledger import Ledger
+from accord.ledger import Ledger, TrustRoot
 from accord.store import Database
 from accord.store.tables import ledger_entries
 
@@ -19,7 +19,7 @@ from .conftest import case_events
 
 
 def test_parallel_chunks_stitch_into_the_same_report_as_one_worker(
-    ledger: Ledger, trusted: dict[str, bytes]
+    ledger: Ledger, trusted: TrustRoot
 ) -> None:
     ledger.append_many(case_events(37))
     ledger.checkpoint()
@@ -37,7 +37,7 @@ def test_parallel_chunks_stitch_into_the_same_report_as_one_worker(
 
 @pytest.mark.parametrize("bad_seq", [1, 8, 9, 30])
 def test_parallel_verification_names_the_first_bad_entry(
-    ledger: Ledger, db: Database, trusted: dict[str, bytes], bad_seq: int
+    ledger: Ledger, db: Database, trusted: TrustRoot, bad_seq: int
 ) -> None:
     ledger.append_many(case_events(32))
     with db.write() as conn:
@@ -52,7 +52,7 @@ def test_parallel_verification_names_the_first_bad_entry(
 
 
 def test_an_entry_moved_across_a_chunk_boundary_breaks_the_stitch(
-    ledger: Ledger, db: Database, trusted: dict[str, bytes]
+    ledger: Ledger, db: Database, trusted: TrustRoot
 ) -> None:
     ledger.append_many(case_events(16))
     with db.write() as conn:
@@ -62,14 +62,14 @@ def test_an_entry_moved_across_a_chunk_boundary_breaks_the_stitch(
     assert err.value.context["seq"] == 9
 
 
-def test_an_empty_ledger_verifies_trivially(ledger: Ledger, trusted: dict[str, bytes]) -> None:
+def test_an_empty_ledger_verifies_trivially(ledger: Ledger, trusted: TrustRoot) -> None:
     report = ledger.verify(trusted)
     assert report.entries == 0
     assert report.head_hash == "GENESIS"
 
 
 def test_a_chunk_size_that_is_not_a_power_of_two_is_refused(
-    ledger: Ledger, trusted: dict[str, bytes]
+    ledger: Ledger, trusted: TrustRoot
 ) -> None:
     ledger.append_many(case_events(3))
     with pytest.raises(ValidationError):
@@ -81,12 +81,12 @@ def test_a_script_without_a_main_guard_can_verify_in_parallel(tmp_path: Path) ->
     script.write_text(
         "from accord.clock import SystemClock\n"
         "from accord.crypto import Ed25519Signer\n"
-        "from accord.ledger import Ledger\n"
+        "from accord.ledger import Ledger, TrustRoot\n"
         "from accord.store import open_database\n"
         "signer = Ed25519Signer.from_seed(bytes(32))\n"
         f"ledger = Ledger(open_database('sqlite:///{tmp_path / 'a.db'}'), signer, SystemClock())\n"
         "ledger.append_many([('dispute_opened', {'n': i}) for i in range(40)])\n"
-        "report = ledger.verify({signer.kid: signer.public_key}, workers=2, chunk=8)\n"
+        "report = ledger.verify(TrustRoot(signer.kid, signer.public_key), workers=2, chunk=8)\n"
         "print(report.entries, report.workers)\n"
     )
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2] / "src"))

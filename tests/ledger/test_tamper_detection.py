@@ -11,7 +11,7 @@ from sqlalchemy import delete, select, update
 from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer
 from accord.errors import VerificationFailed
-from accord.ledger import Ledger
+from accord.ledger import Ledger, TrustRoot
 from accord.ledger.verify import check_rows
 from accord.store import Database
 from accord.store.tables import ledger_checkpoints, ledger_entries
@@ -42,23 +42,23 @@ def altered(value: object) -> object:
     return text[:-1] + ("0" if text[-1] != "0" else "1")
 
 
-def first_bad_seq(ledger: Ledger, trusted: dict[str, bytes]) -> int:
+def first_bad_seq(ledger: Ledger, trusted: TrustRoot) -> int:
     with pytest.raises(VerificationFailed) as err:
         ledger.verify(trusted, workers=1)
     return int(err.value.context["seq"])
 
 
-def test_an_untouched_ledger_verifies(ledger: Ledger, trusted: dict[str, bytes]) -> None:
+def test_an_untouched_ledger_verifies(ledger: Ledger, trusted: TrustRoot) -> None:
     ledger.append_many(case_events(SIZE))
     report = ledger.verify(trusted, workers=1)
     assert report.entries == SIZE
     assert report.checkpoints == 1
-    assert report.signer_kids == sorted(trusted)
+    assert report.signer_kids == [trusted.kid]
 
 
 @pytest.mark.parametrize("column", ENTRY_FIELDS)
 def test_changing_any_field_of_any_entry_is_caught_at_that_entry(
-    ledger: Ledger, db: Database, trusted: dict[str, bytes], column: str
+    ledger: Ledger, db: Database, trusted: TrustRoot, column: str
 ) -> None:
     ledger.append_many(case_events(SIZE))
     for seq in range(1, SIZE + 1):
@@ -88,7 +88,7 @@ def test_changing_any_field_of_any_entry_is_caught_at_that_entry(
 
 
 def test_swapping_two_entries_is_caught(
-    ledger: Ledger, db: Database, trusted: dict[str, bytes]
+    ledger: Ledger, db: Database, trusted: TrustRoot
 ) -> None:
     ledger.append_many(case_events(SIZE))
     with db.write() as conn:
@@ -100,7 +100,7 @@ def test_swapping_two_entries_is_caught(
 
 @pytest.mark.parametrize("dropped", [1, 3, SIZE])
 def test_dropping_an_entry_is_caught(
-    ledger: Ledger, db: Database, trusted: dict[str, bytes], dropped: int
+    ledger: Ledger, db: Database, trusted: TrustRoot, dropped: int
 ) -> None:
     ledger.append_many(case_events(SIZE))
     ledger.checkpoint()
@@ -110,7 +110,7 @@ def test_dropping_an_entry_is_caught(
 
 
 def test_an_entry_spliced_in_by_an_unknown_key_is_caught(
-    db: Database, ledger: Ledger, trusted: dict[str, bytes], frozen_clock: FrozenClock
+    db: Database, ledger: Ledger, trusted: TrustRoot, frozen_clock: FrozenClock
 ) -> None:
     ledger.append_many(case_events(3))
     intruder = Ledger(
@@ -122,7 +122,7 @@ def test_an_entry_spliced_in_by_an_unknown_key_is_caught(
 
 
 def test_a_checkpoint_with_an_altered_root_or_frontier_is_caught(
-    ledger: Ledger, db: Database, trusted: dict[str, bytes]
+    ledger: Ledger, db: Database, trusted: TrustRoot
 ) -> None:
     ledger.append_many(case_events(SIZE))
     with db.write() as conn:
@@ -140,7 +140,7 @@ def test_a_checkpoint_with_an_altered_root_or_frontier_is_caught(
 
 
 def test_a_checkpoint_whose_columns_disagree_with_its_body_is_caught(
-    ledger: Ledger, db: Database, trusted: dict[str, bytes]
+    ledger: Ledger, db: Database, trusted: TrustRoot
 ) -> None:
     ledger.append_many(case_events(SIZE))
     with db.write() as conn:
@@ -150,7 +150,7 @@ def test_a_checkpoint_whose_columns_disagree_with_its_body_is_caught(
 
 
 def test_a_checkpoint_signature_by_a_stranger_is_caught(
-    ledger: Ledger, db: Database, trusted: dict[str, bytes]
+    ledger: Ledger, db: Database, trusted: TrustRoot
 ) -> None:
     ledger.append_many(case_events(SIZE))
     with db.write() as conn:
@@ -170,11 +170,11 @@ def stored_rows(db: Database) -> list[tuple[object, ...]]:
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 def test_flipping_any_single_bit_of_any_stored_byte_is_caught(
-    ledger: Ledger, db: Database, trusted: dict[str, bytes]
+    ledger: Ledger, db: Database, trusted: TrustRoot
 ) -> None:
     ledger.append_many(case_events(3))
     rows = stored_rows(db)
-    assert check_rows(iter(rows), 1, 4, trusted).problem is None
+    assert check_rows(iter(rows), 1, 4, trusted.windows()).problem is None
     for index, row in enumerate(rows):
         for column in (4, 5):  # body, signature: every byte of both
             data = bytes(row[column])  # type: ignore[arg-type]
@@ -183,7 +183,7 @@ def test_flipping_any_single_bit_of_any_stored_byte_is_caught(
                 mutated[position] ^= 0x01
                 bad = list(rows)
                 bad[index] = (*row[:column], bytes(mutated), *row[column + 1 :])
-                problem = check_rows(iter(bad), 1, 4, trusted).problem
+                problem = check_rows(iter(bad), 1, 4, trusted.windows()).problem
                 assert problem is not None, (index, column, position)
                 assert problem.seq == index + 1, (index, column, position)
         for column in (1, 2, 3, 6, 7):  # the text columns: every character
@@ -192,7 +192,7 @@ def test_flipping_any_single_bit_of_any_stored_byte_is_caught(
                 changed = text[:position] + chr(ord(text[position]) ^ 0x01) + text[position + 1 :]
                 bad = list(rows)
                 bad[index] = (*row[:column], changed, *row[column + 1 :])
-                problem = check_rows(iter(bad), 1, 4, trusted).problem
+                problem = check_rows(iter(bad), 1, 4, trusted.windows()).problem
                 assert problem is not None, (index, column, position)
                 assert problem.seq == index + 1, (index, column, position)
 
@@ -203,7 +203,7 @@ def test_flipping_any_single_bit_of_any_stored_byte_is_caught(
 )
 @given(data=st.data())
 def test_random_corruption_of_the_stored_ledger_is_always_caught(
-    ledger: Ledger, db: Database, trusted: dict[str, bytes], data: st.DataObject
+    ledger: Ledger, db: Database, trusted: TrustRoot, data: st.DataObject
 ) -> None:
     if ledger.size() == 0:
         ledger.append_many(case_events(5))
@@ -215,6 +215,6 @@ def test_random_corruption_of_the_stored_ledger_is_always_caught(
     blob[position] = data.draw(st.integers(0, 255).filter(lambda b: b != blob[position]))
     bad = list(rows)
     bad[index] = (*rows[index][:column], bytes(blob), *rows[index][column + 1 :])
-    problem = check_rows(iter(bad), 1, len(rows) + 1, trusted).problem
+    problem = check_rows(iter(bad), 1, len(rows) + 1, trusted.windows()).problem
     assert problem is not None
     assert problem.seq == index + 1

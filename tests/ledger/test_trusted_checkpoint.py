@@ -14,7 +14,7 @@ from sqlalchemy import delete
 from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer
 from accord.errors import ValidationError, VerificationFailed
-from accord.ledger import Checkpoint, Ledger
+from accord.ledger import Checkpoint, Ledger, TrustRoot
 from accord.ledger.anchor import read_checkpoint_file, write_checkpoint_file
 from accord.ledger.witness import FileWitnesses, witness_file
 from accord.store import Database, open_database
@@ -31,7 +31,7 @@ def _truncate(db: Database, keep: int) -> None:
 
 
 def test_a_ledger_that_grew_past_the_trusted_checkpoint_verifies(
-    ledger: Ledger, trusted: dict[str, bytes]
+    ledger: Ledger, trusted: TrustRoot
 ) -> None:
     ledger.append_many(case_events(5))
     anchor = ledger.checkpoint()
@@ -42,7 +42,7 @@ def test_a_ledger_that_grew_past_the_trusted_checkpoint_verifies(
 
 
 def test_deleting_the_newest_entries_and_their_checkpoints_fails_naming_the_missing_range(
-    ledger: Ledger, db: Database, trusted: dict[str, bytes]
+    ledger: Ledger, db: Database, trusted: TrustRoot
 ) -> None:
     ledger.append_many(case_events(10))
     anchor = ledger.checkpoint()
@@ -57,7 +57,7 @@ def test_deleting_the_newest_entries_and_their_checkpoints_fails_naming_the_miss
 
 
 def test_one_missing_entry_is_named_in_the_singular(
-    ledger: Ledger, db: Database, trusted: dict[str, bytes]
+    ledger: Ledger, db: Database, trusted: TrustRoot
 ) -> None:
     ledger.append_many(case_events(3))
     anchor = ledger.checkpoint()
@@ -67,7 +67,7 @@ def test_one_missing_entry_is_named_in_the_singular(
 
 
 def test_a_ledger_rebuilt_under_the_same_key_is_reported_as_forked(
-    ledger: Ledger, db: Database, trusted: dict[str, bytes]
+    ledger: Ledger, db: Database, trusted: TrustRoot
 ) -> None:
     ledger.append_many(case_events(8))
     anchor = ledger.checkpoint()
@@ -82,7 +82,7 @@ def test_a_ledger_rebuilt_under_the_same_key_is_reported_as_forked(
 
 
 def test_a_trusted_checkpoint_must_be_signed_by_a_trusted_key(
-    ledger: Ledger, trusted: dict[str, bytes], frozen_clock: FrozenClock, tmp_path: Path
+    ledger: Ledger, trusted: TrustRoot, frozen_clock: FrozenClock, tmp_path: Path
 ) -> None:
     ledger.append_many(case_events(4))
     anchor = ledger.checkpoint()
@@ -91,7 +91,7 @@ def test_a_trusted_checkpoint_must_be_signed_by_a_trusted_key(
     other.append_many(case_events(4))
     with pytest.raises(VerificationFailed) as unknown:
         ledger.verify(trusted, workers=1, trusted_checkpoint=other.checkpoint())
-    assert unknown.value.code == "ledger.unknown_key"
+    assert unknown.value.code == "ledger.untrusted_signer"
     forged = anchor.model_copy(update={"root_hash": "sha256:" + "00" * 32})
     with pytest.raises(VerificationFailed) as bad:
         ledger.verify(trusted, workers=1, trusted_checkpoint=forged)
@@ -216,7 +216,7 @@ def test_any_checkpoint_is_extended_by_any_longer_ledger_and_broken_by_any_trunc
     data: st.DataObject,
 ) -> None:
     signer = Ed25519Signer.from_seed(bytes(range(32)))
-    trusted = {signer.kid: signer.public_key}
+    trusted = TrustRoot(signer.kid, signer.public_key)
     db = open_database("sqlite:///:memory:")
     ledger = Ledger(db, signer, FrozenClock(), checkpoint_every=None)
     old = data.draw(st.integers(1, 40), label="checkpoint size")

@@ -48,9 +48,12 @@ from accord.approvals.refusals import (
     AlreadyDecided,
     AlreadyResumed,
     ApprovalCancelled,
+    ConflictedDecider,
     DecisionForbidden,
     DecisionWaitTimedOut,
+    UnconfiguredReviewer,
 )
+from accord.approvals.reviewer import Credential, Reviewer
 
 __all__ = [
     "APPROVAL_CANCELLED",
@@ -69,6 +72,8 @@ __all__ = [
     "ApprovalItem",
     "ApprovalQueue",
     "ApprovalStatus",
+    "ConflictedDecider",
+    "Credential",
     "DeadlineAction",
     "DecisionForbidden",
     "DecisionWaitTimedOut",
@@ -84,11 +89,13 @@ __all__ = [
     "PositionSummary",
     "Principal",
     "Resumption",
+    "Reviewer",
     "Risk",
     "TaskHandle",
     "TierRule",
     "Tiered",
     "TimeoutPolicy",
+    "UnconfiguredReviewer",
     "WaitForever",
     "next_deadline",
     "on_deadline",

@@ -22,10 +22,12 @@ from accord.approvals.item import ApprovalItem, ApprovalStatus, HumanOutcome
 from accord.approvals.policies import Risk, TimeoutPolicy, next_deadline, role_at_step
 from accord.approvals.position_summary import PositionSummary
 from accord.approvals.principal import Principal
+from accord.approvals.reviewer import Reviewer
 from accord.approvals.rows import item_from_row, item_row
 from accord.approvals.transitions import (
     after_deadline,
     decided_by_human,
+    refuse_conflicted,
     refuse_unless_pending,
     withdrawn,
 )
@@ -41,10 +43,21 @@ EventSink = Callable[[Connection, builtins.list[Event]], None]
 class ApprovalQueue:
     """Approval items in the database, with their deadlines and ledger events."""
 
-    def __init__(self, db: Database, clock: Clock, *, on_event: EventSink | None = None) -> None:
+    def __init__(
+        self,
+        db: Database,
+        clock: Clock,
+        *,
+        on_event: EventSink | None = None,
+        party_owners: Mapping[str, str] | None = None,
+    ) -> None:
+        """``party_owners`` maps agent ids to the principal responsible for them (the org
+        chart's ``principal_id``): that principal may not decide an item the agent is party to.
+        """
         self._db = db
         self._clock = clock
         self._on_event = on_event
+        self._party_owners = dict(party_owners or {})
 
     # -- asking -----------------------------------------------------------------------------
 
@@ -168,30 +181,41 @@ class ApprovalQueue:
     def decide(
         self,
         item_id: str,
-        principal: Principal,
+        reviewer: Reviewer,
         *,
         outcome: HumanOutcome,
         choice: str | None = None,
         reason: str = "",
     ) -> ApprovalItem:
-        """Close a pending item by an authenticated person; exactly one decision ever wins.
+        """Close a pending item by an authenticated reviewer; exactly one decision ever wins.
 
-        Raises ``approvals.already_decided`` (naming who decided) if the item is closed,
-        ``approvals.forbidden`` if ``principal`` lacks the item's current role, and
+        The ``approval_decided`` record carries the reviewer's signature. Raises
+        ``approvals.already_decided`` (naming who decided) if the item is closed,
+        ``approvals.forbidden`` if the reviewer lacks the item's current role,
+        ``approvals.conflicted_decider`` if the reviewer is a party or owns a party agent, and
         ``ValidationError`` if ``choice`` is not one of the item's options.
         """
+        if not isinstance(reviewer, Reviewer):
+            raise ValidationError(
+                "decisions come from a Reviewer (a principal and its reviewer key)",
+                code="approvals.invalid",
+                field="reviewer",
+                rule="a Reviewer, e.g. from Accord.reviewer(signer)",
+            )
         with self._db.write() as conn:
             before = self._load(conn, item_id)
+            refuse_conflicted(before, reviewer.principal_id, self._party_owners)
             after = decided_by_human(
                 before,
-                principal,
+                reviewer.principal,
                 outcome=outcome,
                 choice=choice,
                 reason=reason,
                 now=self._clock.now(),
             )
             self._compare_and_set(conn, before, after)
-            self._emit(conn, [events.transition(before, after)])
+            kind, record = events.transition(before, after)
+            self._emit(conn, [(kind, reviewer.signed(record))])
             return after
 
     def cancel(self, item_id: str, *, cancelled_by: str, reason: str = "") -> ApprovalItem:

@@ -43,3 +43,16 @@ def already_decided(item_id: str, status: str, decided_by: str | None) -> Alread
         status=status,
         decided_by=decided_by,
     )
+
+
+class ConflictedDecider(AccordError):
+    """The principal is a party of the case, or owns an agent that is."""
+
+    code = "approvals.conflicted_decider"
+
+
+class UnconfiguredReviewer(AccordError):
+    """The principal is not configured as a reviewer (``approvals.principals``), or the key
+    is not a registered, unrevoked reviewer key."""
+
+    code = "approvals.unconfigured_reviewer"

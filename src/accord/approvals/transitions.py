@@ -5,6 +5,7 @@ Each returns the next version of the item; the queue persists it with compare-an
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
@@ -17,7 +18,7 @@ from accord.approvals.item import (
 )
 from accord.approvals.policies import next_deadline, on_deadline, role_at_step
 from accord.approvals.principal import Principal
-from accord.approvals.refusals import DecisionForbidden, already_decided
+from accord.approvals.refusals import ConflictedDecider, DecisionForbidden, already_decided
 from accord.clock import isoformat
 from accord.errors import ValidationError
 
@@ -26,6 +27,22 @@ def refuse_unless_pending(item: ApprovalItem) -> None:
     if not item.is_pending:
         decided_by = item.decision.decided_by if item.decision else None
         raise already_decided(item.item_id, item.status.value, decided_by)
+
+
+def refuse_conflicted(item: ApprovalItem, principal_id: str, owners: Mapping[str, str]) -> None:
+    """Refuse a decider who is a party of the item, or owns (in the org chart) a party agent."""
+    for position in item.positions:
+        party = position.agent
+        if party == principal_id or owners.get(party) == principal_id:
+            how = "is" if party == principal_id else "owns"
+            raise ConflictedDecider(
+                f"{principal_id} {how} party {party} of approval {item.item_id}; "
+                "a party may not decide its own case",
+                item_id=item.item_id,
+                principal_id=principal_id,
+                party=party,
+                rule="the decider is neither a party nor the owner of a party agent",
+            )
 
 
 def decided_by_human(

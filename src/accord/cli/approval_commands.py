@@ -1,34 +1,56 @@
 """`accord approvals list | show | decide` and `accord sweep`: people deciding escalated cases.
 
-The deciding principal is the operating-system account running the command (``human:<login>``):
-a decision's author comes from authentication, never from a flag or a request body. Roles come
-from ``approvals.principals`` in accord.yaml.
+The decider is the principal a reviewer key was registered for (``--key FILE`` or
+``$ACCORD_REVIEWER_KEY``; made by ``accord keys new --role reviewer --principal human:NAME``),
+and the key signs the decision. Only where accord.yaml opts in (``approvals.allow_os_login:
+true``) may a decision without a key come from the OS login (``human:<login>``). Either way the
+principal must be configured in ``approvals.principals``.
 """
 
 from __future__ import annotations
 
 import getpass
 import json
+import os
 import sys
 from collections import Counter
+from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
-from accord.approvals import ApprovalItem
+from accord.app import PASSPHRASE_ENV, Accord
+from accord.approvals import ApprovalItem, Reviewer
 from accord.cli.opening import open_accord, print_one
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
+from accord.crypto.keyring import signer_from_file
 from accord.errors import AccordError
 
 approvals_app = typer.Typer(no_args_is_help=True, help="The human approval queue.")
 
 
-def current_principal_id() -> str:
-    """The authenticated person running this command."""
-    return f"human:{getpass.getuser()}"
+REVIEWER_KEY_ENV = "ACCORD_REVIEWER_KEY"
+
+
+def _reviewer(accord: Accord, key: Path | None) -> Reviewer:
+    """The reviewer this command decides as: the key's registered principal, or (opted in)
+    the OS login. Unusable keys or settings exit with 2."""
+    try:
+        if key is None:
+            return accord.os_login_reviewer(getpass.getuser())
+        signer = signer_from_file(
+            key,
+            os.environ.get(PASSPHRASE_ENV),
+            allow_unsafe_permissions=accord.config.settings.keys.allow_unsafe_permissions,
+        )
+        return accord.reviewer(signer)
+    except AccordError as exc:
+        accord.close()
+        report_problem("error", exc)
+        raise typer.Exit(2) from exc
 
 
 @approvals_app.command("list")
@@ -78,22 +100,37 @@ def approvals_show(
 @approvals_app.command("decide")
 def approvals_decide(
     item_id: str,
-    choice: Annotated[str | None, typer.Option(help="The option you approve.")] = None,
+    option: Annotated[str | None, typer.Argument(help="The option you approve.")] = None,
+    choice: Annotated[str | None, typer.Option(help="Same as OPTION.")] = None,
     deny: Annotated[bool, typer.Option("--deny", help="Reject every option.")] = False,
     reason: Annotated[str, typer.Option(help="Why (kept in the ledger).")] = "",
+    key: Annotated[
+        Path | None,
+        typer.Option(
+            "--key",
+            envvar=REVIEWER_KEY_ENV,
+            help=f"Your reviewer key file (*.key.json; default ${REVIEWER_KEY_ENV}).",
+        ),
+    ] = None,
     db: DbOption = None,
     keys: KeysOption = None,
     config: ConfigOption = None,
 ) -> None:
-    """Decide an item as the logged-in user; the case settles in the same transaction."""
+    """Decide an item as the reviewer whose key you hold; the key signs the decision and the
+    case settles in the same transaction."""
+    if option is not None and choice is not None:
+        report_problem("invalid input", "give OPTION or --choice, not both")
+        raise typer.Exit(2)
+    choice = option if option is not None else choice
     if deny == (choice is not None):
-        report_problem("invalid input", "give exactly one of --choice or --deny")
+        report_problem("invalid input", "give exactly one of OPTION or --deny")
         raise typer.Exit(2)
     accord = open_accord(config, db, keys)
+    reviewer = _reviewer(accord, key)
     try:
         item = accord.decide(
             item_id,
-            accord.principal(current_principal_id()),
+            reviewer,
             choice=choice,
             deny=deny,
             reason=reason,

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import JsonValue
 
 from accord.app import Accord
+from accord.crypto import Ed25519Signer
 from accord.disputes import Case
 from accord.resolution import SourceFinding
 
@@ -55,7 +56,8 @@ def demo_config(directory: Path) -> Path:
                 "kind": "tiered",
                 "tiers": {"high": {"timeout_minutes": 240, "on_timeout": "deny"}},
             },
-            "principals": {"human:controller": ["finance_approver"]},
+            # not human:controller: she owns agent:billing, a party of the refund
+            "principals": {"human:treasurer": ["finance_approver"]},
         },
     }
     path = directory / "accord.yaml"
@@ -139,9 +141,13 @@ def run_day(accord: Accord) -> tuple[list[Case], dict[str, Any]]:
     )
     handle = accord.park(refund, "agent:billing", {"step": "refund-5521", "next": "notify"})
     assert refund.approval_item_id is not None
+    # the treasurer's reviewer key, registered in the ledger, signs the decision (a demo key
+    # lives only in memory: verifying needs just the public key the ledger registered)
+    treasurer = Ed25519Signer.generate()
+    accord.register_reviewer_key(treasurer.public_key, "human:treasurer")
     accord.decide(
         refund.approval_item_id,
-        accord.principal("human:controller"),
+        treasurer,
         choice="reject",
         reason="chargeback history outweighs tenure",
     )

@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 from accord.app import PASSPHRASE_ENV
+from accord.auditor import verify_ledger
 from accord.cli import (
     approval_commands,
     dissent_commands,
@@ -23,6 +24,7 @@ from accord.cli import (
 )
 from accord.cli.demo import demo_config, run_day
 from accord.cli.demo_files import DemoPaths, remove_demo_files
+from accord.cli.key_commands import register_new_key
 from accord.cli.logging_setup import configure_logging
 from accord.cli.not_verified import describe_failure
 from accord.cli.opening import open_accord
@@ -32,7 +34,7 @@ from accord.clock import SystemClock
 from accord.config import load_config
 from accord.crypto import Keyring, load_public_keys
 from accord.errors import AccordError, VerificationFailed
-from accord.ledger import ConsistencyProof, InclusionProof
+from accord.ledger import ConsistencyProof, InclusionProof, VerificationReport
 from accord.ledger.anchor import read_checkpoint_file, write_checkpoint_file
 from accord.safe_files import refuse_existing, write_text_file
 from accord.store import resolve_database_url
@@ -155,28 +157,69 @@ def verify(
             "also prove that no entry at or below its size was removed or altered.",
         ),
     ] = None,
+    public_keys: Annotated[
+        Path | None,
+        typer.Option(
+            "--public-keys",
+            help="Auditor mode: a folder of *.pub.json files; no private key, passphrase or "
+            "accord.yaml is read (needs --signer).",
+        ),
+    ] = None,
+    signer: Annotated[
+        str | None,
+        typer.Option("--signer", help="Auditor mode: the kid of the service key to trust."),
+    ] = None,
+    allow_unsafe_key_permissions: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unsafe-key-permissions",
+            help="Only warn about a key folder writable by group/other.",
+        ),
+    ] = False,
 ) -> None:
-    """Verify every entry, link, signature and checkpoint, then the case tables against them.
+    """Verify every entry, link, signature and checkpoint against the pinned service key and
+    the keys it registered, then the case tables against them.
 
     Exit 0 when the whole ledger verifies; exit 1 naming the first bad entry, checkpoint or
-    case; exit 2 when the input is unusable (no database, a missing table, a bad file).
+    case; exit 2 when the input is unusable (no database, a missing table, a bad file, no such
+    key, unsafe key permissions).
     """
+    if (public_keys is None) != (signer is None):
+        report_problem("invalid input", "--public-keys and --signer go together")
+        raise typer.Exit(2)
     anchor = None
     if trusted_checkpoint is not None:
         try:
             anchor = read_checkpoint_file(trusted_checkpoint)
         except AccordError as exc:
             raise _fail(exc) from exc
+    if public_keys is not None and signer is not None:
+        try:
+            report = verify_ledger(
+                db or os.environ.get("ACCORD_DB"),
+                public_keys,
+                signer,
+                workers=workers,
+                cases=not skip_cases,
+                allow_unsafe_permissions=allow_unsafe_key_permissions,
+                trusted_checkpoint=anchor,
+            )
+        except VerificationFailed as exc:
+            _not_verified(exc, as_json)
+            raise typer.Exit(1) from exc
+        except AccordError as exc:  # a damaged database (store.missing_table, ...)
+            if as_json:
+                _print_json({"verified": False, **exc.to_dict()})
+            raise _fail(exc) from exc
+        _verified(report, as_json)
+        return
     accord = open_accord(
         config, db, keys, create_service_key=False, must_exist=True, read_only=True
     )
     try:
         report = accord.verify(workers=workers, cases=not skip_cases, trusted_checkpoint=anchor)
     except VerificationFailed as exc:
-        if as_json:
-            _print_json({"verified": False, **exc.to_dict()})
-        else:
-            report_problem("NOT VERIFIED", describe_failure(exc))
+        _not_verified(exc, as_json)
         raise typer.Exit(1) from exc
     except AccordError as exc:  # a damaged database (store.missing_table, ...)
         if as_json:
@@ -184,15 +227,34 @@ def verify(
         raise _fail(exc) from exc
     finally:
         accord.close()
+    _verified(report, as_json)
+
+
+def _not_verified(exc: VerificationFailed, as_json: bool) -> None:
+    if as_json:
+        _print_json({"verified": False, **exc.to_dict()})
+    else:
+        text = describe_failure(exc)
+        tag = f"[{exc.code}]"
+        report_problem("NOT VERIFIED", text if tag in text else f"{text} {tag}")
+
+
+def _verified(report: VerificationReport, as_json: bool) -> None:
     if as_json:
         _print_json({"verified": True, **report.model_dump()})
         return
     out().print(
         f"[bold green]VERIFIED[/] {report.entries} entries, {report.checkpoints} checkpoints, "
         f"{report.cases} case(s) matching their signed records, "
-        f"{len(report.signer_kids)} signer(s), {report.workers} worker(s), "
-        f"{report.seconds:.2f}s"
+        f"{len(report.signer_kids)} signer(s) trusted from {report.trust_root}, "
+        f"{report.signed_decisions} reviewer-signed decision(s), "
+        f"{report.workers} worker(s), {report.seconds:.2f}s"
     )
+    if report.os_login_decisions:
+        out().print(
+            f"[yellow]{report.os_login_decisions} decision(s) taken from the OS login carry no "
+            "reviewer signature[/]"
+        )
     out().print(f"head {report.head_hash}\nroot {report.root_hash}")
 
 
@@ -358,18 +420,32 @@ def keys_list(
     if as_json:
         _print_json([i.model_dump() for i in infos])
         return
-    table = Table("name", "alg", "kid", "post-quantum", "encrypted", "created")
+    table = Table("name", "alg", "post-quantum", "encrypted", "created")
+    table.add_column("kid", no_wrap=True, min_width=32)  # kids are shown uncut
     for i in infos:
         table.add_row(
-            i.name, i.alg, i.kid, i.pq_kid or "-", "yes" if i.encrypted else "no", i.created_at
+            i.name, i.alg, i.pq_kid or "-", "yes" if i.encrypted else "no", i.created_at, i.kid
         )
     out().print(table)
 
 
 @keys_app.command("new")
 def keys_new(
-    name: str,
+    name: Annotated[
+        str | None, typer.Argument(help="Key name (default with --role: ROLE-PRINCIPAL).")
+    ] = None,
+    role: Annotated[
+        str | None,
+        typer.Option(
+            help="Register the key in the ledger for a role: reviewer | arbitrator | service."
+        ),
+    ] = None,
+    principal: Annotated[
+        str | None,
+        typer.Option(help="Whose key (reviewer/arbitrator), e.g. human:alice."),
+    ] = None,
     keys: KeysOption = None,
+    db: DbOption = None,
     config: ConfigOption = None,
     pq: Annotated[
         bool, typer.Option("--pq", help="Add an ML-DSA-65 key for composite signatures.")
@@ -378,20 +454,40 @@ def keys_new(
         bool, typer.Option("--encrypt", help=f"Encrypt with ${PASSPHRASE_ENV}.")
     ] = False,
 ) -> None:
-    """Create a key for one signer (agent, arbitrator, reviewer, service)."""
-    loaded = load_config(default_config(config))
-    directory = Path(keys or os.environ.get("ACCORD_KEYS") or loaded.keys_directory())
-    passphrase = os.environ.get(PASSPHRASE_ENV) if encrypt else None
+    """Create a key for one signer; with --role, register it in the ledger (a signed
+    key_registered entry by the service key)."""
+    passphrase = os.environ.get(PASSPHRASE_ENV)
     if encrypt and not passphrase:
         report_problem("error", f"--encrypt needs the passphrase in ${PASSPHRASE_ENV}")
         raise typer.Exit(2)
-    try:
-        info = Keyring(directory, SystemClock()).create(name, passphrase=passphrase, with_pq=pq)
-    except AccordError as exc:
-        raise _fail(exc) from exc
+    if role is None:
+        if name is None or principal is not None:
+            report_problem("error", "give NAME (and --principal only with --role)")
+            raise typer.Exit(2)
+        loaded = load_config(default_config(config))
+        directory = Path(keys or os.environ.get("ACCORD_KEYS") or loaded.keys_directory())
+        try:
+            keyring = Keyring(
+                directory,
+                SystemClock(),
+                allow_unsafe_permissions=loaded.settings.keys.allow_unsafe_permissions,
+            )
+            info = keyring.create(name, passphrase=passphrase if encrypt else None, with_pq=pq)
+        except AccordError as exc:
+            raise _fail(exc) from exc
+    else:
+        accord = open_accord(config, db, keys)
+        try:
+            info = register_new_key(accord, name, role, principal, passphrase, with_pq=pq)
+        except AccordError as exc:
+            raise _fail(exc) from exc
+        finally:
+            accord.close()
     out().print(
         f"created key {info.name}: {info.alg} kid {info.kid}"
         + (f", ml-dsa-65 kid {info.pq_kid}" if info.pq_kid else "")
+        + (f", registered as {role}" if role else "")
+        + (f" for {principal}" if principal else "")
     )
 
 

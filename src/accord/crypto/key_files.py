@@ -1,4 +1,5 @@
-"""The keyring's files: ``<name>.pub.json`` (public, for auditors) and ``<name>.key.json`` (secret).
+"""The keyring's files: ``<name>-<kid>.pub.json`` (public, for auditors; ``<name>.pub.json`` from
+older versions is still read) and ``<name>.key.json`` (secret).
 
 Files are self-checking: a kid must be derived from the key beside it, and a file's name must
 match the key name inside. Anything else is reported as ``crypto.key_corrupt`` naming the file.
@@ -124,8 +125,14 @@ class PrivateKeyFile(BaseModel):
         return isinstance(self.secret, SealedSecret)
 
 
-def public_path(directory: Path, name: str) -> Path:
-    """Where the public file of key ``name`` lives."""
+def public_path(directory: Path, name: str, kid: str) -> Path:
+    """Where the public file of key ``name`` lives: ``<name>-<kid>.pub.json``, so several
+    hosts' keys of one name (each host's ``service``) share an auditor's folder."""
+    return directory / f"{validate_key_name(name)}-{kid}{PUBLIC_SUFFIX}"
+
+
+def legacy_public_path(directory: Path, name: str) -> Path:
+    """Where keys made before kids were in file names kept their public file (still read)."""
     return directory / f"{validate_key_name(name)}{PUBLIC_SUFFIX}"
 
 
@@ -137,7 +144,8 @@ def private_path(directory: Path, name: str) -> Path:
 def read_public_key_file(path: Path) -> PublicKeyFile:
     """Read and check a ``.pub.json`` file."""
     model = _read(path, PublicKeyFile)
-    _check_file_name(path, model.name, PUBLIC_SUFFIX)
+    if path.name != f"{model.name}-{model.kid}{PUBLIC_SUFFIX}":
+        _check_file_name(path, model.name, PUBLIC_SUFFIX)
     return model
 
 

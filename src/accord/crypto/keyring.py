@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import builtins
 import os
+import re
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
@@ -27,12 +28,14 @@ from accord.crypto.key_files import (
     PrivateKeyFile,
     PublicKeyFile,
     corrupt,
+    legacy_public_path,
     private_path,
     public_path,
     read_private_key_file,
     read_public_key_file,
     write_key_file,
 )
+from accord.crypto.key_permissions import check_directory, check_private_file
 from accord.crypto.kid import ML_DSA_65
 from accord.crypto.ml_dsa import SEED_BYTES as ML_DSA_65_SEED_BYTES
 from accord.crypto.ml_dsa import MlDsa65Signer
@@ -61,9 +64,14 @@ class Keyring:
     Unlocking a sealed key runs Argon2id (tens of milliseconds): keep the signer you get.
     """
 
-    def __init__(self, directory: Path, clock: Clock) -> None:
+    def __init__(
+        self, directory: Path, clock: Clock, *, allow_unsafe_permissions: bool = False
+    ) -> None:
+        """``allow_unsafe_permissions`` only warns about a folder writable by group/other or a
+        private key they can read, instead of refusing (``crypto.unsafe_permissions``)."""
         self._directory = Path(directory)
         self._clock = clock
+        self._allow_unsafe = allow_unsafe_permissions
 
     @property
     def directory(self) -> Path:
@@ -73,7 +81,6 @@ class Keyring:
     def create(self, name: str, *, passphrase: str | None = None, with_pq: bool = False) -> KeyInfo:
         """Make a new key called ``name``; never overwrites (``crypto.key_exists``)."""
         private_file = private_path(self._directory, name)
-        public_file = public_path(self._directory, name)
         if passphrase is not None and not passphrase:
             raise ValidationError(
                 "an empty passphrase protects nothing",
@@ -81,7 +88,7 @@ class Keyring:
                 field="passphrase",
                 rule="a passphrase, when given, is non-empty",
             )
-        for existing in (private_file, public_file):
+        for existing in (private_file, *self._public_files(name)):
             if existing.exists():
                 raise CryptoError(
                     f"a key named {name!r} already exists",
@@ -111,9 +118,10 @@ class Keyring:
             secret = seal(classical.seed + (b"" if pq is None else pq.seed), passphrase)
         key_file = PrivateKeyFile(public=public, secret=secret)
         self._ensure_directory()
+        check_directory(self._directory, allow_unsafe=self._allow_unsafe)
         write_key_file(private_file, key_file, PRIVATE_FILE_MODE)
         try:
-            write_key_file(public_file, public, PUBLIC_FILE_MODE)
+            write_key_file(public_path(self._directory, name, public.kid), public, PUBLIC_FILE_MODE)
         except BaseException:
             private_file.unlink(missing_ok=True)  # no half-made key
             raise
@@ -151,8 +159,9 @@ class Keyring:
         return pq
 
     def trusted_public_keys(self) -> dict[str, bytes]:
-        """Ed25519 kid → raw public key, from every ``*.pub.json`` in the directory."""
-        return load_public_keys(self._directory)
+        """Ed25519 kid → raw public key, from every ``*.pub.json`` in the directory (the
+        candidates a verifier may pin; ``verify`` trusts only the pinned one and its registry)."""
+        return load_public_keys(self._directory, allow_unsafe_permissions=self._allow_unsafe)
 
     def list(self) -> builtins.list[KeyInfo]:
         """Every key this keyring can sign with, sorted by name."""
@@ -173,25 +182,19 @@ class Keyring:
     def _unlock(
         self, name: str, passphrase: str | None
     ) -> tuple[Ed25519Signer, MlDsa65Signer | None]:
+        check_directory(self._directory, allow_unsafe=self._allow_unsafe)
+        path = private_path(self._directory, name)
+        check_private_file(path, allow_unsafe=self._allow_unsafe)
         path, key_file = self._read_private(name)
-        secret = key_file.secret
-        if isinstance(secret, PlainSeeds):
-            seed = b64decode(secret.seed_b64)
-            pq_seed = None if secret.pq_seed_b64 is None else b64decode(secret.pq_seed_b64)
-        else:
-            if passphrase is None:
-                raise CryptoError(
-                    f"key {name!r} is sealed: a passphrase is required",
-                    code="crypto.passphrase_required",
-                    name=name,
-                    file=str(path),
-                    rule="sealed keys open only with their passphrase",
-                )
-            seeds = _unseal_in(path, secret, passphrase)
-            if len(seeds) not in (ED25519_SEED_BYTES, ED25519_SEED_BYTES + ML_DSA_65_SEED_BYTES):
-                raise corrupt(path, "sealed seeds are 32 bytes, or 64 with an ML-DSA-65 seed")
-            seed, pq_seed = seeds[:ED25519_SEED_BYTES], seeds[ED25519_SEED_BYTES:] or None
-        return _signers(path, key_file.public, seed, pq_seed)
+        return _unlock_file(path, key_file, passphrase)
+
+    def _public_files(self, name: str) -> builtins.list[Path]:
+        """The public files of key ``name``: ``<name>-<kid>.pub.json`` and the legacy name."""
+        pattern = re.compile(re.escape(name) + r"-[0-9a-f]{32}" + re.escape(PUBLIC_SUFFIX))
+        found = [legacy_public_path(self._directory, name)]
+        if self._directory.is_dir():
+            found += [p for p in self._directory.iterdir() if pattern.fullmatch(p.name)]
+        return found
 
     def _ensure_directory(self) -> None:
         if not self._directory.is_dir():
@@ -199,15 +202,52 @@ class Keyring:
             os.chmod(self._directory, DIRECTORY_MODE)
 
 
-def load_public_keys(directory: Path) -> dict[str, bytes]:
+def signer_from_file(
+    path: Path, passphrase: str | None = None, *, allow_unsafe_permissions: bool = False
+) -> Ed25519Signer:
+    """The Ed25519 signer of one private key file (e.g. a reviewer's ``--key FILE``)."""
+    path = Path(path)
+    check_directory(path.parent, allow_unsafe=allow_unsafe_permissions)
+    check_private_file(path, allow_unsafe=allow_unsafe_permissions)
+    return _unlock_file(path, read_private_key_file(path), passphrase)[0]
+
+
+def _unlock_file(
+    path: Path, key_file: PrivateKeyFile, passphrase: str | None
+) -> tuple[Ed25519Signer, MlDsa65Signer | None]:
+    name = key_file.public.name
+    secret = key_file.secret
+    if isinstance(secret, PlainSeeds):
+        seed = b64decode(secret.seed_b64)
+        pq_seed = None if secret.pq_seed_b64 is None else b64decode(secret.pq_seed_b64)
+    else:
+        if passphrase is None:
+            raise CryptoError(
+                f"key {name!r} is sealed: a passphrase is required",
+                code="crypto.passphrase_required",
+                name=name,
+                file=str(path),
+                rule="sealed keys open only with their passphrase",
+            )
+        seeds = _unseal_in(path, secret, passphrase)
+        if len(seeds) not in (ED25519_SEED_BYTES, ED25519_SEED_BYTES + ML_DSA_65_SEED_BYTES):
+            raise corrupt(path, "sealed seeds are 32 bytes, or 64 with an ML-DSA-65 seed")
+        seed, pq_seed = seeds[:ED25519_SEED_BYTES], seeds[ED25519_SEED_BYTES:] or None
+    return _signers(path, key_file.public, seed, pq_seed)
+
+
+def load_public_keys(
+    directory: Path, *, allow_unsafe_permissions: bool = False
+) -> dict[str, bytes]:
     """Ed25519 kid → raw public key from the ``*.pub.json`` files of ``directory`` only.
 
     A missing directory holds no keys. A malformed or inconsistent file raises
-    ``crypto.key_corrupt`` naming it.
+    ``crypto.key_corrupt`` naming it; a folder others may write to, ``crypto.unsafe_permissions``.
     """
     directory = Path(directory)
     if not directory.is_dir():
         return {}
+    check_directory(directory, allow_unsafe=allow_unsafe_permissions)
     keys: dict[str, bytes] = {}
     for path in sorted(directory.glob(f"*{PUBLIC_SUFFIX}")):
         public = read_public_key_file(path)

@@ -2,18 +2,28 @@
 
 from accord.ledger.checkpoint import Checkpoint
 from accord.ledger.entry import ChainHead, LedgerEntry, SealedEntry
+from accord.ledger.key_events import KEY_ROLES, KeyRegistered, KeyRevoked, KeyRole
+from accord.ledger.key_registry import KeyRegistry, RegisteredKey
 from accord.ledger.ledger import Ledger, PreparedEvent
 from accord.ledger.proofs import ConsistencyProof, InclusionProof
+from accord.ledger.trust import TrustRoot
 from accord.ledger.verify import VerificationReport
 
 __all__ = [
+    "KEY_ROLES",
     "ChainHead",
     "Checkpoint",
     "ConsistencyProof",
     "InclusionProof",
+    "KeyRegistered",
+    "KeyRegistry",
+    "KeyRevoked",
+    "KeyRole",
     "Ledger",
     "LedgerEntry",
     "PreparedEvent",
+    "RegisteredKey",
     "SealedEntry",
+    "TrustRoot",
     "VerificationReport",
 ]

@@ -111,7 +111,7 @@ def check_extends(
 
     ``path`` is the RFC 6962 consistency proof from ``trusted.tree_size`` to ``size``.
     Raises ``VerificationFailed``: the checkpoint's own signature (``ledger.bad_signature``,
-    ``ledger.unknown_key``), a shorter ledger (``ledger.truncated``, naming the missing
+    ``ledger.untrusted_signer``), a shorter ledger (``ledger.truncated``, naming the missing
     entries), a different history (``ledger.forked``).
     """
     trusted.verify_signature(trusted_keys)

@@ -67,8 +67,9 @@ class Checkpoint(BaseModel):
         key = trusted_keys.get(self.signer_kid)
         if key is None:
             raise VerificationFailed(
-                f"checkpoint at size {self.tree_size} is signed by unknown key {self.signer_kid}",
-                code="ledger.unknown_key",
+                f"checkpoint at size {self.tree_size} is signed by {self.signer_kid}, which is "
+                "not a trusted service key at that size",
+                code="ledger.untrusted_signer",
                 tree_size=self.tree_size,
                 field="signer_kid",
             )

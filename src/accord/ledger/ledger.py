@@ -11,9 +11,9 @@ from typing import Any
 from sqlalchemy import Connection, func, insert, select
 
 from accord.clock import Clock, isoformat
-from accord.crypto import Ed25519Signer
+from accord.crypto import ED25519, Ed25519Signer, derive_kid
+from accord.crypto.encoding import b64encode
 from accord.errors import LedgerError, NotFound, ValidationError
-from accord.ledger.anchor import check_extends, check_truncation
 from accord.ledger.checkpoint import Checkpoint, checkpoint_from_row, sign_checkpoint
 from accord.ledger.entry import (
     ChainHead,
@@ -24,6 +24,9 @@ from accord.ledger.entry import (
     seal,
     validate_event_type,
 )
+from accord.ledger.key_events import KEY_EVENTS, KeyRegistered, KeyRevoked, KeyRole
+from accord.ledger.key_registry import KeyRegistry
+from accord.ledger.leaf_reader import leaf_hashes, leaf_reader
 from accord.ledger.merkle import (
     Frontier,
     consistency_path,
@@ -32,13 +35,14 @@ from accord.ledger.merkle import (
     subtree_root,
 )
 from accord.ledger.proofs import ConsistencyProof, InclusionProof
+from accord.ledger.stored_verification import ENTRY_COLUMNS as _ENTRY_COLUMNS
+from accord.ledger.stored_verification import verify_stored
+from accord.ledger.trust import TrustRoot
 from accord.ledger.verify import (
     CHUNK,
     VerificationReport,
-    checkpoint_rows_to_items,
     decode_frontier,
     encode_frontier,
-    verify_ledger,
 )
 from accord.store import Database
 from accord.store.tables import ledger_checkpoints, ledger_entries
@@ -66,16 +70,6 @@ class PreparedEvent:
 _MAX_SEQ = 2**63 - 1
 _SHA256 = re.compile(r"^sha256:[0-9a-f]{64}\Z")
 _SHA3 = re.compile(r"^sha3-256:[0-9a-f]{64}\Z")
-_ENTRY_COLUMNS = (
-    ledger_entries.c.seq,
-    ledger_entries.c.event_type,
-    ledger_entries.c.timestamp,
-    ledger_entries.c.signer_kid,
-    ledger_entries.c.body,
-    ledger_entries.c.signature,
-    ledger_entries.c.entry_hash,
-    ledger_entries.c.entry_hash_secondary,
-)
 
 
 class Ledger:
@@ -217,7 +211,7 @@ class Ledger:
         frontier = (
             Frontier() if latest is None else decode_frontier(latest.tree_size, latest.frontier)
         )
-        for h in _leaf_hashes(conn, frontier.size, size):
+        for h in leaf_hashes(conn, frontier.size, size):
             frontier.append(h)
         return frontier
 
@@ -318,21 +312,7 @@ class Ledger:
     ) -> Iterator[tuple[int, str, dict[str, Any]]]:
         """``(seq, event_type, record)`` of every entry of those types, in ledger order, read
         through the caller's transaction (not verified here: :meth:`verify` does that)."""
-        kinds = sorted(set(event_types))
-        last = 0
-        while True:
-            rows = conn.execute(
-                select(ledger_entries.c.seq, ledger_entries.c.event_type, ledger_entries.c.body)
-                .where(ledger_entries.c.event_type.in_(kinds))
-                .where(ledger_entries.c.seq > last)
-                .order_by(ledger_entries.c.seq)
-                .limit(batch)
-            ).all()
-            if not rows:
-                return
-            for row in rows:
-                yield int(row.seq), str(row.event_type), json.loads(row.body)["record"]
-            last = int(rows[-1].seq)
+        return records_within(conn, event_types, batch)
 
     def count_by_event_type(self) -> dict[str, int]:
         with self.db.read() as conn:
@@ -350,7 +330,7 @@ class Ledger:
         entry = self.get(seq)
         latest = self.checkpoint()
         with self.db.read() as conn:
-            path = inclusion_path(_reader(conn), seq - 1, latest.tree_size)
+            path = inclusion_path(leaf_reader(conn), seq - 1, latest.tree_size)
         return InclusionProof(
             entry=entry.to_json_dict(),
             leaf_index=seq - 1,
@@ -369,7 +349,7 @@ class Ledger:
                 new_size = int(row.tree_size)
             old = self._checkpoint_at(conn, old_size)
             new = self._checkpoint_at(conn, new_size)
-            path = consistency_path(_reader(conn), old_size, new_size)
+            path = consistency_path(leaf_reader(conn), old_size, new_size)
         return ConsistencyProof(
             old_checkpoint=old.to_json_dict(),
             new_checkpoint=new.to_json_dict(),
@@ -378,77 +358,87 @@ class Ledger:
 
     def root_at(self, tree_size: int) -> bytes:
         with self.db.read() as conn:
-            return subtree_root(_reader(conn), 0, tree_size)
+            return subtree_root(leaf_reader(conn), 0, tree_size)
 
     def consistency_path_between(self, old_size: int, new_size: int) -> list[bytes]:
         """The RFC 6962 consistency proof between any two sizes of the stored tree."""
         with self.db.read() as conn:
-            return consistency_path(_reader(conn), old_size, new_size)
+            return consistency_path(leaf_reader(conn), old_size, new_size)
 
     # --- verification ---------------------------------------------------------------------
 
     def verify(
         self,
-        trusted_keys: Mapping[str, bytes],
+        root: TrustRoot,
         *,
         workers: int | None = None,
         chunk: int = CHUNK,
         trusted_checkpoint: Checkpoint | None = None,
     ) -> VerificationReport:
-        """Check every entry, link and checkpoint; raise VerificationFailed at the first fault.
+        """Check every entry, link and checkpoint against the pinned ``root`` and the keys it
+        registered; raise VerificationFailed at the first fault (see ``stored_verification``).
 
         With ``trusted_checkpoint`` (one kept outside the database, see ``ledger.anchor``)
         also prove that the ledger extends it: no entry at or below its size was removed or
-        altered.
+        altered. Its signer must be the root or a service key the root registered.
         """
-        with self.db.read() as conn:
-            size = int(
-                conn.execute(select(func.coalesce(func.max(ledger_entries.c.seq), 0))).scalar_one()
-            )
-            cps = checkpoint_rows_to_items(
-                conn.execute(
-                    select(
-                        ledger_checkpoints.c.tree_size,
-                        ledger_checkpoints.c.body,
-                        ledger_checkpoints.c.signature,
-                        ledger_checkpoints.c.signer_kid,
-                        ledger_checkpoints.c.frontier,
-                    ).order_by(ledger_checkpoints.c.tree_size)
-                ).all()
-            )
-        if trusted_checkpoint is not None:  # the outside anchor first: names what is missing
-            trusted_checkpoint.verify_signature(trusted_keys)
-            check_truncation(trusted_checkpoint, size)
-        read_chunk = None if self.db.shareable else self._read_rows
-        report = verify_ledger(
-            self.db.url_string(),
-            size,
-            cps,
-            trusted_keys,
-            workers=workers,
-            read_chunk=read_chunk,
-            chunk=chunk,
+        return verify_stored(
+            self.db, root, workers=workers, chunk=chunk, trusted_checkpoint=trusted_checkpoint
         )
-        if trusted_checkpoint is not None:
-            check_extends(
-                trusted_checkpoint,
-                size=report.entries,
-                root=bytes.fromhex(report.root_hash.removeprefix("sha256:")),
-                path=self.consistency_path_between(trusted_checkpoint.tree_size, report.entries),
-                trusted_keys=trusted_keys,
-            )
-        return report
 
-    def _read_rows(self, start: int, end: int) -> list[Sequence[Any]]:
+    # --- keys -----------------------------------------------------------------------------
+
+    def register_key(
+        self, public_key: bytes, role: KeyRole, principal: str | None = None
+    ) -> LedgerEntry:
+        """Sign a ``key_registered`` entry: the key may act as ``role`` from the next entry."""
+        event = KeyRegistered(
+            kid=derive_kid(ED25519, public_key),
+            public_key_b64=b64encode(public_key),
+            role=role,
+            principal=principal,
+            registered_by=self.signer.kid,
+        )
+        return self.append(*event.event())
+
+    def revoke_key(self, kid: str, reason: str = "") -> LedgerEntry:
+        """Sign a ``key_revoked`` entry: ``kid`` may sign nothing after it."""
+        return self.append(*KeyRevoked(kid=kid, reason=reason).event())
+
+    def key_registry(self) -> KeyRegistry:
+        """The registered keys as stored (not verified: :meth:`verify` does that)."""
         with self.db.read() as conn:
-            return [
-                tuple(r)
-                for r in conn.execute(
-                    select(*_ENTRY_COLUMNS)
-                    .where(ledger_entries.c.seq >= start, ledger_entries.c.seq < end)
-                    .order_by(ledger_entries.c.seq)
-                ).all()
-            ]
+            return registry_within(conn)
+
+
+def registry_within(conn: Connection) -> KeyRegistry:
+    """The key registry replayed from the key events visible in ``conn`` (unverified)."""
+    registry = KeyRegistry(None)
+    for seq, event_type, record in records_within(conn, KEY_EVENTS):
+        registry.apply(seq, event_type, "", record)
+    return registry
+
+
+def records_within(
+    conn: Connection, event_types: Iterable[str], batch: int = 1000
+) -> Iterator[tuple[int, str, dict[str, Any]]]:
+    """``(seq, event_type, record)`` of every entry of those types, in ledger order (unverified;
+    no signer needed, so auditors read records too)."""
+    kinds = sorted(set(event_types))
+    last = 0
+    while True:
+        rows = conn.execute(
+            select(ledger_entries.c.seq, ledger_entries.c.event_type, ledger_entries.c.body)
+            .where(ledger_entries.c.event_type.in_(kinds))
+            .where(ledger_entries.c.seq > last)
+            .order_by(ledger_entries.c.seq)
+            .limit(batch)
+        ).all()
+        if not rows:
+            return
+        for row in rows:
+            yield int(row.seq), str(row.event_type), json.loads(row.body)["record"]
+        last = int(rows[-1].seq)
 
 
 _HEAD_SQL = (
@@ -474,20 +464,3 @@ def _latest_checkpoint_row(conn: Connection, at_most: int | None = None) -> Any:
     if at_most is not None:
         query = query.where(ledger_checkpoints.c.tree_size <= at_most)
     return conn.execute(query).first()
-
-
-def _leaf_hashes(conn: Connection, after: int, upto: int) -> Iterator[bytes]:
-    rows = conn.execute(
-        select(ledger_entries.c.entry_hash)
-        .where(ledger_entries.c.seq > after, ledger_entries.c.seq <= upto)
-        .order_by(ledger_entries.c.seq)
-    )
-    for (h,) in rows:
-        yield leaf_hash(bytes.fromhex(h.removeprefix("sha256:")))
-
-
-def _reader(conn: Connection) -> Any:
-    def read(start: int, end: int) -> list[bytes]:
-        return list(_leaf_hashes(conn, start, end))
-
-    return read

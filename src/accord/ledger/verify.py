@@ -31,6 +31,7 @@ from accord.errors import ValidationError, VerificationFailed
 from accord.ledger.checkpoint import Checkpoint, checkpoint_from_row
 from accord.ledger.entry import body_bytes, record_slice, splice_signature
 from accord.ledger.merkle import Frontier, leaf_hash
+from accord.ledger.trust import SignerWindow
 
 CHUNK_BITS = 13
 CHUNK = 1 << CHUNK_BITS
@@ -64,6 +65,12 @@ class VerificationReport(BaseModel):
     root_hash: str
     signer_kids: list[str]
     workers: int
+    trust_root: str = ""
+    """The pinned service kid every signer chains back to."""
+    signed_decisions: int = 0
+    """Human decisions whose reviewer signature was checked against a registered key."""
+    os_login_decisions: int = 0
+    """Decisions an opted-in deployment took from the OS login (no reviewer signature)."""
     cases: int = 0
     """Case rows cross-checked against their signed records (``Accord.verify``)."""
     seconds: float
@@ -74,6 +81,7 @@ class Problem:
     seq: int
     field: str
     reason: str
+    code: str = "ledger.verification_failed"
 
 
 @dataclass(slots=True)
@@ -85,6 +93,8 @@ class ChunkResult:
     nodes: list[tuple[int, bytes]] = field(default_factory=list)
     at_checkpoints: dict[int, list[tuple[int, bytes]]] = field(default_factory=dict)
     kids: set[str] = field(default_factory=set)
+    watched: dict[int, str] = field(default_factory=dict)
+    """seq → entry_hash of the rows of the watched event types (see ``key_registry``)."""
     problem: Problem | None = None
 
 
@@ -92,10 +102,12 @@ def check_rows(
     rows: Iterator[Sequence[Any]],
     start: int,
     end: int,
-    trusted_keys: Mapping[str, bytes],
+    signers: Mapping[str, SignerWindow],
     checkpoint_sizes: Sequence[int] = (),
+    watched: frozenset[str] = frozenset(),
 ) -> ChunkResult:
-    """Check rows ``start <= seq < end`` (pure: rows in, result out)."""
+    """Check rows ``start <= seq < end`` (pure: rows in, result out); each must be signed by a
+    key of ``signers`` whose window covers its seq."""
     result = ChunkResult(start, end)
     frontier = Frontier()
     append_leaf = frontier.append
@@ -108,11 +120,13 @@ def check_rows(
         if seq != expected:
             result.problem = Problem(expected, "seq", f"entry {expected} is missing")
             return result
-        checked = _check_one(row, prev, trusted_keys)
+        checked = _check_one(row, prev, signers)
         if isinstance(checked, Problem):
             result.problem = checked
             return result
         link, prev, digest = checked
+        if watched and row[1] in watched:
+            result.watched[seq] = prev[0]
         if seq == start:
             result.first_prev = link
         kids.add(row[3] if type(row[3]) is str else _as_text(row[3]))
@@ -149,7 +163,7 @@ def _with_heights(frontier: Frontier) -> list[tuple[int, bytes]]:
 
 
 def _check_one(
-    row: Sequence[Any], prev: tuple[str, str] | None, trusted_keys: Mapping[str, bytes]
+    row: Sequence[Any], prev: tuple[str, str] | None, signers: Mapping[str, SignerWindow]
 ) -> Problem | tuple[tuple[str, str], tuple[str, str], bytes]:
     """Check one stored row against the entry before it.
 
@@ -171,12 +185,18 @@ def _check_one(
         h1 = _as_text(h1)
     if type(h2) is not str:
         h2 = _as_text(h2)
-    # 1. a trusted key signed exactly these bytes under the DCP dispute tag
-    key = trusted_keys.get(kid)
-    if key is None:
-        return Problem(seq, "signer_kid", f"signed by unknown key {kid!r}")
+    # 1. a service key trusted at this seq signed exactly these bytes under the DCP tag
+    window = signers.get(kid)
+    if window is None or not window[1] <= seq <= window[2]:
+        return Problem(
+            seq,
+            "signer_kid",
+            f"signed by {kid!r}, which is not the pinned service key nor a service key it "
+            "registered (unrevoked) before this entry",
+            "ledger.untrusted_signer",
+        )
     try:
-        _open_signed(sig + _TAG_PREFIX + body, key)
+        _open_signed(sig + _TAG_PREFIX + body, window[0])
     except (nacl.exceptions.BadSignatureError, ValueError, TypeError):
         return Problem(seq, "signature", "signature does not verify")
     # 2. the signed body is the canonical entry for this position, these columns and the
@@ -248,8 +268,11 @@ def _connect(url: str) -> tuple[Any, str]:
     return psycopg.connect(libpq), "%s"
 
 
-def _verify_chunk(args: tuple[str, int, int, Mapping[str, bytes], Sequence[int]]) -> ChunkResult:
-    url, start, end, keys, sizes = args
+_Task = tuple[str, int, int, Mapping[str, SignerWindow], Sequence[int], frozenset[str]]
+
+
+def _verify_chunk(args: _Task) -> ChunkResult:
+    url, start, end, keys, sizes, watched = args
     conn, mark = _connect(url)
     try:
         cur = conn.cursor()
@@ -258,7 +281,7 @@ def _verify_chunk(args: tuple[str, int, int, Mapping[str, bytes], Sequence[int]]
             "ORDER BY seq",
             (start, end),
         )
-        return check_rows(_stream(cur), start, end, keys, sizes)
+        return check_rows(_stream(cur), start, end, keys, sizes, watched)
     finally:
         conn.close()
 
@@ -277,20 +300,21 @@ def verify_ledger(
     url: str,
     size: int,
     checkpoints: Sequence[tuple[Checkpoint, str]],
-    trusted_keys: Mapping[str, bytes],
+    signers: Mapping[str, SignerWindow],
     *,
     workers: int | None = None,
     read_chunk: Any = None,
     chunk: int = CHUNK,
-) -> VerificationReport:
+    watched: frozenset[str] = frozenset(),
+) -> tuple[VerificationReport, dict[int, str]]:
     """Verify entries 1..size and the given checkpoints (with their stored frontiers).
 
+    Returns the report and the entry hashes of the rows of the ``watched`` event types.
     ``read_chunk(start, end)`` may supply rows in-process (used for in-memory databases);
     otherwise workers read ``url`` themselves.
     """
     began = time.perf_counter()
     for checkpoint, _frontier in checkpoints:
-        checkpoint.verify_signature(trusted_keys)
         if checkpoint.tree_size > size:
             raise VerificationFailed(
                 f"ledger truncated: checkpoint covers {checkpoint.tree_size} entries "
@@ -310,19 +334,35 @@ def verify_ledger(
         )
     chunks = _chunks(size, chunk)
     workers = max(1, min(workers or os.cpu_count() or 1, len(chunks)))
-    tasks = [(url, s, e, dict(trusted_keys), [z for z in sizes if s <= z < e]) for s, e in chunks]
+    tasks: list[_Task] = [
+        (url, s, e, dict(signers), [z for z in sizes if s <= z < e], watched) for s, e in chunks
+    ]
+    seen: dict[int, str] = {}
     if read_chunk is not None or workers == 1:
         results: Iterator[ChunkResult] = (
-            check_rows(iter(read_chunk(s, e)), s, e, trusted_keys, z)
+            check_rows(iter(read_chunk(t[1], t[2])), *t[1:])
             if read_chunk is not None
-            else _verify_chunk((u, s, e, k, z))
-            for (u, s, e, k, z) in tasks
+            else _verify_chunk(t)
+            for t in tasks
         )
-        report = _stitch(results, size, checkpoints, 1)
+        report = _stitch(results, size, checkpoints, 1, seen)
     else:
         with _worker_pool(workers) as pool:
-            report = _stitch(pool.imap(_verify_chunk, tasks), size, checkpoints, workers)
-    return report.model_copy(update={"seconds": time.perf_counter() - began})
+            report = _stitch(pool.imap(_verify_chunk, tasks), size, checkpoints, workers, seen)
+    # after the chain, so a ledger re-signed under another key is named at its first entry
+    for checkpoint, _frontier in checkpoints:
+        checkpoint.verify_signature(_checkpoint_signers(signers, checkpoint.tree_size))
+    return report.model_copy(update={"seconds": time.perf_counter() - began}), seen
+
+
+def _checkpoint_signers(signers: Mapping[str, SignerWindow], tree_size: int) -> dict[str, bytes]:
+    """Keys that may sign the checkpoint over the first ``tree_size`` entries: trusted at
+    that entry, or registered by it (a new key may checkpoint the size it was registered at)."""
+    return {
+        kid: key
+        for kid, (key, first, last) in signers.items()
+        if first <= tree_size + 1 and tree_size <= last
+    }
 
 
 @contextmanager
@@ -348,6 +388,7 @@ def _stitch(
     size: int,
     checkpoints: Sequence[tuple[Checkpoint, str]],
     workers: int,
+    seen: dict[int, str],
 ) -> VerificationReport:
     by_size = {cp.tree_size: (cp, frontier) for cp, frontier in checkpoints}
     frontier = Frontier()
@@ -358,7 +399,7 @@ def _stitch(
             p = chunk.problem
             raise VerificationFailed(
                 f"entry {p.seq}: {p.reason}",
-                code="ledger.verification_failed",
+                code=p.code,
                 seq=p.seq,
                 field=p.field,
             )
@@ -379,6 +420,7 @@ def _stitch(
         assert chunk.last is not None
         head = chunk.last
         kids |= chunk.kids
+        seen.update(chunk.watched)
     return VerificationReport(
         entries=size,
         checkpoints=len(checkpoints),
