@@ -197,7 +197,18 @@ def eval_crowd(
         ),
     ] = None,
 ) -> None:
-    """Majority vote vs Accord's reliability-weighted vote on a crowdsourcing dataset."""
+    """Majority vote vs Accord's reliability-weighted vote on a crowdsourcing dataset.
+
+    DIRECTORY holds answers.csv (question,worker,answer) and truth.csv (question,truth).
+    """
+    if not directory.is_dir():
+        raise _input_error(
+            f"no crowd folder at {directory}: a crowd is a folder with answers.csv "
+            "(question,worker,answer) and truth.csv (question,truth); try "
+            "`accord eval crowd examples/crowd/experts` from a clone of Accord (a synthetic "
+            "crowd), or the published crowds in the workplace's shared/data/crowd/ "
+            "(product, duck) where you have them"
+        )
     try:
         result = evaluate_crowd(directory, numeric=numeric)
     except AccordError as exc:
