@@ -16,6 +16,7 @@ from accord.boundary import (
     Boundary,
     BoundaryService,
     BoundaryStore,
+    CloseReport,
     ModelTextCrux,
     ProbeRegistry,
 )
@@ -29,7 +30,11 @@ from accord.disputes.case_audit import OPENING_EVENTS, OUTCOME_EVENTS, audit_cas
 from accord.disputes.dissent_store import DissentStore
 from accord.disputes.outcome_view import case_outcome
 from accord.disputes.reliability_cache import ReliabilityCache
-from accord.disputes.session_close import close_session, settle_from_receipt
+from accord.disputes.session_close import (
+    close_session,
+    close_session_report,
+    settle_from_receipt,
+)
 from accord.disputes.tier_two import TierTwo
 from accord.errors import StoreError, ValidationError, VerificationFailed
 from accord.learning import CaseOutcome
@@ -289,6 +294,11 @@ class Accord:
         whose tie-breaker no single successor can run stays with people (``status == "human"``).
         """
         return close_session(self.boundaries, self.cases, session_id)
+
+    def close_session_report(self, session_id: str) -> CloseReport:
+        """:meth:`close_session`, also naming the cases it skipped (``stylistic``: the agents
+        differ only in wording; ``already_recorded``: an earlier close recorded them)."""
+        return close_session_report(self.boundaries, self.cases, session_id)
 
     def outcomes(self) -> list[CaseOutcome]:
         """Every case as the learning loop sees it (oldest first)."""

@@ -14,11 +14,11 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from accord.cli.opening import open_accord, print_one
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
+from accord.cli.tables import listing, text_cell
 from accord.errors import AccordError
 
 approvals_app = typer.Typer(no_args_is_help=True, help="The human approval queue.")
@@ -51,7 +51,8 @@ def approvals_list(
     if as_json:
         sys.stdout.write(json.dumps([i.model_dump(mode="json") for i in items], indent=2) + "\n")
         return
-    table = Table("item", "case", "risk", "status", "role", "deadline", "options")
+    # The whole item id: it is what `accord approvals decide ITEM` takes.
+    table = listing("item", "case", "risk", "status", "role", "deadline", "options")
     for i in items:
         table.add_row(
             i.item_id,
@@ -60,7 +61,7 @@ def approvals_list(
             i.status.value,
             i.current_role or "-",
             i.deadline.isoformat() if i.deadline else "-",
-            " | ".join(i.options),
+            " | ".join(text_cell(option, 80) for option in i.options),
         )
     Console().print(table)
 

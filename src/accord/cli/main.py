@@ -7,26 +7,33 @@ import os
 import shutil
 import sys
 import tempfile
-from importlib.resources import files
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from accord.app import PASSPHRASE_ENV
 from accord.cli import (
     approval_commands,
     dissent_commands,
+    init_command,
     session_commands,
     settle_commands,
 )
 from accord.cli.demo import demo_config, run_day
 from accord.cli.logging_setup import configure_logging
 from accord.cli.opening import open_accord
-from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
+from accord.cli.options import (
+    ConfigOption,
+    DbOption,
+    JsonOption,
+    KeysOption,
+    default_config,
+    key_directory,
+)
 from accord.cli.problems import report_problem
+from accord.cli.tables import json_cell, listing, print_json
 from accord.clock import SystemClock
 from accord.config import load_config
 from accord.crypto import Keyring, load_public_keys
@@ -64,6 +71,7 @@ app.command("settle")(settle_commands.settle)
 app.command("cases")(settle_commands.cases)
 app.command("case")(settle_commands.case)
 app.command("report")(settle_commands.report)
+app.command("init")(init_command.init)
 
 
 def out() -> Console:
@@ -78,42 +86,6 @@ def err() -> Console:
 def _fail(error: AccordError, code: int = 2) -> typer.Exit:
     report_problem("error", error)
     return typer.Exit(code)
-
-
-def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-
-
-@app.command()
-def init(
-    db: DbOption = None,
-    keys: KeysOption = None,
-    config: Annotated[Path, typer.Option("--config", "-c")] = Path("accord.yaml"),
-) -> None:
-    """Create the database, the service key and an example accord.yaml + org.yaml."""
-    if not config.exists():
-        example_org = files("accord").joinpath("examples/org.yaml").read_text(encoding="utf-8")
-        org_path = config.with_name("org.yaml")
-        if not org_path.exists():
-            org_path.write_text(example_org, encoding="utf-8")
-        config.write_text(
-            "# Accord configuration; see README.md#configuration\n"
-            "database:\n"
-            f"  url: {resolve_database_url(db)}\n"
-            "keys:\n"
-            f"  directory: {keys or 'accord-keys'}\n"
-            "  service_key: service\n"
-            "ledger:\n"
-            "  checkpoint_every: 1024\n"
-            "org: org.yaml\n",
-            encoding="utf-8",
-        )
-        out().print(f"wrote {config} and {org_path}")
-    accord = open_accord(config, db, keys)
-    service = accord.keyring.info(accord.config.settings.keys.service_key)
-    out().print(f"database ready: {accord.db.url.render_as_string(hide_password=True)}")
-    out().print(f"service key {service.name} (kid {service.kid}) in {accord.keyring.directory}")
-    accord.close()
 
 
 @app.command()
@@ -139,7 +111,7 @@ def verify(
         report = accord.verify(workers=workers, cases=not skip_cases)
     except VerificationFailed as exc:
         if as_json:
-            _print_json({"verified": False, **exc.to_dict()})
+            print_json({"verified": False, **exc.to_dict()})
         else:
             if "case_id" in exc.context:
                 report_problem("NOT VERIFIED", exc.message)
@@ -153,7 +125,7 @@ def verify(
     finally:
         accord.close()
     if as_json:
-        _print_json({"verified": True, **report.model_dump()})
+        print_json({"verified": True, **report.model_dump()})
         return
     out().print(
         f"[bold green]VERIFIED[/] {report.entries} entries, {report.checkpoints} checkpoints, "
@@ -177,13 +149,11 @@ def ledger_tail(
     entries = accord.ledger.tail(count)
     accord.close()
     if as_json:
-        _print_json([e.to_json_dict() for e in entries])
+        print_json([e.to_json_dict() for e in entries])
         return
-    table = Table("seq", "event", "time", "signer", "entry hash")
+    table = listing("seq", "event", "time", "signer", "entry hash")
     for e in entries:
-        table.add_row(
-            str(e.seq), e.event_type, e.timestamp, e.signer_kid[:12], e.entry_hash[:23] + "…"
-        )
+        table.add_row(str(e.seq), e.event_type, e.timestamp, e.signer_kid, e.entry_hash)
     out().print(table)
 
 
@@ -199,7 +169,7 @@ def ledger_show(
         raise _fail(exc, 1) from exc
     finally:
         accord.close()
-    _print_json({**entry.to_json_dict(), "entry_hash": entry.entry_hash})
+    print_json({**entry.to_json_dict(), "entry_hash": entry.entry_hash})
 
 
 @ledger_app.command("proof")
@@ -299,12 +269,12 @@ def keys_list(
 ) -> None:
     """List the keys in the key directory."""
     loaded = load_config(default_config(config))
-    directory = Path(keys or os.environ.get("ACCORD_KEYS") or loaded.keys_directory())
+    directory = key_directory(loaded, keys)
     infos = Keyring(directory, SystemClock()).list()
     if as_json:
-        _print_json([i.model_dump() for i in infos])
+        print_json([i.model_dump() for i in infos])
         return
-    table = Table("name", "alg", "kid", "post-quantum", "encrypted", "created")
+    table = listing("name", "alg", "kid", "post-quantum", "encrypted", "created")
     for i in infos:
         table.add_row(
             i.name, i.alg, i.kid, i.pq_kid or "-", "yes" if i.encrypted else "no", i.created_at
@@ -326,7 +296,7 @@ def keys_new(
 ) -> None:
     """Create a key for one signer (agent, arbitrator, reviewer, service)."""
     loaded = load_config(default_config(config))
-    directory = Path(keys or os.environ.get("ACCORD_KEYS") or loaded.keys_directory())
+    directory = key_directory(loaded, keys)
     passphrase = os.environ.get(PASSPHRASE_ENV) if encrypt else None
     if encrypt and not passphrase:
         report_problem("error", f"--encrypt needs the passphrase in ${PASSPHRASE_ENV}")
@@ -373,7 +343,7 @@ def demo(
             raise _fail(exc, 1) from exc
         finally:
             accord.close()
-    table = Table("case", "status", "decided by", "winner", "answer", "tier", "tokens")
+    table = listing("case", "status", "decided by", "winner", "answer", "tier", "tokens")
     for c in cases:
         decision = c.decision
         table.add_row(
@@ -381,7 +351,7 @@ def demo(
             c.status.value,
             (decision.rung if decision else "-") or "-",
             (decision.winner if decision else None) or "-",
-            json.dumps(decision.answer)[:40] if decision else "-",
+            json_cell(decision.answer) if decision else "-",
             c.tier.value,
             str(c.tokens_in + c.tokens_out),
         )
@@ -390,7 +360,7 @@ def demo(
         f"parked task of {resumed.get('agent')} resumed with decision "
         f"{resumed.get('decision')!r} and its context {resumed.get('context')}"
     )
-    events = Table("event type", "entries", title="Accord ledger")
+    events = listing("event type", "entries", title="Accord ledger")
     for event_type, n in sorted(counts.items()):
         events.add_row(event_type, str(n))
     out().print(events)

@@ -9,11 +9,11 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from accord.cli.opening import open_accord, print_one
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
+from accord.cli.tables import listing
 from accord.disputes import SettleRequest
 from accord.errors import AccordError, ValidationError
 from accord.learning import WinRateTracker, evaluate_crowd, render_report, root_cause_report
@@ -128,15 +128,14 @@ def cases(
     if as_json:
         sys.stdout.write(json.dumps(rows, indent=2, default=str) + "\n")
         return
-    table = Table()
-    # The id is never shortened (it is what `accord case ID` takes): on a narrow terminal it
-    # folds onto several lines instead of ending in an ellipsis.
-    table.add_column("case", overflow="fold")
-    for name in ("status", "task", "kind", "severity", "winner", "rung", "created"):
-        table.add_column(name)
+    # Ids are never shortened (`accord case ID` takes them): they fold on a narrow terminal.
+    table = listing(
+        "case", "subject", "status", "task", "kind", "severity", "winner", "rung", "created"
+    )
     for r in rows:
         table.add_row(
             r["case_id"],
+            r["subject"],
             r["status"],
             r["task_type"],
             r["kind"] or "-",
@@ -216,7 +215,7 @@ def eval_crowd(
     if as_json:
         sys.stdout.write(result.model_dump_json(indent=2) + "\n")
         return
-    table = Table(
+    table = listing(
         "dataset",
         "items",
         "workers",
