@@ -11,25 +11,40 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from accord.app import Accord
+    from accord.boundary import Probe, ProbeResult, TieBreaker
     from accord.clock import Clock, FrozenClock, SystemClock
     from accord.conflicts import Evidence, Position
     from accord.disputes import Case, SettleRequest, SettleStatus
     from accord.errors import AccordError
-    from accord.resolution import SourceFinding, SourceVerifier
+    from accord.resolution import (
+        Dispute,
+        ResolverBase,
+        SourceFinding,
+        SourceVerifier,
+        StrategyContext,
+        StrategyOutcome,
+    )
 
 _EXPORTS = {
     "Accord": "accord.app",
     "AccordError": "accord.errors",
     "Case": "accord.disputes",
     "Clock": "accord.clock",
+    "Dispute": "accord.resolution",
     "Evidence": "accord.conflicts",
     "FrozenClock": "accord.clock",
     "Position": "accord.conflicts",
+    "Probe": "accord.boundary",
+    "ProbeResult": "accord.boundary",
+    "ResolverBase": "accord.resolution",
     "SettleRequest": "accord.disputes",
     "SettleStatus": "accord.disputes",
     "SourceFinding": "accord.resolution",
     "SourceVerifier": "accord.resolution",
+    "StrategyContext": "accord.resolution",
+    "StrategyOutcome": "accord.resolution",
     "SystemClock": "accord.clock",
+    "TieBreaker": "accord.boundary",
 }
 
 __all__ = [
@@ -37,14 +52,21 @@ __all__ = [
     "AccordError",
     "Case",
     "Clock",
+    "Dispute",
     "Evidence",
     "FrozenClock",
     "Position",
+    "Probe",
+    "ProbeResult",
+    "ResolverBase",
     "SettleRequest",
     "SettleStatus",
     "SourceFinding",
     "SourceVerifier",
+    "StrategyContext",
+    "StrategyOutcome",
     "SystemClock",
+    "TieBreaker",
 ]
 __version__ = "0.1.0"
 
