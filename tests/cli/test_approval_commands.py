@@ -95,3 +95,4 @@ def test_sweep_applies_nothing_before_the_deadline(run: Run, queued: str) -> Non
     swept = run("sweep", "--db", DB, "--keys", "keys")
     assert swept.exit_code == 0
     assert "0 item(s) swept" in swept.output
+    assert json.loads(run("sweep", "--json", "--db", DB, "--keys", "keys").stdout) == []

@@ -8,8 +8,6 @@ from ``approvals.principals`` in accord.yaml.
 from __future__ import annotations
 
 import getpass
-import json
-import sys
 from typing import Annotated
 
 import typer
@@ -18,7 +16,7 @@ from rich.console import Console
 from accord.cli.opening import open_accord, print_one
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
-from accord.cli.tables import listing, text_cell
+from accord.cli.tables import listing, print_json, text_cell
 from accord.errors import AccordError
 
 approvals_app = typer.Typer(no_args_is_help=True, help="The human approval queue.")
@@ -49,7 +47,7 @@ def approvals_list(
     finally:
         accord.close()
     if as_json:
-        sys.stdout.write(json.dumps([i.model_dump(mode="json") for i in items], indent=2) + "\n")
+        print_json([i.model_dump(mode="json") for i in items])
         return
     # The whole item id: it is what `accord approvals decide ITEM` takes.
     table = listing("item", "case", "risk", "status", "role", "deadline", "options")
@@ -111,13 +109,21 @@ def approvals_decide(
     )
 
 
-def sweep(db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None) -> None:
+def sweep(
+    db: DbOption = None,
+    keys: KeysOption = None,
+    config: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
     """Apply every due approval deadline exactly once (run from cron or a timer)."""
     accord = open_accord(config, db, keys)
     try:
         swept = accord.sweep()
     finally:
         accord.close()
+    if as_json:
+        print_json([i.model_dump(mode="json") for i in swept])
+        return
     for item in swept:
         Console().print(
             f"{item.item_id}: {item.status.value}"

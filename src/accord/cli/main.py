@@ -33,7 +33,7 @@ from accord.cli.options import (
     key_directory,
 )
 from accord.cli.problems import report_problem
-from accord.cli.tables import json_cell, listing, print_json
+from accord.cli.tables import json_cell, listing, print_json, text_cell
 from accord.clock import SystemClock
 from accord.config import load_config
 from accord.crypto import Keyring, load_public_keys
@@ -351,7 +351,7 @@ def demo(
             c.status.value,
             (decision.rung if decision else "-") or "-",
             (decision.winner if decision else None) or "-",
-            json_cell(decision.answer) if decision else "-",
+            text_cell(json_cell(decision.answer), 40) if decision else "-",
             c.tier.value,
             str(c.tokens_in + c.tokens_out),
         )
