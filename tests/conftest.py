@@ -17,10 +17,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from accord.clock import FrozenClock
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+
+# On a busy shared machine Hypothesis can be slow to *generate* inputs, or an example slow to run;
+# neither is a failure of the code under test (the property assertions still fail as before).
+settings.register_profile(
+    "accord", suppress_health_check=[HealthCheck.too_slow], deadline=None, print_blob=True
+)
+settings.load_profile("accord")
 DCP_VECTORS = REPO_ROOT / "tests" / "vectors" / "dcp"
 
 
