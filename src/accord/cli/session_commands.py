@@ -22,6 +22,8 @@ from accord.errors import AccordError
 session_app = typer.Typer(no_args_is_help=True, help="Close a session into boundaries.")
 boundaries_app = typer.Typer(no_args_is_help=True, help="Disagreement boundaries for successors.")
 
+STYLISTIC = "stylistic: the agents differ only in wording or format (not recorded)"
+
 
 @session_app.command("close")
 def session_close(
@@ -69,9 +71,6 @@ def session_close(
         for line in skipped:
             table.add_row(line["case_id"], line["reason"])
         console.print(table)
-
-
-STYLISTIC = "stylistic: the agents differ only in wording or format (not recorded)"
 
 
 def _boundary_table(boundaries: Sequence[Boundary]) -> Table:
