@@ -142,7 +142,7 @@ def cases(
             r["severity"] or "-",
             r["winner"] or "-",
             r["rung"] or "-",
-            r["created_at"],
+            str(r["created_at"])[:19].replace("T", " "),  # to the second
         )
     _console().print(table)
 
