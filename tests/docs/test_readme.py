@@ -5,10 +5,12 @@ Each ``print(...)  # expected`` line of a Python example must print what its com
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 import subprocess
 import sys
+import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -143,18 +145,45 @@ def test_the_probe_example_runs(scratch: Path) -> None:
     assert run_python(example) == ["['pending']", "('agent:audit',)"]
 
 
-def test_the_strategy_example_is_a_strategy_accord_accepts(scratch: Path) -> None:
-    [example] = python_blocks("A strategy")
-    namespace: dict[str, object] = {"__name__": "readme_strategy"}
-    run_python(example, namespace)
-    strategy = namespace["SeniorFirst"]()  # type: ignore[operator]
-    accord = Accord.open(db_url="sqlite:///s.db", keys_dir="k")
+def test_the_strategy_example_installed_as_a_package_decides_a_case(
+    scratch: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The README's module, entry point and accord.yaml, installed as pip would (a package and
+    its .dist-info on sys.path), settle an escalated case."""
+    section = [b for b in blocks() if b.section == "A strategy"]
+    module = next(b.body for b in section if b.lang == "python")
+    points = tomllib.loads(next(b.body for b in section if b.lang == "toml"))
+    config = next(b.body for b in section if b.lang == "yaml")
+    site = scratch / "site"
+    (site / "mypkg").mkdir(parents=True)
+    (site / "mypkg" / "__init__.py").write_text("")
+    (site / "mypkg" / "strategies.py").write_text(module)
+    dist_info = site / "mypkg-0.1.0.dist-info"
+    dist_info.mkdir()
+    (dist_info / "METADATA").write_text("Metadata-Version: 2.1\nName: mypkg\nVersion: 0.1.0\n")
+    group = points["project"]["entry-points"]["accord.strategies"]
+    (dist_info / "entry_points.txt").write_text(
+        "[accord.strategies]\n" + "".join(f"{k} = {v}\n" for k, v in group.items())
+    )
+    monkeypatch.syspath_prepend(str(site))
+    importlib.invalidate_caches()
+    (scratch / "accord.yaml").write_text(config)
+    accord = Accord.open(scratch / "accord.yaml", db_url="sqlite:///s.db", keys_dir="k")
     try:
-        accord.strategies.register(strategy)  # type: ignore[arg-type]
-        assert accord.strategies.get("senior_first") is strategy
+        case = accord.settle(
+            "Refund?",
+            [
+                {"agent": "agent:support", "output": "approve"},
+                {"agent": "agent:risk", "output": "reject"},
+            ],
+        )
     finally:
         accord.close()
-    assert 'senior_first = "mypkg.strategies:SeniorFirst"' in README
+        sys.modules.pop("mypkg.strategies", None)
+        sys.modules.pop("mypkg", None)
+    assert case.strategy == "senior_first"
+    assert case.decision is not None
+    assert case.decision.winner == "agent:support"
 
 
 def test_the_parking_example_resumes_in_another_accord(scratch: Path) -> None:
