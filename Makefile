@@ -20,8 +20,9 @@ setup: $(STAMP)
 run: setup
 	$(BIN)/accord demo --db $(DEMO_DB) --keys .accord-demo-keys --fresh
 
-## Lint (ruff + mypy strict), then the whole suite with coverage (SQLite always; PostgreSQL
-## when ACCORD_TEST_POSTGRES_URL is set, as .ci/run does).
+## Lint (ruff + mypy strict), then the whole suite with coverage, every storage test on SQLite
+## and PostgreSQL: ACCORD_TEST_POSTGRES_URL when set (as .ci/run does), otherwise a throwaway
+## PostgreSQL 16 that the tests start themselves (pgserver). Nothing is skipped.
 test: setup lint
 	rm -f .coverage .coverage.*
 	$(BIN)/python -m pytest --cov=accord --cov-report=term --cov-fail-under=90 -p no:cacheprovider

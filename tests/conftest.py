@@ -1,43 +1,76 @@
-"""Fixtures shared by every room's tests."""
+"""Fixtures shared by every room's tests.
+
+Nothing here skips: a fresh clone runs every test. The DCP vectors live in ``tests/vectors/dcp``;
+PostgreSQL is ``ACCORD_TEST_POSTGRES_URL`` when it is set (CI: the machine's server) and otherwise
+a throwaway PostgreSQL 16 started once per session from the ``pgserver`` wheel.
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import uuid
+import warnings
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from accord.clock import FrozenClock
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
-
-def shared_dir() -> Path | None:
-    """The workplace's shared/ folder (specs, vectors, datasets), if present."""
-    explicit = os.environ.get("ACCORD_SHARED_DIR")
-    candidates = [Path(explicit)] if explicit else []
-    candidates.append(REPO_ROOT.parent / "shared")
-    for candidate in candidates:
-        if (candidate / "dcp").is_dir():
-            return candidate
-    return None
+# On a busy shared machine Hypothesis can be slow to *generate* inputs, or an example slow to run;
+# neither is a failure of the code under test (the property assertions still fail as before).
+settings.register_profile(
+    "accord", suppress_health_check=[HealthCheck.too_slow], deadline=None, print_blob=True
+)
+settings.load_profile("accord")
+DCP_VECTORS = REPO_ROOT / "tests" / "vectors" / "dcp"
 
 
 @pytest.fixture(scope="session")
 def dcp_vectors_dir() -> Path:
-    """``shared/dcp/vectors``; tests that need it skip with a visible reason where it is absent."""
-    base = shared_dir()
-    if base is None:
-        pytest.skip("../shared/dcp is absent (set ACCORD_SHARED_DIR): DCP vector tests not run")
-    return base / "dcp" / "vectors"
+    """The DCP reference project's vectors, copied into the repository (Apache-2.0)."""
+    if not (DCP_VECTORS / "interop_vectors.json").is_file():
+        pytest.fail(f"the DCP vectors are missing from {DCP_VECTORS}: the checkout is incomplete")
+    return DCP_VECTORS
 
 
 def postgres_base_url() -> str | None:
-    """``ACCORD_TEST_POSTGRES_URL`` (CI always sets it; locally PostgreSQL tests then skip)."""
+    """``ACCORD_TEST_POSTGRES_URL`` when set (CI sets it to the machine's server)."""
     return os.environ.get("ACCORD_TEST_POSTGRES_URL") or None
+
+
+@pytest.fixture(scope="session")
+def postgres_server_url() -> Iterator[str]:
+    """A PostgreSQL server for the session: the configured one, or a throwaway ``pgserver``.
+
+    Started only when a PostgreSQL test runs; stopped and deleted when the session ends. A server
+    that cannot be started fails the tests that need it, never skips them.
+    """
+    configured = postgres_base_url()
+    if configured is not None:
+        yield configured
+        return
+    # Short path: the server's Unix socket lives in this folder (sun_path is ~107 bytes).
+    pgdata = Path(tempfile.mkdtemp(prefix="accord-pg-"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # platformdirs: XDG_RUNTIME_DIR unset on headless machines
+        try:
+            import pgserver
+        except ImportError:  # pragma: no cover - pgserver is a test dependency
+            pytest.fail("ACCORD_TEST_POSTGRES_URL is unset and pgserver is not installed")
+        server = pgserver.get_server(pgdata, cleanup_mode="delete")
+    try:
+        uri: str = server.get_uri()
+        yield uri.replace("postgresql://", "postgresql+psycopg://", 1)
+    finally:
+        server.cleanup()
+        shutil.rmtree(pgdata, ignore_errors=True)
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -46,9 +79,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'accord.db'}"
         return
-    base = postgres_base_url()
-    if base is None:
-        pytest.skip("ACCORD_TEST_POSTGRES_URL is not set: PostgreSQL variant not run")
+    base: str = request.getfixturevalue("postgres_server_url")
     import psycopg
     from sqlalchemy.engine import make_url
 

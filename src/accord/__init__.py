@@ -12,26 +12,41 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from accord.app import Accord
     from accord.auditor import verify_ledger
+    from accord.boundary import Probe, ProbeResult, TieBreaker
     from accord.clock import Clock, FrozenClock, SystemClock
     from accord.conflicts import Evidence, Position
     from accord.disputes import Case, SettleRequest, SettleStatus
     from accord.errors import AccordError
-    from accord.resolution import SourceFinding, SourceVerifier
+    from accord.resolution import (
+        Dispute,
+        ResolverBase,
+        SourceFinding,
+        SourceVerifier,
+        StrategyContext,
+        StrategyOutcome,
+    )
 
 _EXPORTS = {
     "Accord": "accord.app",
     "AccordError": "accord.errors",
     "Case": "accord.disputes",
     "Clock": "accord.clock",
+    "Dispute": "accord.resolution",
     "Evidence": "accord.conflicts",
     "FrozenClock": "accord.clock",
     "Position": "accord.conflicts",
+    "Probe": "accord.boundary",
+    "ProbeResult": "accord.boundary",
+    "ResolverBase": "accord.resolution",
     "SettleRequest": "accord.disputes",
     "SettleStatus": "accord.disputes",
     "SourceFinding": "accord.resolution",
     "SourceVerifier": "accord.resolution",
+    "StrategyContext": "accord.resolution",
+    "StrategyOutcome": "accord.resolution",
     "SystemClock": "accord.clock",
     "verify_ledger": "accord.auditor",
+    "TieBreaker": "accord.boundary",
 }
 
 __all__ = [
@@ -39,14 +54,21 @@ __all__ = [
     "AccordError",
     "Case",
     "Clock",
+    "Dispute",
     "Evidence",
     "FrozenClock",
     "Position",
+    "Probe",
+    "ProbeResult",
+    "ResolverBase",
     "SettleRequest",
     "SettleStatus",
     "SourceFinding",
     "SourceVerifier",
+    "StrategyContext",
+    "StrategyOutcome",
     "SystemClock",
+    "TieBreaker",
     "verify_ledger",
 ]
 __version__ = "0.1.0"

@@ -25,6 +25,7 @@ from accord.boundary import (
     Boundary,
     BoundaryService,
     BoundaryStore,
+    CloseReport,
     ModelTextCrux,
 )
 from accord.clock import Clock, SystemClock
@@ -37,7 +38,10 @@ from accord.disputes.dissent_store import DissentStore
 from accord.disputes.outcome_view import case_outcome
 from accord.disputes.reliability_cache import ReliabilityCache
 from accord.disputes.reviewers import reviewer_for
-from accord.disputes.session_close import close_session, settle_from_receipt
+from accord.disputes.session_close import (
+    close_session_report,
+    settle_from_receipt,
+)
 from accord.disputes.settle import MIN_POSITIONS
 from accord.disputes.tier_two import TierTwo
 from accord.errors import AccordError, StoreError, ValidationError
@@ -365,9 +369,14 @@ class Accord:
         (``accord.boundaries.hints["task_type:field"] = TieBreaker(...)``) first; a boundary
         whose tie-breaker no single successor can run stays with people (``status == "human"``).
         """
+        return list(self.close_session_report(session_id).boundaries)
+
+    def close_session_report(self, session_id: str) -> CloseReport:
+        """:meth:`close_session`, also naming the cases it skipped (``stylistic``: the agents
+        differ only in wording; ``already_recorded``: an earlier close recorded them)."""
         self._refuse_if_read_only("close a session")
         self.probes.load()  # the configured probes decide which boundaries a successor runs
-        return close_session(self.boundaries, self.cases, session_id)
+        return close_session_report(self.boundaries, self.cases, session_id)
 
     def outcomes(self) -> list[CaseOutcome]:
         """Every case as the learning loop sees it (oldest first)."""

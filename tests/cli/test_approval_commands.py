@@ -175,3 +175,4 @@ def test_sweep_applies_every_due_deadline_beyond_one_batch_and_prints_counts(run
     left = run("approvals", "list", "--db", DB, "--keys", "keys", "--json")
     assert json.loads(left.stdout) == []
     assert run("verify", "--db", DB, "--keys", "keys").exit_code == 0
+    assert json.loads(run("sweep", "--json", "--db", DB, "--keys", "keys").stdout) == []

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import shared_dir
+from tests.conftest import REPO_ROOT
+from tests.learning._builders import experts_and_spammers
 
 from .conftest import Run
 
@@ -135,24 +136,36 @@ def test_report_writes_plots_and_summaries(run: Run) -> None:
     assert run("report", "--format", "gif", "--db", DB).exit_code == 2
 
 
-def test_eval_crowd_reports_majority_and_weighted_accuracy() -> None:
-    base = shared_dir()
-    if base is None:
-        pytest.skip("../shared/data/crowd is absent: crowd evaluation not run")
+def test_eval_crowd_reports_majority_and_weighted_accuracy(run: Run) -> None:
+    experts_and_spammers(Path("crowd"))
+    result = run("eval", "crowd", "crowd", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["weighted_accuracy"] >= 0.9 > data["majority_accuracy"]
+    table = run("eval", "crowd", "crowd")
+    assert "crowd" in table.output
+    assert "Accord (weighted)" in table.output
+
+
+def test_eval_crowd_of_a_missing_folder_names_the_files_and_a_crowd_that_works(run: Run) -> None:
+    result = run("eval", "crowd", "../shared/data/crowd/product")
+    assert result.exit_code == 2
+    assert "no crowd folder at ../shared/data/crowd/product" in result.output
+    assert "answers.csv" in result.output
+    assert "accord eval crowd examples/crowd/experts" in result.output
+
+
+def test_the_example_crowd_shipped_in_the_repository_evaluates() -> None:
     from typer.testing import CliRunner
 
     from accord.cli.main import app
 
-    runner = CliRunner()
-    result = runner.invoke(app, ["eval", "crowd", str(base / "data" / "crowd" / "duck"), "--json"])
+    folder = REPO_ROOT / "examples" / "crowd" / "experts"
+    result = CliRunner().invoke(app, ["eval", "crowd", str(folder), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["weighted_accuracy"] >= 0.889 > data["majority_accuracy"]
-    table = runner.invoke(
-        app, ["eval", "crowd", str(base / "data" / "crowd" / "duck")], env={"COLUMNS": "200"}
-    )
-    assert "duck" in table.output
-    assert runner.invoke(app, ["eval", "crowd", "/nonexistent"]).exit_code == 2
+    assert (data["items"], data["workers"]) == (200, 7)
+    assert data["weighted_accuracy"] > data["majority_accuracy"]
 
 
 def test_dissent_list_export_and_summary(run: Run) -> None:

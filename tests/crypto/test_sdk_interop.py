@@ -11,6 +11,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+# The reference SDK is a test dependency (dcp-ai, pqcrypto): missing, this module fails to
+# import instead of skipping.
+import dcp_ai.providers.ed25519_provider as ed25519_provider
+import dcp_ai.providers.ml_dsa_65_provider as ml_dsa_65_provider
+import dcp_ai.v2 as sdk
+import dcp_ai.v2.composite_ops as composite_ops
+import dcp_ai.v2.conflict_resolution as conflict_resolution
 import pytest
 
 from accord.crypto import (
@@ -27,13 +34,6 @@ from accord.crypto import (
     derive_kid,
     domain_separated_message,
 )
-
-_SDK = "the DCP reference SDK (dcp-ai and pqcrypto, test extra) is not installed"
-ed25519_provider = pytest.importorskip("dcp_ai.providers.ed25519_provider", reason=_SDK)
-ml_dsa_65_provider = pytest.importorskip("dcp_ai.providers.ml_dsa_65_provider", reason=_SDK)
-sdk = pytest.importorskip("dcp_ai.v2", reason=_SDK)
-composite_ops = pytest.importorskip("dcp_ai.v2.composite_ops", reason=_SDK)
-conflict_resolution = pytest.importorskip("dcp_ai.v2.conflict_resolution", reason=_SDK)
 
 SDK_RECORD_FILES = [
     "example_dispute_record_v2.json",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
@@ -44,6 +45,26 @@ def synthetic_crowd(
             triples.append((f"i{item:05d}", f"w{worker:02d}", f"c{label}"))
     truth = {f"i{item:05d}": f"c{code}" for item, code in enumerate(truth_codes)}
     return triples, truth
+
+
+def write_crowd(directory: Path, triples: Sequence[Triple], truth: dict[str, str]) -> Path:
+    """A crowd folder as ``accord eval crowd`` reads it: ``answers.csv`` and ``truth.csv``."""
+    directory.mkdir(parents=True, exist_ok=True)
+    answers = ["question,worker,answer", *(",".join(row) for row in triples)]
+    truths = ["question,truth", *(f"{item},{label}" for item, label in truth.items())]
+    (directory / "answers.csv").write_text("\n".join(answers) + "\n", encoding="utf-8")
+    (directory / "truth.csv").write_text("\n".join(truths) + "\n", encoding="utf-8")
+    return directory
+
+
+def experts_and_spammers(directory: Path, *, seed: int = 7) -> Path:
+    """A binary crowd where majority vote is fooled: 2 experts (0.95) among 5 near-coin-flippers.
+
+    600 items, 5 answers each (odd, so majority vote never ties); classes ``c0`` and ``c1``.
+    """
+    confusions = [symmetric_confusion(0.95, 2)] * 2 + [symmetric_confusion(0.55, 2)] * 5
+    triples, truth = synthetic_crowd(confusions, n_items=600, per_item=5, seed=seed)
+    return write_crowd(directory, triples, truth)
 
 
 def accuracy(predicted: dict[str, str], truth: dict[str, str]) -> float:

@@ -6,13 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import shared_dir
 
-
-@pytest.fixture(scope="session")
-def crowd_dir() -> Path:
-    """``shared/data/crowd``; tests that need it skip with a visible reason where it is absent."""
-    base = shared_dir()
-    if base is None or not (base / "data" / "crowd").is_dir():
-        pytest.skip("../shared/data/crowd is absent (set ACCORD_SHARED_DIR): crowd tests not run")
-    return base / "data" / "crowd"
+@pytest.fixture(scope="module")
+def crowd_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A scratch folder for the synthetic crowds a test module writes (no shared data needed)."""
+    return tmp_path_factory.mktemp("crowd")

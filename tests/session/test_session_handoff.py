@@ -163,7 +163,7 @@ def test_the_cli_closes_a_session_and_resolves_with_a_probe_from_yaml(
         return result.stdout
 
     run("settle", "case.json")
-    closed = json.loads(run("session", "close", "s3", "--json"))
+    closed = json.loads(run("session", "close", "s3", "--json"))["boundaries"]
     assert [b["status"] for b in closed] == ["pending"]
     assert "0 boundaries recorded" in run("session", "close", "s3")
     pending = json.loads(run("boundaries", "pending", "--json"))

@@ -10,7 +10,7 @@ same transaction, through ``on_resolved``.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
@@ -33,6 +33,9 @@ from accord.clock import Clock
 from accord.conflicts import Detection, Position
 from accord.errors import ValidationError
 from accord.ids import new_hex_id
+
+BOUNDARY_STATUSES: tuple[str, ...] = get_args(BoundaryStatus)
+"""Every status a boundary can have (``accord boundaries list --status``)."""
 
 OnResolved = Callable[[Connection, ResolutionReceipt], None]
 """Called inside the resolve transaction: settle the case, sign its events (or raise to undo)."""
@@ -198,6 +201,22 @@ class BoundaryService:
     def pending(self, session_id: str | None = None) -> list[Boundary]:
         """What a successor can settle, one probe each."""
         return self.store.pending(session_id)
+
+    def find(
+        self, *, session_id: str | None = None, status: str | None = None
+    ) -> list[Boundary]:
+        """Every boundary (oldest first), optionally of one session and one status.
+
+        ``status`` is one of ``BOUNDARY_STATUSES``; anything else is ``boundary.bad_status``.
+        """
+        if status is not None and status not in BOUNDARY_STATUSES:
+            raise ValidationError(
+                f"unknown boundary status {status!r}; valid: {', '.join(BOUNDARY_STATUSES)}",
+                code="boundary.bad_status",
+                field="status",
+                rule=f"one of {BOUNDARY_STATUSES}",
+            )
+        return self.store.find(session_id=session_id, status=cast("BoundaryStatus | None", status))
 
     def get(self, boundary_id: str) -> Boundary:
         return self.store.get(boundary_id)

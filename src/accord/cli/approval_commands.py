@@ -10,22 +10,20 @@ principal must be configured in ``approvals.principals``.
 from __future__ import annotations
 
 import getpass
-import json
 import os
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from accord.app import PASSPHRASE_ENV, Accord
 from accord.approvals import ApprovalItem, Reviewer
 from accord.cli.opening import open_accord, print_one
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
+from accord.cli.tables import listing, print_json, text_cell
 from accord.crypto.keyring import signer_from_file
 from accord.errors import AccordError
 
@@ -73,9 +71,10 @@ def approvals_list(
     finally:
         accord.close()
     if as_json:
-        sys.stdout.write(json.dumps([i.model_dump(mode="json") for i in items], indent=2) + "\n")
+        print_json([i.model_dump(mode="json") for i in items])
         return
-    table = Table("item", "case", "risk", "status", "role", "deadline", "options")
+    # The whole item id: it is what `accord approvals decide ITEM` takes.
+    table = listing("item", "case", "risk", "status", "role", "deadline", "options")
     for i in items:
         table.add_row(
             i.item_id,
@@ -84,7 +83,7 @@ def approvals_list(
             i.status.value,
             i.current_role or "-",
             i.deadline.isoformat() if i.deadline else "-",
-            " | ".join(i.options),
+            " | ".join(text_cell(option, 80) for option in i.options),
         )
     Console().print(table)
 
@@ -149,13 +148,21 @@ def approvals_decide(
     )
 
 
-def sweep(db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None) -> None:
+def sweep(
+    db: DbOption = None,
+    keys: KeysOption = None,
+    config: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
     """Apply every due approval deadline exactly once (run from cron or a timer)."""
     accord = open_accord(config, db, keys)
     try:
         swept = accord.sweep()
     finally:
         accord.close()
+    if as_json:
+        print_json([i.model_dump(mode="json") for i in swept])
+        return
     for item in swept:
         Console().print(
             f"{item.item_id}: {item.status.value}"

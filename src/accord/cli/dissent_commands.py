@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from datetime import datetime
 from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from accord.cli.opening import open_accord
-from accord.cli.options import ConfigOption, DbOption, KeysOption
+from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
+from accord.cli.tables import json_cell, listing
 
 dissent_app = typer.Typer(no_args_is_help=True, help="Dissent records: query, export, learn.")
 
@@ -38,6 +39,7 @@ def dissent_list(
     until: Annotated[str | None, typer.Option(help="ISO date/time (exclusive).")] = None,
     text: Annotated[str | None, typer.Option(help="Substring of the record.")] = None,
     jsonl: Annotated[bool, typer.Option("--jsonl", help="Export as JSON lines.")] = False,
+    as_json: JsonOption = False,
     db: DbOption = None,
     keys: KeysOption = None,
     config: ConfigOption = None,
@@ -60,7 +62,13 @@ def dissent_list(
         records = accord.dissent.query(**filters)  # type: ignore[arg-type]
     finally:
         accord.close()
-    table = Table("dissent", "agent", "case", "kind", "strategy", "winning answer", "when")
+    if as_json:
+        sys.stdout.write(
+            json.dumps([r.model_dump(mode="json") for r in records], indent=2, ensure_ascii=False)
+            + "\n"
+        )
+        return
+    table = listing("dissent", "agent", "case", "kind", "strategy", "winning answer", "when")
     for r in records:
         table.add_row(
             r.dissent_id,
@@ -68,7 +76,7 @@ def dissent_list(
             r.case_id,
             r.kind or "-",
             r.strategy or "-",
-            str(r.winning_answer),
+            json_cell(r.winning_answer),
             r.created_at.isoformat(),
         )
     Console().print(table)

@@ -6,19 +6,18 @@ import json
 import os
 import sys
 import tempfile
-from importlib.resources import files
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from accord.app import PASSPHRASE_ENV
 from accord.auditor import verify_ledger
 from accord.cli import (
     approval_commands,
     dissent_commands,
+    init_command,
     session_commands,
     settle_commands,
 )
@@ -28,8 +27,16 @@ from accord.cli.key_commands import register_new_key
 from accord.cli.logging_setup import configure_logging
 from accord.cli.not_verified import describe_failure
 from accord.cli.opening import open_accord
-from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
+from accord.cli.options import (
+    ConfigOption,
+    DbOption,
+    JsonOption,
+    KeysOption,
+    default_config,
+    key_directory,
+)
 from accord.cli.problems import report_problem
+from accord.cli.tables import json_cell, listing, print_json, text_cell
 from accord.clock import SystemClock
 from accord.config import load_config
 from accord.crypto import Keyring, load_public_keys
@@ -69,6 +76,7 @@ app.command("settle")(settle_commands.settle)
 app.command("cases")(settle_commands.cases)
 app.command("case")(settle_commands.case)
 app.command("report")(settle_commands.report)
+app.command("init")(init_command.init)
 
 
 def out() -> Console:
@@ -98,42 +106,6 @@ def _refuse_existing(path: Path | None, force: bool) -> None:
             refuse_existing(path, force=force)
         except AccordError as exc:
             raise _fail(exc) from exc
-
-
-def _print_json(data: Any) -> None:
-    sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-
-
-@app.command()
-def init(
-    db: DbOption = None,
-    keys: KeysOption = None,
-    config: Annotated[Path, typer.Option("--config", "-c")] = Path("accord.yaml"),
-) -> None:
-    """Create the database, the service key and an example accord.yaml + org.yaml."""
-    if not config.exists():
-        example_org = files("accord").joinpath("examples/org.yaml").read_text(encoding="utf-8")
-        org_path = config.with_name("org.yaml")
-        if not org_path.exists():
-            org_path.write_text(example_org, encoding="utf-8")
-        config.write_text(
-            "# Accord configuration; see README.md#configuration\n"
-            "database:\n"
-            f"  url: {resolve_database_url(db)}\n"
-            "keys:\n"
-            f"  directory: {keys or 'accord-keys'}\n"
-            "  service_key: service\n"
-            "ledger:\n"
-            "  checkpoint_every: 1024\n"
-            "org: org.yaml\n",
-            encoding="utf-8",
-        )
-        out().print(f"wrote {config} and {org_path}")
-    accord = open_accord(config, db, keys)
-    service = accord.keyring.info(accord.config.settings.keys.service_key)
-    out().print(f"database ready: {accord.db.url.render_as_string(hide_password=True)}")
-    out().print(f"service key {service.name} (kid {service.kid}) in {accord.keyring.directory}")
-    accord.close()
 
 
 @app.command()
@@ -209,7 +181,7 @@ def verify(
             raise typer.Exit(1) from exc
         except AccordError as exc:  # a damaged database (store.missing_table, ...)
             if as_json:
-                _print_json({"verified": False, **exc.to_dict()})
+                print_json({"verified": False, **exc.to_dict()})
             raise _fail(exc) from exc
         _verified(report, as_json)
         return
@@ -223,7 +195,7 @@ def verify(
         raise typer.Exit(1) from exc
     except AccordError as exc:  # a damaged database (store.missing_table, ...)
         if as_json:
-            _print_json({"verified": False, **exc.to_dict()})
+            print_json({"verified": False, **exc.to_dict()})
         raise _fail(exc) from exc
     finally:
         accord.close()
@@ -232,7 +204,7 @@ def verify(
 
 def _not_verified(exc: VerificationFailed, as_json: bool) -> None:
     if as_json:
-        _print_json({"verified": False, **exc.to_dict()})
+        print_json({"verified": False, **exc.to_dict()})
     else:
         text = describe_failure(exc)
         tag = f"[{exc.code}]"
@@ -241,7 +213,7 @@ def _not_verified(exc: VerificationFailed, as_json: bool) -> None:
 
 def _verified(report: VerificationReport, as_json: bool) -> None:
     if as_json:
-        _print_json({"verified": True, **report.model_dump()})
+        print_json({"verified": True, **report.model_dump()})
         return
     out().print(
         f"[bold green]VERIFIED[/] {report.entries} entries, {report.checkpoints} checkpoints, "
@@ -273,13 +245,11 @@ def ledger_tail(
     entries = accord.ledger.tail(count)
     accord.close()
     if as_json:
-        _print_json([e.to_json_dict() for e in entries])
+        print_json([e.to_json_dict() for e in entries])
         return
-    table = Table("seq", "event", "time", "signer", "entry hash")
+    table = listing("seq", "event", "time", "signer", "entry hash")
     for e in entries:
-        table.add_row(
-            str(e.seq), e.event_type, e.timestamp, e.signer_kid[:12], e.entry_hash[:23] + "…"
-        )
+        table.add_row(str(e.seq), e.event_type, e.timestamp, e.signer_kid, e.entry_hash)
     out().print(table)
 
 
@@ -297,7 +267,7 @@ def ledger_show(
         raise _fail(exc, 1) from exc
     finally:
         accord.close()
-    _print_json({**entry.to_json_dict(), "entry_hash": entry.entry_hash})
+    print_json({**entry.to_json_dict(), "entry_hash": entry.entry_hash})
 
 
 @ledger_app.command("proof")
@@ -415,13 +385,13 @@ def keys_list(
 ) -> None:
     """List the keys in the key directory."""
     loaded = load_config(default_config(config))
-    directory = Path(keys or os.environ.get("ACCORD_KEYS") or loaded.keys_directory())
+    directory = key_directory(loaded, keys)
     infos = Keyring(directory, SystemClock()).list()
     if as_json:
-        _print_json([i.model_dump() for i in infos])
+        print_json([i.model_dump() for i in infos])
         return
-    table = Table("name", "alg", "post-quantum", "encrypted", "created")
-    table.add_column("kid", no_wrap=True, min_width=32)  # kids are shown uncut
+    table = listing("name", "alg", "post-quantum", "encrypted", "created")
+    table.add_column("kid", no_wrap=True, min_width=32)  # on one line, to copy whole
     for i in infos:
         table.add_row(
             i.name, i.alg, i.pq_kid or "-", "yes" if i.encrypted else "no", i.created_at, i.kid
@@ -465,7 +435,7 @@ def keys_new(
             report_problem("error", "give NAME (and --principal only with --role)")
             raise typer.Exit(2)
         loaded = load_config(default_config(config))
-        directory = Path(keys or os.environ.get("ACCORD_KEYS") or loaded.keys_directory())
+        directory = key_directory(loaded, keys)
         try:
             keyring = Keyring(
                 directory,
@@ -531,7 +501,7 @@ def demo(
             raise _fail(exc, 1) from exc
         finally:
             accord.close()
-    table = Table("case", "status", "decided by", "winner", "answer", "tier", "tokens")
+    table = listing("case", "status", "decided by", "winner", "answer", "tier", "tokens")
     for c in cases:
         decision = c.decision
         table.add_row(
@@ -539,7 +509,7 @@ def demo(
             c.status.value,
             (decision.rung if decision else "-") or "-",
             (decision.winner if decision else None) or "-",
-            json.dumps(decision.answer)[:40] if decision else "-",
+            text_cell(json_cell(decision.answer), 40) if decision else "-",
             c.tier.value,
             str(c.tokens_in + c.tokens_out),
         )
@@ -548,7 +518,7 @@ def demo(
         f"parked task of {resumed.get('agent')} resumed with decision "
         f"{resumed.get('decision')!r} and its context {resumed.get('context')}"
     )
-    events = Table("event type", "entries", title="Accord ledger")
+    events = listing("event type", "entries", title="Accord ledger")
     for event_type, n in sorted(counts.items()):
         events.add_row(event_type, str(n))
     out().print(events)

@@ -22,7 +22,9 @@ def open_accord(config: Path | None, db: str | None, keys: Path | None, **kw: An
     try:
         return Accord.open(default_config(config), db_url=db, keys_dir=keys, **kw)
     except AccordError as exc:
-        report_problem("error", exc)
+        missing_key = exc.code == "crypto.key_not_found"
+        hint = " (name the key folder with --keys DIR or ACCORD_KEYS)" if missing_key else ""
+        report_problem("error", f"{exc}{hint}")
         raise typer.Exit(2) from exc
 
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
+
+from accord.config import LoadedConfig
 
 DbOption = Annotated[
     str | None,
@@ -27,3 +30,9 @@ def default_config(path: Path | None) -> Path | None:
         return path
     candidate = Path("accord.yaml")
     return candidate if candidate.is_file() else None
+
+
+def key_directory(loaded: LoadedConfig, keys: Path | None) -> Path:
+    """The key folder a command uses: ``--keys`` > ``ACCORD_KEYS`` > the config's (as
+    ``Accord.open`` decides)."""
+    return Path(keys or os.environ.get("ACCORD_KEYS") or loaded.keys_directory())

@@ -1,23 +1,28 @@
-"""`accord session close` and `accord boundaries pending | show | resolve`: the hand-off
+"""`accord session close` and `accord boundaries list | pending | show | resolve`: the hand-off
 from a session that ends with open disagreements to the session that settles them."""
 
 from __future__ import annotations
 
-import json
 import sys
+from collections.abc import Sequence
 from typing import Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 
+from accord.boundary import Boundary
+from accord.boundary.service import BOUNDARY_STATUSES
 from accord.cli.opening import open_accord, print_one
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
+from accord.cli.tables import listing, print_json, text_cell
 from accord.errors import AccordError, ConfigError
 
 session_app = typer.Typer(no_args_is_help=True, help="Close a session into boundaries.")
 boundaries_app = typer.Typer(no_args_is_help=True, help="Disagreement boundaries for successors.")
+
+STYLISTIC = "stylistic: the agents differ only in wording or format (not recorded)"
 
 
 @session_app.command("close")
@@ -28,32 +33,86 @@ def session_close(
     config: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Turn every unresolved case of SESSION_ID into a disagreement boundary."""
+    """Turn every unresolved case of SESSION_ID into a disagreement boundary.
+
+    Also lists the cases it skipped and why: stylistic differences are not recorded, and a case
+    an earlier close already recorded keeps its boundary.
+    """
     accord = open_accord(config, db, keys)
     try:
-        boundaries = accord.close_session(session_id)
+        report = accord.close_session_report(session_id)
+    except AccordError as exc:
+        report_problem("invalid input", exc)
+        raise typer.Exit(2) from exc
+    finally:
+        accord.close()
+    skipped = [
+        *({"case_id": c, "reason": STYLISTIC} for c in report.stylistic),
+        *(
+            {"case_id": b.case_id, "reason": f"already recorded as {b.boundary_id}"}
+            for b in report.already_recorded
+        ),
+    ]
+    if as_json:
+        print_json(
+            {
+                "session_id": report.session_id,
+                "boundaries": [b.model_dump(mode="json") for b in report.boundaries],
+                "skipped": skipped,
+            }
+        )
+        return
+    console = Console()
+    console.print(_boundary_table(report.boundaries))
+    n = len(report.boundaries)
+    console.print(f"{n} boundar{'y' if n == 1 else 'ies'} recorded")
+    if skipped:
+        table = listing("skipped case", "why", title=f"{len(skipped)} case(s) skipped")
+        for line in skipped:
+            table.add_row(line["case_id"], line["reason"])
+        console.print(table)
+
+
+def _boundary_table(boundaries: Sequence[Boundary]) -> Table:
+    table = listing("boundary", "session", "case", "status", "crux", "tie-breaker", "size")
+    for b in boundaries:
+        table.add_row(
+            b.boundary_id,
+            b.session_id,
+            b.case_id,
+            b.status,
+            text_cell(b.crux.statement if b.crux else b.marker),
+            b.tie_breaker.probe if b.tie_breaker else "-",
+            f"{b.size_bytes:,} / {b.transcript_bytes:,} B ({b.budget_ratio:.1%})",
+        )
+    return table
+
+
+@boundaries_app.command("list")
+def boundaries_list(
+    status: Annotated[
+        str | None, typer.Option(help=f"Only this status: {' | '.join(BOUNDARY_STATUSES)}.")
+    ] = None,
+    session: Annotated[str | None, typer.Option(help="Only this session's boundaries.")] = None,
+    db: DbOption = None,
+    keys: KeysOption = None,
+    config: ConfigOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Every boundary, oldest first, whatever its status: ``pending`` (one probe settles it),
+    ``human`` (handed to people), ``ambiguous``, ``resolved``, ``consensus``, ``disjoint``."""
+    accord = open_accord(config, db, keys, must_exist=True)
+    try:
+        found = accord.boundaries.find(session_id=session, status=status)
     except AccordError as exc:
         report_problem("invalid input", exc)
         raise typer.Exit(2) from exc
     finally:
         accord.close()
     if as_json:
-        sys.stdout.write(
-            json.dumps([b.model_dump(mode="json") for b in boundaries], indent=2) + "\n"
-        )
+        print_json([b.model_dump(mode="json") for b in found])
         return
-    table = Table("boundary", "case", "status", "crux", "tie-breaker", "size vs transcript")
-    for b in boundaries:
-        table.add_row(
-            b.boundary_id,
-            b.case_id,
-            b.status,
-            (b.crux.statement if b.crux else b.marker or "-")[:60],
-            b.tie_breaker.probe if b.tie_breaker else "-",
-            f"{b.size_bytes:,} / {b.transcript_bytes:,} B ({b.budget_ratio:.1%})",
-        )
-    Console().print(table)
-    Console().print(f"{len(boundaries)} boundar{'y' if len(boundaries) == 1 else 'ies'} recorded")
+    Console().print(_boundary_table(found))
 
 
 @boundaries_app.command("pending")
@@ -64,25 +123,16 @@ def boundaries_pending(
     config: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Boundaries a successor can settle with one probe."""
+    """Boundaries a successor can settle with one probe (``boundaries list`` shows all)."""
     accord = open_accord(config, db, keys, must_exist=True, read_only=True)
     try:
         pending = accord.boundaries.pending(session)
     finally:
         accord.close()
     if as_json:
-        sys.stdout.write(json.dumps([b.model_dump(mode="json") for b in pending], indent=2) + "\n")
+        print_json([b.model_dump(mode="json") for b in pending])
         return
-    table = Table("boundary", "session", "case", "probe", "crux")
-    for b in pending:
-        table.add_row(
-            b.boundary_id,
-            b.session_id,
-            b.case_id,
-            b.tie_breaker.probe if b.tie_breaker else "-",
-            (b.crux.statement if b.crux else "-")[:70],
-        )
-    Console().print(table)
+    Console().print(_boundary_table(pending))
 
 
 @boundaries_app.command("show")

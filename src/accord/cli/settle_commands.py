@@ -9,11 +9,11 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from accord.cli.opening import open_accord, print_one
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
+from accord.cli.tables import listing
 from accord.disputes import SettleRequest, SettleStatus
 from accord.errors import AccordError, ValidationError
 from accord.learning import WinRateTracker, evaluate_crowd, render_report, root_cause_report
@@ -130,22 +130,21 @@ def cases(
     if as_json:
         sys.stdout.write(json.dumps(rows, indent=2, default=str) + "\n")
         return
-    table = Table()
-    # The id is never shortened (it is what `accord case ID` takes): on a narrow terminal it
-    # folds onto several lines instead of ending in an ellipsis.
-    table.add_column("case", overflow="fold")
-    for name in ("status", "task", "kind", "severity", "winner", "rung", "created"):
-        table.add_column(name)
+    # Ids are never shortened (`accord case ID` takes them): they fold on a narrow terminal.
+    table = listing(
+        "case", "subject", "status", "task", "kind", "severity", "winner", "rung", "created"
+    )
     for r in rows:
         table.add_row(
             r["case_id"],
+            r["subject"],
             r["status"],
             r["task_type"],
             r["kind"] or "-",
             r["severity"] or "-",
             r["winner"] or "-",
             r["rung"] or "-",
-            r["created_at"],
+            str(r["created_at"])[:19].replace("T", " "),  # to the second
         )
     _console().print(table)
 
@@ -207,7 +206,18 @@ def eval_crowd(
         ),
     ] = None,
 ) -> None:
-    """Majority vote vs Accord's reliability-weighted vote on a crowdsourcing dataset."""
+    """Majority vote vs Accord's reliability-weighted vote on a crowdsourcing dataset.
+
+    DIRECTORY holds answers.csv (question,worker,answer) and truth.csv (question,truth).
+    """
+    if not directory.is_dir():
+        raise _input_error(
+            f"no crowd folder at {directory}: a crowd is a folder with answers.csv "
+            "(question,worker,answer) and truth.csv (question,truth); try "
+            "`accord eval crowd examples/crowd/experts` from a clone of Accord (a synthetic "
+            "crowd), or the published crowds in the workplace's shared/data/crowd/ "
+            "(product, duck) where you have them"
+        )
     try:
         result = evaluate_crowd(directory, numeric=numeric)
     except AccordError as exc:
@@ -215,7 +225,7 @@ def eval_crowd(
     if as_json:
         sys.stdout.write(result.model_dump_json(indent=2) + "\n")
         return
-    table = Table(
+    table = listing(
         "dataset",
         "items",
         "workers",

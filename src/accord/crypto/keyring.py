@@ -176,7 +176,12 @@ class Keyring:
     def _read_private(self, name: str) -> tuple[Path, PrivateKeyFile]:
         path = private_path(self._directory, name)
         if not path.is_file():
-            raise KeyNotFound(f"no key named {name!r}", name=name, file=str(path))
+            raise KeyNotFound(
+                f"no key named {name!r} in the key folder {self._directory} (no {path.name})",
+                name=name,
+                file=str(path),
+                directory=str(self._directory),
+            )
         return path, read_private_key_file(path)
 
     def _unlock(

@@ -4,11 +4,18 @@ receipt settles the case (the composition root's glue between ``disputes`` and `
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy import Connection
 
 from accord.approvals import ApprovalQueue
-from accord.boundary import Boundary, BoundaryService, CaseView, ResolutionReceipt
+from accord.boundary import (
+    Boundary,
+    BoundaryService,
+    CaseView,
+    CloseReport,
+    ResolutionReceipt,
+)
 from accord.boundary.service import transcript_bytes_of
 from accord.clock import isoformat
 from accord.conflicts import Tier
@@ -26,8 +33,31 @@ def unresolved_cases(store: CaseStore, session_id: str) -> list[Case]:
     return [c for c in cases if c.dcp_status is not CaseStatus.ABANDONED]
 
 
+# Parts of a case document that repeat what it already holds: the escalation payload copies
+# every output, reasoning and rung attempt; dissent records copy the positions and arguments.
+_DERIVED_COPIES: dict[str, Any] = {
+    "escalation": {"outputs", "evidence", "strategies_tried"},
+    "dissent": True,
+}
+
+
+def transcript_of(case: Case) -> dict[str, Any]:
+    """The transcript a boundary replaces: the case document with each reasoning, argument and
+    output counted once (not again in the escalation payload and dissent records)."""
+    document: dict[str, Any] = case.model_dump(mode="json", exclude=_DERIVED_COPIES)
+    return document
+
+
 def close_session(service: BoundaryService, store: CaseStore, session_id: str) -> list[Boundary]:
     """Turn every unresolved case of ``session_id`` into a boundary (repeating records nothing)."""
+    return list(close_session_report(service, store, session_id).boundaries)
+
+
+def close_session_report(
+    service: BoundaryService, store: CaseStore, session_id: str
+) -> CloseReport:
+    """``close_session``, saying also which cases it skipped and why (stylistic, or already
+    recorded by an earlier close)."""
     cases = unresolved_cases(store, session_id)
     views = [
         CaseView(
@@ -39,8 +69,8 @@ def close_session(service: BoundaryService, store: CaseStore, session_id: str) -
         )
         for c in cases
     ]
-    sizes = {c.case_id: transcript_bytes_of(c.model_dump(mode="json")) for c in cases}
-    return service.close(session_id, views, sizes)
+    sizes = {c.case_id: transcript_bytes_of(transcript_of(c)) for c in cases}
+    return service.close_report(session_id, views, sizes)
 
 
 def tier_reached_without_people(case: Case) -> Tier:

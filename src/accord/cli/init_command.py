@@ -1,0 +1,97 @@
+"""`accord init`: create what a new installation needs, and say exactly what it wrote or kept."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from accord.app import Accord
+from accord.cli.opening import open_accord
+from accord.cli.options import DbOption, KeysOption, key_directory
+from accord.cli.problems import report_problem
+from accord.config import LoadedConfig, load_config
+from accord.crypto.key_files import private_path
+from accord.errors import AccordError
+from accord.store import resolve_database_url
+
+CONFIG_TEMPLATE = """\
+# Accord configuration; see README.md#configuration
+database:
+  url: {url}
+keys:
+  directory: {keys}
+  service_key: service
+ledger:
+  checkpoint_every: 1024
+org: org.yaml
+"""
+
+
+def init(
+    db: DbOption = None,
+    keys: KeysOption = None,
+    config: Annotated[Path, typer.Option("--config", "-c")] = Path("accord.yaml"),
+) -> None:
+    """Create the database, the service key and an example accord.yaml + org.yaml.
+
+    Files that already exist are kept as they are; each line says what was written or kept.
+    """
+    lines: list[str] = []
+    if config.exists():
+        lines.append(f"kept     {config} (already there)")
+    else:
+        org_path = config.with_name("org.yaml")
+        if org_path.exists():
+            lines.append(f"kept     {org_path} (already there; {config} refers to it)")
+        else:
+            example = files("accord").joinpath("examples/org.yaml").read_text(encoding="utf-8")
+            org_path.write_text(example, encoding="utf-8")
+            lines.append(f"wrote    {org_path} (an example 16-member agent company)")
+        url = resolve_database_url(db)
+        config.write_text(
+            CONFIG_TEMPLATE.format(url=url, keys=keys or "accord-keys"), encoding="utf-8"
+        )
+        lines.append(f"wrote    {config} (database {url}, keys in {keys or 'accord-keys'})")
+    loaded = _load(config)
+    directory = key_directory(loaded, keys)
+    service_name = loaded.settings.keys.service_key
+    key_existed = private_path(directory, service_name).is_file()
+    accord, db_existed = _open(config, db, keys)
+    try:
+        service = accord.keyring.info(service_name)
+        shown_url = accord.db.url.render_as_string(hide_password=True)
+    finally:
+        accord.close()
+    lines.append(
+        f"{'kept' if db_existed else 'created':<8} database {shown_url} (migrations applied)"
+    )
+    lines.append(
+        f"{'kept' if key_existed else 'created':<8} service key {service.name} "
+        f"(kid {service.kid}) in {accord.keyring.directory}"
+    )
+    console = Console(soft_wrap=True)
+    for line in lines:
+        console.print(line, markup=False, highlight=False)
+
+
+def _load(config: Path) -> LoadedConfig:
+    try:
+        return load_config(config)
+    except AccordError as exc:
+        report_problem("error", exc)
+        raise typer.Exit(2) from exc
+
+
+def _open(config: Path, db: str | None, keys: Path | None) -> tuple[Accord, bool]:
+    """The opened installation, and whether its database was there before."""
+    try:
+        return Accord.open(config, db_url=db, keys_dir=keys, must_exist=True), True
+    except AccordError as exc:
+        if exc.code != "store.no_database":
+            report_problem("error", exc)
+            raise typer.Exit(2) from exc
+    return open_accord(config, db, keys), False
