@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -40,11 +41,12 @@ def postgres_base_url() -> str | None:
     return os.environ.get("ACCORD_TEST_POSTGRES_URL") or None
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty database URL: a SQLite file, or a private schema on PostgreSQL."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'accord.db'}"
+@contextmanager
+def fresh_database_url(engine: str, directory: Path) -> Iterator[str]:
+    """A fresh, empty database URL: a SQLite file in ``directory``, or a private schema on
+    PostgreSQL (dropped afterwards)."""
+    if engine == "sqlite":
+        yield f"sqlite:///{directory / 'accord.db'}"
         return
     base = postgres_base_url()
     if base is None:
@@ -63,6 +65,13 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     finally:
         with psycopg.connect(libpq, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database URL: a SQLite file, or a private schema on PostgreSQL."""
+    with fresh_database_url(request.param, tmp_path) as url:
+        yield url
 
 
 @pytest.fixture

@@ -30,6 +30,7 @@ from accord.disputes.case_description import (
     stored_view,
 )
 from accord.disputes.case_store import case_columns, dissent_row, party_rows
+from accord.disputes.signable import AnswerHashes
 from accord.store.tables import case_parties, cases, dissents
 
 #: Ledger events written when a case is first recorded.
@@ -113,8 +114,11 @@ def audit_case(
     signed: SignedCase | None,
     dissent_rows: Mapping[str, Mapping[str, Any]],
     party_rows_found: Sequence[Mapping[str, Any]] = (),
+    hashes: AnswerHashes | None = None,
 ) -> RowProblem | None:
-    """The first way ``row`` (with its dissent and party rows) disagrees with ``signed``."""
+    """The first way ``row`` (with its dissent and party rows) disagrees with ``signed``
+    (``hashes`` memoizes answer hashes across a batch of cases)."""
+    hashes = hashes or AnswerHashes()
     case_id = str(row["case_id"])
     try:
         case = Case.model_validate_json(row["document"])
@@ -149,14 +153,16 @@ def audit_case(
             kind, "cases", case_id, f"document:{path}", rule, expected, stored, case_id=case_id
         )
 
-    problem = compare_views(signed.view, stored_view(case), document_problem)
+    problem = compare_views(signed.view, stored_view(case, hashes), document_problem)
     if problem is not None:
         return problem
-    return _party_problem(case, party_rows_found) or _dissent_problem(case, dissent_rows)
+    return _party_problem(case, party_rows_found, hashes) or _dissent_problem(case, dissent_rows)
 
 
-def _party_problem(case: Case, found_rows: Sequence[Mapping[str, Any]]) -> RowProblem | None:
-    expected = {r["agent_id"]: r for r in party_rows(case)}
+def _party_problem(
+    case: Case, found_rows: Sequence[Mapping[str, Any]], hashes: AnswerHashes
+) -> RowProblem | None:
+    expected = {r["agent_id"]: r for r in party_rows(case, hashes)}
     found = {str(r["agent_id"]): r for r in found_rows}
     for agent in found.keys() - expected.keys():
         return _problem(
@@ -234,6 +240,7 @@ def audit_cases(
     them disagree. Returns the rows checked and the first problem."""
     checked, seen = 0, set[str]()
     last = ("", "")
+    hashes = AnswerHashes()
     while True:
         rows = conn.execute(
             select(cases)
@@ -254,6 +261,7 @@ def audit_cases(
             problem = audit_case(
                 dict(row._mapping), signed.get(row.case_id), by_case[row.case_id],
                 parties[row.case_id],
+                hashes,
             )
             checked += 1
             seen.add(row.case_id)

@@ -11,6 +11,7 @@ column of ``store/tables.py`` is accounted for (a test introspects the tables an
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from accord.clock import isoformat
@@ -18,7 +19,7 @@ from accord.crypto import content_hash
 from accord.disputes.audit_paths import Extract, Unsigned, at, const, each
 from accord.disputes.case import Case, DissentRecord
 from accord.disputes.ledger_records import dissent_entries, position_record
-from accord.disputes.signable import answer_hash, basis_points
+from accord.disputes.signable import AnswerHashes, answer_hash, basis_points
 
 # --- where signed records state each path -------------------------------------------------
 
@@ -38,6 +39,8 @@ _OPENING: dict[str, Extract] = {
     "task_type": at("subject", "task_type"),
     "created_at": at("opened_at"),
     "detection.output_kind": at("output_kind"),
+    "detection.max_gap": at("max_gap_bp"),
+    "detection.field_conflicts.path": at("conflict_fields"),
     "positions.agent": each("positions", "agent_id"),
     "positions.output": each("positions", "answer", _hashed_answer),
     "positions.confidence": each("positions", "confidence_bp"),
@@ -87,8 +90,6 @@ SIGNED_PATHS: Mapping[str, Mapping[str, Extract]] = {
         "classification.starting_tier": at("current_escalation_level"),
         "classification.kind": at("conflict", "kind"),
         "classification.strategy_chain": at("conflict", "strategy_chain"),
-        "detection.field_conflicts.path": at("conflict", "fields"),
-        "detection.max_gap": at("conflict", "max_gap_bp"),
         **_LOG,
     },
     "consensus_recorded": {
@@ -138,7 +139,14 @@ SIGNED_PATHS: Mapping[str, Mapping[str, Extract]] = {
 
 # --- how each path is read from a stored case ---------------------------------------------
 
-CaseField = Callable[[Case], Any] | Unsigned
+@dataclass(frozen=True)
+class FromPosition:
+    """A field of each position as its signed record states it (``position_record``)."""
+
+    key: str
+
+
+CaseField = Callable[[Case], Any] | FromPosition | Unsigned
 
 
 def _iso(value: Any) -> Any:
@@ -164,9 +172,6 @@ def _escalation(name: str) -> Callable[[Case], Any]:
 
     return read
 
-
-def _positions(field: str) -> Callable[[Case], Any]:
-    return lambda case: [position_record(p)[field] for p in case.positions]
 
 
 def _attempts(name: str) -> Callable[[Case], Any]:
@@ -207,12 +212,12 @@ CASE_DOCUMENT: Mapping[str, CaseField] = {
     "dcp_status": lambda c: c.dcp_status.value,
     "tier": lambda c: c.tier.value,
     "escalated": lambda c: c.status.value == "escalated",
-    "positions.agent": lambda c: [p.agent for p in c.positions],
-    "positions.output": lambda c: [answer_hash(p.output) for p in c.positions],
-    "positions.confidence": _positions("confidence_bp"),
-    "positions.evidence": _positions("evidence"),
-    "positions.sources": _positions("sources"),
-    "positions.assumptions": _positions("assumptions"),
+    "positions.agent": FromPosition("agent_id"),
+    "positions.output": FromPosition("answer"),
+    "positions.confidence": FromPosition("confidence_bp"),
+    "positions.evidence": FromPosition("evidence"),
+    "positions.sources": FromPosition("sources"),
+    "positions.assumptions": FromPosition("assumptions"),
     "positions.field_confidence": Unsigned("per-field confidence is not in the signed position"),
     "positions.reasoning": Unsigned("an agent's free-text reasoning is not signed"),
     "positions.task_subset": Unsigned("the task subset only decides complementarity"),
@@ -274,13 +279,22 @@ comparison, or why it is not signed. ``ledger_seqs`` is checked against the seqs
 records settle wrote."""
 
 READERS: Mapping[str, Callable[[Case], Any]] = {
-    path: read for path, read in CASE_DOCUMENT.items() if not isinstance(read, Unsigned)
+    path: read for path, read in CASE_DOCUMENT.items() if callable(read)
+}
+POSITION_FIELDS: Mapping[str, str] = {
+    path: read.key for path, read in CASE_DOCUMENT.items() if isinstance(read, FromPosition)
 }
 
 
-def stored_view(case: Case) -> dict[str, Any]:
-    """The stored case as the signed view would state it."""
-    return {path: read(case) for path, read in READERS.items()}
+def stored_view(case: Case, hashes: AnswerHashes) -> dict[str, Any]:
+    """The stored case as the signed view would state it (answers as their hashes)."""
+    view = {path: read(case) for path, read in READERS.items()}
+    records = [position_record(p) for p in case.positions]
+    for record, position in zip(records, case.positions, strict=True):
+        record["answer"] = hashes(position.output)
+    for path, key in POSITION_FIELDS.items():
+        view[path] = [r[key] for r in records]
+    return view
 
 
 # --- the columns, each named by the document path it is built from ------------------------

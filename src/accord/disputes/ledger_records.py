@@ -87,6 +87,8 @@ def case_events(
         "subject": {"description": case.subject, "task_type": case.task_type},
         "opened_at": isoformat(case.created_at),
         "output_kind": case.detection.output_kind.value,
+        "max_gap_bp": basis_points(case.detection.max_gap),
+        "conflict_fields": [f.path for f in case.detection.field_conflicts],
     }
     if case.status is SettleStatus.NO_CONFLICT:
         answer = case.decision.answer if case.decision else None
