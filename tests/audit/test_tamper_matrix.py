@@ -97,8 +97,9 @@ def _changed(column: Any, value: Any) -> Any:
     return f"{value}~"
 
 
-def _raw_mutation(conn: Connection, table: Table, column_name: str, kind: str,
-                  rows: list[dict[str, Any]]) -> None:
+def _raw_mutation(
+    conn: Connection, table: Table, column_name: str, kind: str, rows: list[dict[str, Any]]
+) -> None:
     if column_name == "row":
         row = rows[len(rows) // 2]
         if kind == "delete":
@@ -122,9 +123,9 @@ def _raw_mutation(conn: Connection, table: Table, column_name: str, kind: str,
         # the last row: an integer key moved up leaves a gap instead of colliding
         row = filled[-1]
         conn.execute(
-            sql_update(table).where(_key(table, row)).values(
-                {column_name: _changed(column, row[column_name])}
-            )
+            sql_update(table)
+            .where(_key(table, row))
+            .values({column_name: _changed(column, row[column_name])})
         )
         return
     first = filled[0]
@@ -280,11 +281,7 @@ def _write_case(conn: Connection, case: Case, stored_as: str) -> None:
 
 
 def _document_cases(description: dict[str, Any], skip: set[str]) -> list[Any]:
-    return [
-        pytest.param(path, id=path)
-        for path in description
-        if path not in skip
-    ]
+    return [pytest.param(path, id=path) for path in description if path not in skip]
 
 
 def _unsigned(described: Any) -> bool:

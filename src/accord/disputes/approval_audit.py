@@ -162,8 +162,17 @@ def signed_items(records: Iterable[tuple[int, str, Mapping[str, Any]]]) -> dict[
     return found
 
 
-def _problem(kind: str, key: str, column: str, rule: str, expected: Any = None,
-             stored: Any = None, *, values: bool = True, case_id: str | None = None) -> RowProblem:
+def _problem(
+    kind: str,
+    key: str,
+    column: str,
+    rule: str,
+    expected: Any = None,
+    stored: Any = None,
+    *,
+    values: bool = True,
+    case_id: str | None = None,
+) -> RowProblem:
     return RowProblem(
         code=f"approval_items.{kind}",
         table="approval_items",
@@ -183,18 +192,30 @@ def audit_item(row: Mapping[str, Any], signed: SignedItem | None) -> RowProblem 
     try:
         item = ApprovalItem.model_validate_json(row[DOCUMENT])
     except ValueError as exc:
-        return _problem("mismatch", item_id, DOCUMENT, f"not a valid approval item: {exc}",
-                        values=False)
+        return _problem(
+            "mismatch", item_id, DOCUMENT, f"not a valid approval item: {exc}", values=False
+        )
     built = item_row(item)
     for column, path in APPROVAL_COLUMNS.items():
         if path != DOCUMENT and row.get(column) != built.get(column):
             return _problem(
-                "mismatch", item_id, column, f"the column disagrees with its document field {path}",
-                built.get(column), row.get(column), case_id=item.case_id,
+                "mismatch",
+                item_id,
+                column,
+                f"the column disagrees with its document field {path}",
+                built.get(column),
+                row.get(column),
+                case_id=item.case_id,
             )
     if signed is None or signed.requested_at_seq is None:
-        return _problem("unbacked", item_id, "row", "no signed approval_requested for this item",
-                        values=False, case_id=item.case_id)
+        return _problem(
+            "unbacked",
+            item_id,
+            "row",
+            "no signed approval_requested for this item",
+            values=False,
+            case_id=item.case_id,
+        )
 
     def document_problem(kind: str, path: str, expected: Any, stored: Any) -> RowProblem:
         rule = (
@@ -202,8 +223,9 @@ def audit_item(row: Mapping[str, Any], signed: SignedItem | None) -> RowProblem 
             if kind == "mismatch"
             else "stored, but no signed approval event states it"
         )
-        return _problem(kind, item_id, f"document:{path}", rule, expected, stored,
-                        case_id=item.case_id)
+        return _problem(
+            kind, item_id, f"document:{path}", rule, expected, stored, case_id=item.case_id
+        )
 
     stored = {path: read(item) for path, read in _READERS.items()}
     return compare_views(signed.view, stored, document_problem)
@@ -234,7 +256,10 @@ def audit_items(
     for item_id, item in signed.items():
         if item.requested_at_seq is not None and item_id not in seen:
             return checked, _problem(
-                "missing_row", item_id, "row",
-                f"requested at seq {item.requested_at_seq} but no approval row", values=False,
+                "missing_row",
+                item_id,
+                "row",
+                f"requested at seq {item.requested_at_seq} but no approval row",
+                values=False,
             )
     return checked, None

@@ -45,3 +45,12 @@ AUDITED_COLUMNS: Mapping[str, Mapping[str, str | Unsigned]] = {
     "ledger_checkpoints": CHECKPOINT_COLUMNS,
 }
 """Table → column → the document path it is built from, how verify checks it, or why not."""
+
+NOT_AUDITED_TABLES: Mapping[str, str] = {
+    "parked_tasks": "an agent's own saved state while it waits for people; no record signs it",
+    "boundaries": "not audited yet: signed by boundary_recorded/boundary_resolved, but the "
+    "stored boundary is not compared with those records",
+    "boundary_attempts": "not audited yet: each attempt's receipt hash is signed by "
+    "boundary_probe_attempted, but the stored attempt is not compared with it",
+}
+"""Tables of ``store/tables.py`` that ``verify`` does not vouch for, and why."""

@@ -94,8 +94,16 @@ def signed_cases(records: Iterable[tuple[int, str, Mapping[str, Any]]]) -> dict[
 
 
 def _problem(
-    kind: str, table: str, key: str, column: str, rule: str, expected: Any = None,
-    stored: Any = None, *, case_id: str, shown_values: bool = True,
+    kind: str,
+    table: str,
+    key: str,
+    column: str,
+    rule: str,
+    expected: Any = None,
+    stored: Any = None,
+    *,
+    case_id: str,
+    shown_values: bool = True,
 ) -> RowProblem:
     return RowProblem(
         code=f"{table}.{kind}",
@@ -124,8 +132,13 @@ def audit_case(
         case = Case.model_validate_json(row["document"])
     except ValueError as exc:
         return _problem(
-            "mismatch", "cases", case_id, DOCUMENT, f"not a valid case document: {exc}",
-            case_id=case_id, shown_values=False,
+            "mismatch",
+            "cases",
+            case_id,
+            DOCUMENT,
+            f"not a valid case document: {exc}",
+            case_id=case_id,
+            shown_values=False,
         )
     built = case_columns(case)
     for column, path in CASE_COLUMNS.items():
@@ -133,14 +146,24 @@ def audit_case(
             continue
         if row.get(column) != built.get(column):
             return _problem(
-                "mismatch", "cases", case_id, column,
+                "mismatch",
+                "cases",
+                case_id,
+                column,
                 f"the column disagrees with its document field {path}",
-                built.get(column), row.get(column), case_id=case_id,
+                built.get(column),
+                row.get(column),
+                case_id=case_id,
             )
     if signed is None or signed.opened_at_seq is None:
         return _problem(
-            "unbacked", "cases", case_id, "row", "no signed record opens this case",
-            case_id=case_id, shown_values=False,
+            "unbacked",
+            "cases",
+            case_id,
+            "row",
+            "no signed record opens this case",
+            case_id=case_id,
+            shown_values=False,
         )
 
     def document_problem(kind: str, path: str, expected: Any, stored: Any) -> RowProblem:
@@ -166,8 +189,12 @@ def _party_problem(
     found = {str(r["agent_id"]): r for r in found_rows}
     for agent in found.keys() - expected.keys():
         return _problem(
-            "unbacked", "case_parties", f"{case.case_id}/{agent}", "row",
-            "a party row for an agent with no signed position", case_id=case.case_id,
+            "unbacked",
+            "case_parties",
+            f"{case.case_id}/{agent}",
+            "row",
+            "a party row for an agent with no signed position",
+            case_id=case.case_id,
             shown_values=False,
         )
     for agent, wanted in expected.items():
@@ -175,15 +202,25 @@ def _party_problem(
         stored = found.get(agent)
         if stored is None:
             return _problem(
-                "missing_row", "case_parties", key, "row", "the party row is missing",
-                case_id=case.case_id, shown_values=False,
+                "missing_row",
+                "case_parties",
+                key,
+                "row",
+                "the party row is missing",
+                case_id=case.case_id,
+                shown_values=False,
             )
         for column, path in PARTY_COLUMNS.items():
             if stored.get(column) != wanted.get(column):
                 return _problem(
-                    "mismatch", "case_parties", key, column,
+                    "mismatch",
+                    "case_parties",
+                    key,
+                    column,
                     f"disagrees with the case (document field {path})",
-                    wanted.get(column), stored.get(column), case_id=case.case_id,
+                    wanted.get(column),
+                    stored.get(column),
+                    case_id=case.case_id,
                 )
     return None
 
@@ -199,16 +236,25 @@ def _dissent_problem(
             expected, stored = how(dissent, case)
             if expected != stored:
                 return _problem(
-                    "mismatch", "cases", case.case_id, f"document:dissent.{name}",
+                    "mismatch",
+                    "cases",
+                    case.case_id,
+                    f"document:dissent.{name}",
                     f"dissent {dissent.dissent_id} disagrees with the case it copies",
-                    expected, stored, case_id=case.case_id,
+                    expected,
+                    stored,
+                    case_id=case.case_id,
                 )
     for dissent_id, stored_row in dissent_rows.items():
         record = documented.get(dissent_id)
         if record is None:
             return _problem(
-                "unbacked", "dissents", dissent_id, "row",
-                "not a dissent of its case's signed outcome", case_id=case.case_id,
+                "unbacked",
+                "dissents",
+                dissent_id,
+                "row",
+                "not a dissent of its case's signed outcome",
+                case_id=case.case_id,
                 shown_values=False,
             )
         for column, value in dissent_row(record).items():
@@ -218,15 +264,25 @@ def _dissent_problem(
                 same = stored_row.get(column) == value
             if not same:
                 return _problem(
-                    "mismatch", "dissents", dissent_id, column,
+                    "mismatch",
+                    "dissents",
+                    dissent_id,
+                    column,
                     "the dissent row disagrees with the case document",
-                    value, stored_row.get(column), case_id=case.case_id,
+                    value,
+                    stored_row.get(column),
+                    case_id=case.case_id,
                 )
     for dissent_id in documented:
         if dissent_id not in dissent_rows:
             return _problem(
-                "missing_row", "dissents", dissent_id, "row", "the dissent row is missing",
-                case_id=case.case_id, shown_values=False,
+                "missing_row",
+                "dissents",
+                dissent_id,
+                "row",
+                "the dissent row is missing",
+                case_id=case.case_id,
+                shown_values=False,
             )
     return None
 
@@ -259,7 +315,9 @@ def audit_cases(
             parties[party.case_id].append(dict(party._mapping))
         for row in rows:
             problem = audit_case(
-                dict(row._mapping), signed.get(row.case_id), by_case[row.case_id],
+                dict(row._mapping),
+                signed.get(row.case_id),
+                by_case[row.case_id],
                 parties[row.case_id],
                 hashes,
             )
@@ -271,8 +329,12 @@ def audit_cases(
     for case_id, record in signed.items():
         if record.opened_at_seq is not None and case_id not in seen:
             problem = _problem(
-                "missing_row", "cases", case_id, "row",
-                f"signed at seq {record.opened_at_seq} but no case row", case_id=case_id,
+                "missing_row",
+                "cases",
+                case_id,
+                "row",
+                f"signed at seq {record.opened_at_seq} but no case row",
+                case_id=case_id,
                 shown_values=False,
             )
             return AuditResult(checked, problem)
@@ -288,8 +350,13 @@ def _orphan(conn: Connection) -> RowProblem | None:
     ).first()
     if stray is not None:
         return _problem(
-            "unbacked", "dissents", str(stray.dissent_id), "row", "its case has no row",
-            case_id=str(stray.case_id), shown_values=False,
+            "unbacked",
+            "dissents",
+            str(stray.dissent_id),
+            "row",
+            "its case has no row",
+            case_id=str(stray.case_id),
+            shown_values=False,
         )
     party = conn.execute(
         select(case_parties.c.case_id, case_parties.c.agent_id)
@@ -298,8 +365,13 @@ def _orphan(conn: Connection) -> RowProblem | None:
     ).first()
     if party is not None:
         return _problem(
-            "unbacked", "case_parties", f"{party.case_id}/{party.agent_id}", "row",
-            "its case has no row", case_id=str(party.case_id), shown_values=False,
+            "unbacked",
+            "case_parties",
+            f"{party.case_id}/{party.agent_id}",
+            "row",
+            "its case has no row",
+            case_id=str(party.case_id),
+            shown_values=False,
         )
     return None
 

@@ -139,6 +139,7 @@ SIGNED_PATHS: Mapping[str, Mapping[str, Extract]] = {
 
 # --- how each path is read from a stored case ---------------------------------------------
 
+
 @dataclass(frozen=True)
 class FromPosition:
     """A field of each position as its signed record states it (``position_record``)."""
@@ -171,7 +172,6 @@ def _escalation(name: str) -> Callable[[Case], Any]:
         return getattr(value, "value", value)
 
     return read
-
 
 
 def _attempts(name: str) -> Callable[[Case], Any]:
@@ -329,17 +329,20 @@ PARTY_COLUMNS: Mapping[str, str] = {
     "created_at": "created_at",
 }
 DISSENT_COLUMNS: Mapping[str, str] = {
-    "dissent_id": "dissent",
-    "case_id": "case_id",
-    "agent_id": "dissent",
-    "task_type": "task_type",
-    "kind": "detection.kind",
-    "severity": "detection.severity",
-    "department": "department",
-    "strategy": "dissent",
-    "created_at": "dissent",
-    "document": DOCUMENT,
-}
+    name: name
+    for name in (
+        "dissent_id",
+        "case_id",
+        "agent_id",
+        "task_type",
+        "kind",
+        "severity",
+        "department",
+        "strategy",
+        "created_at",
+    )
+} | {"document": DOCUMENT}
+"""Each ``dissents`` column is the dissent record's field of the same name (``dissent_row``)."""
 
 # --- a dissent record: what its signed entry states, and what it copies from its case ---------
 
