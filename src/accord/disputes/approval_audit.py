@@ -261,5 +261,6 @@ def audit_items(
                 "row",
                 f"requested at seq {item.requested_at_seq} but no approval row",
                 values=False,
+                case_id=item.view.get("case_id"),
             )
     return checked, None

@@ -88,6 +88,8 @@ class RowProblem:
     stored: str | None = None
     case_id: str | None = None
     item_id: str | None = None
+    seq: int | None = None
+    """For a ledger row: its seq (or a checkpoint's tree size)."""
 
     def context(self) -> dict[str, Any]:
         """The error's code and context (``field`` is the column, as earlier releases named it)."""
@@ -105,6 +107,8 @@ class RowProblem:
             context["case_id"] = self.case_id
         if self.item_id is not None:
             context["item_id"] = self.item_id
+        if self.seq is not None:
+            context["seq"] = self.seq
         return context
 
     @property

@@ -150,10 +150,6 @@ class FromPosition:
 CaseField = Callable[[Case], Any] | FromPosition | Unsigned
 
 
-def _iso(value: Any) -> Any:
-    return isoformat(value) if value is not None else None
-
-
 def _decision(name: str, transform: Callable[[Any], Any] | None = None) -> Callable[[Case], Any]:
     def read(case: Case) -> Any:
         if case.decision is None:

@@ -44,6 +44,7 @@ def audit_stored_rows(conn: Connection, ledger: RecordSource) -> StoredAudit:
             key=outside.key,
             column=outside.column,
             rule=f"a row outside the chain: {outside.rule}",
+            seq=int(outside.key),
         )
         return StoredAudit(0, 0, problem)
     cases = audit_cases(conn, signed_cases(ledger.records_within(conn, CASE_EVENTS)))
