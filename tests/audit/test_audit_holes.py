@@ -216,3 +216,15 @@ def test_long_values_are_truncated_in_the_report(populated: Populated) -> None:
     assert len(stored) <= 120
     assert stored.endswith("…")
     assert len(error.message) < 400
+
+
+def test_an_answer_shown_to_reviewers_that_the_agent_never_gave_is_named(
+    populated: Populated,
+) -> None:
+    item = _item(populated, ApprovalStatus.PENDING)
+    first = item.positions[0].model_copy(update={"answer": "something else"})
+    forged = item.model_copy(update={"positions": (first, *item.positions[1:])})
+    error = _rewrite_item(populated, forged)
+    assert error.code == "approval_items.mismatch"
+    assert error.context["column"] == "document:positions.answer"
+    assert error.context["case_id"] == item.case_id

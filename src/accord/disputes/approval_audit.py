@@ -30,6 +30,7 @@ from accord.disputes.audit_paths import (
     fold,
     shown,
 )
+from accord.disputes.signable import answer_hash, basis_points
 from accord.store.tables import approval_items
 
 _IDENTITY: dict[str, Extract] = {
@@ -88,19 +89,29 @@ def _decision(name: str) -> Callable[[ApprovalItem], Any]:
 
 
 _SHOWN_TO_PEOPLE = Unsigned(
-    "what the queue shows a person (summary, analysis, the agents' answers and reasoning) is "
-    "rebuilt from the case's signed positions; the item's signed record names only the agents"
+    "free text the queue shows a person (summary, analysis, the agents' reasoning); the item's "
+    "signed record names the agents, and their answers are checked against the case's"
 )
 
+
+@dataclass(frozen=True)
+class FromCase:
+    """A field of each position that the item's *case* signed (its opening record): compared
+    for items settle raised; an item created directly has only its agents signed."""
+
+    case_path: str
+    read: Callable[[Any], Any]
+
+
 #: Every field of an approval item: how it is read for the comparison, or why it is unsigned.
-APPROVAL_DOCUMENT: Mapping[str, Callable[[ApprovalItem], Any] | Unsigned] = {
+APPROVAL_DOCUMENT: Mapping[str, Callable[[ApprovalItem], Any] | FromCase | Unsigned] = {
     "item_id": lambda i: i.item_id,
     "case_id": lambda i: i.case_id,
     "title": lambda i: i.title,
     "summary": _SHOWN_TO_PEOPLE,
     "positions.agent": lambda i: [p.agent for p in i.positions],
-    "positions.answer": _SHOWN_TO_PEOPLE,
-    "positions.confidence": _SHOWN_TO_PEOPLE,
+    "positions.answer": FromCase("positions.output", lambda p: answer_hash(p.answer)),
+    "positions.confidence": FromCase("positions.confidence", lambda p: basis_points(p.confidence)),
     "positions.reasoning": _SHOWN_TO_PEOPLE,
     "analysis": _SHOWN_TO_PEOPLE,
     "options": lambda i: list(i.options),
@@ -117,7 +128,8 @@ APPROVAL_DOCUMENT: Mapping[str, Callable[[ApprovalItem], Any] | Unsigned] = {
     },
     "version": lambda i: i.version,
 }
-_READERS = {p: r for p, r in APPROVAL_DOCUMENT.items() if not isinstance(r, Unsigned)}
+_READERS = {p: r for p, r in APPROVAL_DOCUMENT.items() if callable(r)}
+_FROM_CASE = {p: r for p, r in APPROVAL_DOCUMENT.items() if isinstance(r, FromCase)}
 
 DOCUMENT = "document"
 #: Each column of ``approval_items``, named by the document path ``item_row`` builds it from.
@@ -186,8 +198,13 @@ def _problem(
     )
 
 
-def audit_item(row: Mapping[str, Any], signed: SignedItem | None) -> RowProblem | None:
-    """The first way one ``approval_items`` row disagrees with its signed events."""
+def audit_item(
+    row: Mapping[str, Any],
+    signed: SignedItem | None,
+    case_view: Mapping[str, Any] | None = None,
+) -> RowProblem | None:
+    """The first way one ``approval_items`` row disagrees with its signed events (and, for
+    an item settle raised, with the positions its case signed: ``case_view``)."""
     item_id = str(row["item_id"])
     try:
         item = ApprovalItem.model_validate_json(row[DOCUMENT])
@@ -228,14 +245,28 @@ def audit_item(row: Mapping[str, Any], signed: SignedItem | None) -> RowProblem 
         )
 
     stored = {path: read(item) for path, read in _READERS.items()}
-    return compare_views(signed.view, stored, document_problem)
+    expected = dict(signed.view)
+    if case_view is not None and "positions.agent" in case_view:
+        index = {agent: i for i, agent in enumerate(case_view["positions.agent"])}
+        for path, how in _FROM_CASE.items():
+            signed_values = case_view.get(how.case_path) or []
+            expected[path] = [
+                signed_values[index[p.agent]] if p.agent in index else None for p in item.positions
+            ]
+            stored[path] = [how.read(p) for p in item.positions]
+    return compare_views(expected, stored, document_problem)
 
 
 def audit_items(
-    conn: Connection, signed: Mapping[str, SignedItem], batch: int = 500
+    conn: Connection,
+    signed: Mapping[str, SignedItem],
+    case_views: Mapping[str, Mapping[str, Any]] | None = None,
+    batch: int = 500,
 ) -> tuple[int, RowProblem | None]:
-    """Check every approval row against ``signed`` (same snapshot); every signed item must have
-    a row. Returns the rows checked and the first problem."""
+    """Check every approval row against ``signed`` and its case's signed positions
+    (``case_views``: case id → signed view), all read in one snapshot; every signed item must
+    have a row. Returns the rows checked and the first problem."""
+    case_views = case_views or {}
     checked, seen, last = 0, set[str](), ""
     while True:
         rows = conn.execute(
@@ -249,7 +280,9 @@ def audit_items(
         for row in rows:
             checked += 1
             seen.add(row.item_id)
-            problem = audit_item(dict(row._mapping), signed.get(row.item_id))
+            problem = audit_item(
+                dict(row._mapping), signed.get(row.item_id), case_views.get(row.case_id)
+            )
             if problem is not None:
                 return checked, problem
         last = rows[-1].item_id

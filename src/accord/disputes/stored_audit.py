@@ -47,8 +47,12 @@ def audit_stored_rows(conn: Connection, ledger: RecordSource) -> StoredAudit:
             seq=int(outside.key),
         )
         return StoredAudit(0, 0, problem)
-    cases = audit_cases(conn, signed_cases(ledger.records_within(conn, CASE_EVENTS)))
+    signed = signed_cases(ledger.records_within(conn, CASE_EVENTS))
+    cases = audit_cases(conn, signed)
     if cases.problem is not None:
         return StoredAudit(cases.checked, 0, cases.problem)
-    items, found = audit_items(conn, signed_items(ledger.records_within(conn, APPROVAL_EVENTS)))
+    views = {case_id: case.view for case_id, case in signed.items()}
+    items, found = audit_items(
+        conn, signed_items(ledger.records_within(conn, APPROVAL_EVENTS)), views
+    )
     return StoredAudit(cases.checked, items, found)
