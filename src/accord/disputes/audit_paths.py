@@ -32,8 +32,8 @@ def at(*keys: str) -> Extract:
 
     def extract(record: Record) -> Any:
         value: Any = record
-        for key in keys:
-            if not isinstance(value, Mapping) or key not in value:
+        for key in keys:  # records are parsed JSON: dicts (cheaper to test than Mapping)
+            if not isinstance(value, dict) or key not in value:
                 return MISSING
             value = value[key]
         return value
@@ -48,7 +48,7 @@ def each(key: str, field: str, transform: Callable[[Any], Any] | None = None) ->
         items = record.get(key)
         if not isinstance(items, list):
             return MISSING
-        values = [i.get(field) if isinstance(i, Mapping) else None for i in items]
+        values = [i.get(field) if isinstance(i, dict) else None for i in items]
         return [transform(v) for v in values] if transform is not None else values
 
     return extract

@@ -24,6 +24,7 @@ from accord.disputes.case_description import (
     DISSENT_DOCUMENT,
     DOCUMENT,
     HANDED_OVER,
+    HASHED_PATHS,
     IN_ENTRY,
     PARTY_COLUMNS,
     SIGNED_PATHS,
@@ -57,7 +58,9 @@ class SignedCase:
     settle_seqs: list[int] = field(default_factory=list)
     _settling: bool = False
 
-    def add(self, seq: int, event_type: str, record: Mapping[str, Any]) -> None:
+    def add(
+        self, seq: int, event_type: str, record: Mapping[str, Any], hashes: AnswerHashes
+    ) -> None:
         if self.opened_at_seq is None:
             if event_type not in OPENING_EVENTS or not _settle_wrote(record):
                 return  # an application's own event about this id: no case row needs it
@@ -73,6 +76,9 @@ class SignedCase:
         paths = SIGNED_PATHS.get(kind)
         if paths is not None:
             fold(self.view, paths, record)
+            for path in HASHED_PATHS:
+                if path in paths and isinstance(self.view.get(path), list):
+                    self.view[path] = [hashes(v) for v in self.view[path]]
         self.view["ledger_seqs"] = self.settle_seqs
 
 
@@ -83,13 +89,17 @@ def _settle_wrote(record: Mapping[str, Any]) -> bool:
     return isinstance(log, Mapping) and log.get("case_id") == record.get("dispute_id")
 
 
-def signed_cases(records: Iterable[tuple[int, str, Mapping[str, Any]]]) -> dict[str, SignedCase]:
-    """Fold ledger records (from ``Ledger.records_within``) into what was signed per case."""
+def signed_cases(
+    records: Iterable[tuple[int, str, Mapping[str, Any]]], hashes: AnswerHashes | None = None
+) -> dict[str, SignedCase]:
+    """Fold ledger records (from ``Ledger.records_within``) into what was signed per case
+    (``hashes`` memoizes answer hashes; pass the same one to :func:`audit_cases`)."""
+    hashes = hashes or AnswerHashes()
     found: dict[str, SignedCase] = {}
     for seq, event_type, record in records:
         case_id = record.get("dispute_id")
         if isinstance(case_id, str):
-            found.setdefault(case_id, SignedCase()).add(seq, event_type, record)
+            found.setdefault(case_id, SignedCase()).add(seq, event_type, record, hashes)
     return found
 
 
@@ -288,7 +298,10 @@ def _dissent_problem(
 
 
 def audit_cases(
-    conn: Connection, signed: Mapping[str, SignedCase], batch: int = 500
+    conn: Connection,
+    signed: Mapping[str, SignedCase],
+    batch: int = 500,
+    hashes: AnswerHashes | None = None,
 ) -> AuditResult:
     """Check every case row (with its party and dissent rows) against ``signed``; every case
     settle signed must have a row, and no party or dissent row may lack its case. Read
@@ -296,7 +309,7 @@ def audit_cases(
     them disagree. Returns the rows checked and the first problem."""
     checked, seen = 0, set[str]()
     last = ("", "")
-    hashes = AnswerHashes()
+    hashes = hashes or AnswerHashes()
     while True:
         rows = conn.execute(
             select(cases)

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from accord.clock import isoformat
-from accord.crypto import content_hash
 from accord.disputes.audit_paths import Extract, Unsigned, at, const, each
 from accord.disputes.case import Case, DissentRecord
 from accord.disputes.ledger_records import dissent_entries, position_record
@@ -28,10 +27,6 @@ from accord.disputes.signable import AnswerHashes, answer_hash, basis_points
 HANDED_OVER = "dispute_escalated/hand_over"
 
 
-def _hashed_answer(value: Any) -> Any:
-    return content_hash(value)
-
-
 _OPENING: dict[str, Extract] = {
     "case_id": at("dispute_id"),
     "session_id": at("session_id"),
@@ -42,12 +37,15 @@ _OPENING: dict[str, Extract] = {
     "detection.max_gap": at("max_gap_bp"),
     "detection.field_conflicts.path": at("conflict_fields"),
     "positions.agent": each("positions", "agent_id"),
-    "positions.output": each("positions", "answer", _hashed_answer),
+    "positions.output": each("positions", "answer"),  # hashed once folded (HASHED_PATHS)
     "positions.confidence": each("positions", "confidence_bp"),
     "positions.evidence": each("positions", "evidence"),
     "positions.sources": each("positions", "sources"),
     "positions.assumptions": each("positions", "assumptions"),
 }
+#: Paths whose signed values are kept as their hashes (a large ledger's answers need not fit
+#: in memory); the stored side hashes the same way.
+HASHED_PATHS = ("positions.output",)
 _LOG: dict[str, Extract] = {
     "detection.kind": at("log", "kind"),
     "detection.severity": at("log", "severity"),

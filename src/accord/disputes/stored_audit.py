@@ -14,6 +14,7 @@ from accord.disputes.approval_audit import SIGNED_PATHS as APPROVAL_EVENTS
 from accord.disputes.approval_audit import audit_items, signed_items
 from accord.disputes.audit_paths import RowProblem
 from accord.disputes.case_audit import CASE_EVENTS, audit_cases, signed_cases
+from accord.disputes.signable import AnswerHashes
 from accord.ledger.outside_chain import row_outside_chain
 
 
@@ -47,8 +48,9 @@ def audit_stored_rows(conn: Connection, ledger: RecordSource) -> StoredAudit:
             seq=int(outside.key),
         )
         return StoredAudit(0, 0, problem)
-    signed = signed_cases(ledger.records_within(conn, CASE_EVENTS))
-    cases = audit_cases(conn, signed)
+    hashes = AnswerHashes()  # answers repeat between records and rows: hash each once
+    signed = signed_cases(ledger.records_within(conn, CASE_EVENTS), hashes)
+    cases = audit_cases(conn, signed, hashes=hashes)
     if cases.problem is not None:
         return StoredAudit(cases.checked, 0, cases.problem)
     views = {case_id: case.view for case_id, case in signed.items()}
