@@ -13,6 +13,7 @@ import tempfile
 import uuid
 import warnings
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -73,11 +74,14 @@ def postgres_server_url() -> Iterator[str]:
         shutil.rmtree(pgdata, ignore_errors=True)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty database URL: a SQLite file, or a private schema on PostgreSQL."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'accord.db'}"
+@contextmanager
+def fresh_database_url(
+    engine: str, directory: Path, request: pytest.FixtureRequest
+) -> Iterator[str]:
+    """A fresh, empty database URL: a SQLite file in ``directory``, or a private schema on
+    the session's PostgreSQL server (dropped afterwards)."""
+    if engine == "sqlite":
+        yield f"sqlite:///{directory / 'accord.db'}"
         return
     base: str = request.getfixturevalue("postgres_server_url")
     import psycopg
@@ -94,6 +98,13 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     finally:
         with psycopg.connect(libpq, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA "{schema}" CASCADE')
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database URL: a SQLite file, or a private schema on PostgreSQL."""
+    with fresh_database_url(request.param, tmp_path, request) as url:
+        yield url
 
 
 @pytest.fixture

@@ -45,10 +45,10 @@ def _settle_some(accord: Accord) -> tuple[Case, Case, Case]:
     return settled, escalated, agreed
 
 
-def _mismatch(accord: Accord) -> VerificationFailed:
+def _mismatch(accord: Accord, code: str = "cases.mismatch") -> VerificationFailed:
     with pytest.raises(VerificationFailed) as err:
         accord.verify(workers=1)
-    assert err.value.code == "cases.mismatch"
+    assert err.value.code == code
     return err.value
 
 
@@ -90,18 +90,20 @@ def test_a_rewritten_document_that_disagrees_with_the_signature_is_named(accord:
             .values(document=forged.model_dump_json(exclude_defaults=True))
         )
     error = _mismatch(accord)
-    assert error.context["field"] == "decision.answer"
+    assert error.context["column"] == "document:decision.answer"
+    assert error.context["table"] == "cases"
+    assert error.context["key"] == settled.case_id
 
 
 def test_deleted_dissent_and_deleted_cases_are_named(accord: Accord) -> None:
     settled, _, agreed = _settle_some(accord)
     with accord.db.write() as conn:
         conn.execute(delete(dissents).where(dissents.c.case_id == settled.case_id))
-    assert "dissent" in _mismatch(accord).context["field"]
+    assert _mismatch(accord, "dissents.missing_row").context["case_id"] == settled.case_id
     with accord.db.write() as conn:
         conn.execute(delete(cases).where(cases.c.case_id == settled.case_id))
         conn.execute(delete(cases).where(cases.c.case_id == agreed.case_id))
-    error = _mismatch(accord)
+    error = _mismatch(accord, "cases.missing_row")
     assert error.context["field"] == "row"
     assert error.context["case_id"] in {settled.case_id, agreed.case_id}
 
@@ -147,7 +149,10 @@ def test_a_forged_party_outcome_or_a_rewritten_subject_is_named(accord: Accord) 
             .where(case_parties.c.agent_id == "agent:b")
             .values(outcome="won")
         )
-    assert _mismatch(accord).context["field"] == "party agent:b.outcome"
+    error = _mismatch(accord, "case_parties.mismatch")
+    assert error.context["key"] == f"{settled.case_id}/agent:b"
+    assert error.context["column"] == "outcome"
+    assert (error.context["expected"], error.context["stored"]) == ("'lost'", "'won'")
     with accord.db.write() as conn:
         conn.execute(
             update(case_parties)
@@ -163,4 +168,4 @@ def test_a_forged_party_outcome_or_a_rewritten_subject_is_named(accord: Accord) 
             .where(cases.c.case_id == agreed.case_id)
             .values(subject="a different question", document=rewritten.model_dump_json())
         )
-    assert _mismatch(accord).context["field"] == "subject/positions"
+    assert _mismatch(accord).context["field"] == "document:subject"

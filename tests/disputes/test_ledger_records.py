@@ -150,7 +150,12 @@ def test_the_resolved_record_names_the_decision_and_each_dissent() -> None:
     assert resolved["winner"] == "a"
     assert resolved["winners"] == ["a"]
     assert resolved["answer_hash"] == answer_hash(1200.5)
-    assert resolved["dissent"] == [{"dissent_id": case.dissent[0].dissent_id, "agent_id": "b"}]
+    [dissent] = resolved["dissent"]
+    assert dissent["dissent_id"] == case.dissent[0].dissent_id
+    assert dissent["agent_id"] == "b"
+    assert dissent["reasoning"] == case.dissent[0].reasoning
+    assert dissent["strategy"] == "confidence"
+    assert dissent["created_at"] == "2026-11-29T12:00:00.000000Z"
     assert [a["rung"] for a in resolved["attempts"]] == ["source_verification", "confidence"]
 
 

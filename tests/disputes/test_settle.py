@@ -36,7 +36,9 @@ def test_a_settled_case_is_persisted_with_parties_dissent_and_verifiable_ledger_
     ]
     resolved = ledger.get(2).record
     assert resolved["dispute_id"] == case.case_id
-    assert resolved["dissent"] == [{"dissent_id": case.dissent_ids[0], "agent_id": "b"}]
+    assert [(d["dissent_id"], d["agent_id"]) for d in resolved["dissent"]] == [
+        (case.dissent_ids[0], "b")
+    ]
     assert ledger.verify(trusted).entries == 2
 
 

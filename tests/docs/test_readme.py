@@ -228,5 +228,5 @@ def test_the_auditor_example_verifies_with_public_keys_only(scratch: Path) -> No
     scope: dict[str, object] = {"db_url": "sqlite:///audited.db"}
     run_python(example.replace(pinned, kid), scope)
     report = scope["report"]
-    assert getattr(report, "trust_root") == kid
-    assert getattr(report, "cases") == 1
+    assert report.trust_root == kid
+    assert report.cases == 1

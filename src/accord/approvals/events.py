@@ -10,6 +10,7 @@ from typing import Any
 
 from accord.approvals.item import ApprovalItem
 from accord.clock import isoformat
+from accord.crypto.hashing import sha256_prefixed
 
 Event = tuple[str, dict[str, Any]]
 
@@ -21,12 +22,19 @@ APPROVAL_DEADLINE_CLEARED = "approval_deadline_cleared"
 APPROVAL_CANCELLED = "approval_cancelled"
 
 
+def option_text_hashes(item: ApprovalItem) -> list[str]:
+    """``sha256:<hex>`` of each option's full text (empty when every option is its own text):
+    signed, so the text a reviewer reads in full is proved, not just its short label."""
+    return [sha256_prefixed(t.encode("utf-8", "surrogatepass")) for t in item.option_texts]
+
+
 def requested(item: ApprovalItem) -> Event:
     return APPROVAL_REQUESTED, {
         **_identity(item),
         "title": item.title,
         "risk": item.risk,
         "options": list(item.options),
+        "option_text_hashes": option_text_hashes(item),
         "agents": [p.agent for p in item.positions],
         "policy": item.policy.model_dump(mode="json"),
         "created_at": isoformat(item.created_at),

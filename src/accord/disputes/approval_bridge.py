@@ -16,6 +16,7 @@ from accord.clock import isoformat
 from accord.disputes.case import SettleStatus
 from accord.disputes.case_store import CaseStore
 from accord.disputes.human_decision import fold_human_decision
+from accord.disputes.ledger_records import dissent_entries, log_fields
 from accord.disputes.signable import answer_hash, signable
 from accord.errors import NotFound
 from accord.ledger import Ledger
@@ -45,13 +46,14 @@ class ApprovalBridge:
             return []  # an item not raised by settle (e.g. created directly through the API)
         if case.status is not SettleStatus.ESCALATED or case.approval_item_id != record["item_id"]:
             return []
+        now = self.now()  # one instant: the case and its signed record must agree on it
         finished = fold_human_decision(
             case,
             outcome=str(record["outcome"]),
             choice=record.get("choice"),
             decided_by=str(record["decided_by"]),
             reason=str(record.get("reason") or ""),
-            decided_at=self.now(),
+            decided_at=now,
         )
         self.store.update(conn, finished)
         if finished.status is SettleStatus.SETTLED and finished.decision is not None:
@@ -73,11 +75,9 @@ class ApprovalBridge:
                         "answer_hash": answer_hash(decision.answer),
                         "decided_by": record["decided_by"],
                         "approval_item_id": record["item_id"],
-                        "dissent": [
-                            {"dissent_id": d.dissent_id, "agent_id": d.agent_id}
-                            for d in finished.dissent
-                        ],
-                        "decided_at": isoformat(self.now()),
+                        "dissent": dissent_entries(finished),
+                        "decided_at": isoformat(now),
+                        "log": log_fields(finished),
                     },
                 )
             ]
@@ -90,7 +90,8 @@ class ApprovalBridge:
                     "outcome": record["outcome"],
                     "decided_by": record["decided_by"],
                     "reason": finished.escalation.reason if finished.escalation else "",
-                    "decided_at": isoformat(self.now()),
+                    "decided_at": isoformat(now),
+                    "log": log_fields(finished),
                 },
             )
         ]

@@ -13,6 +13,7 @@ from typing import Any
 
 from accord.clock import isoformat
 from accord.conflicts import Position, Tier
+from accord.crypto import content_hash
 from accord.disputes.case import Case, SettleStatus
 from accord.disputes.signable import AnswerHashes, basis_points, signable
 from accord.org import OrgChart
@@ -30,7 +31,8 @@ def _party(agent: str, org: OrgChart | None) -> dict[str, str]:
     return {"agent_id": agent, "principal_id": "unknown", "organization_id": "unknown"}
 
 
-def _position(p: Position) -> dict[str, Any]:
+def position_record(p: Position) -> dict[str, Any]:
+    """What is signed about one agent's position."""
     return {
         "agent_id": p.agent,
         "answer": signable(p.output),
@@ -51,7 +53,8 @@ def _common_manager(case: Case, org: OrgChart | None) -> str | None:
     return common_manager(org, agents)
 
 
-def _log_fields(case: Case) -> dict[str, Any]:
+def log_fields(case: Case) -> dict[str, Any]:
+    """The resolution-log fields every outcome record carries (the case's state when signed)."""
     decision = case.decision
     return {
         "case_id": case.case_id,
@@ -67,6 +70,23 @@ def _log_fields(case: Case) -> dict[str, Any]:
     }
 
 
+def dissent_entries(case: Case) -> list[dict[str, Any]]:
+    """What an outcome record signs about each dissent (the rest of a dissent record copies
+    the case: its position, the winning answer, the subject)."""
+    return [
+        {
+            "dissent_id": d.dissent_id,
+            "agent_id": d.agent_id,
+            "strategy": d.strategy,
+            "reasoning": d.reasoning,
+            "decided_by": d.decided_by,
+            "created_at": isoformat(d.created_at),
+            "arguments_hash": content_hash(dict(d.arguments)) if d.arguments else None,
+        }
+        for d in case.dissent
+    ]
+
+
 def case_events(
     case: Case, org: OrgChart | None, answer_hash: AnswerHashes | None = None
 ) -> list[tuple[str, dict[str, Any]]]:
@@ -76,6 +96,10 @@ def case_events(
         "dispute_id": case.case_id,
         "session_id": case.session_id,
         "subject": {"description": case.subject, "task_type": case.task_type},
+        "opened_at": isoformat(case.created_at),
+        "output_kind": case.detection.output_kind.value,
+        "max_gap_bp": basis_points(case.detection.max_gap),
+        "conflict_fields": [f.path for f in case.detection.field_conflicts],
     }
     if case.status is SettleStatus.NO_CONFLICT:
         answer = case.decision.answer if case.decision else None
@@ -86,8 +110,9 @@ def case_events(
                     **base,
                     "answer": signable(answer),
                     "answer_hash": answer_hash(answer),
-                    "positions": [_position(p) for p in case.positions],
-                    "log": _log_fields(case),
+                    "winners": list(case.decision.winners) if case.decision else [],
+                    "positions": [position_record(p) for p in case.positions],
+                    "log": log_fields(case),
                 },
             )
         ]
@@ -101,10 +126,12 @@ def case_events(
                     **base,
                     "merged": signable(decision.answer),
                     "merged_hash": answer_hash(decision.answer),
+                    "winners": list(decision.winners),
+                    "resolution_id": decision.resolution_id,
                     "provenance": dict(decision.provenance or {}),
                     "conflicts_resolved": list(decision.conflicts_resolved),
-                    "positions": [_position(p) for p in case.positions],
-                    "log": _log_fields(case),
+                    "positions": [position_record(p) for p in case.positions],
+                    "log": log_fields(case),
                 },
             )
         ]
@@ -119,7 +146,7 @@ def case_events(
         "current_escalation_level": classification.starting_tier.value,
         "complainant": _party(agents[0], org),
         "respondents": [_party(a, org) for a in agents[1:]],
-        "positions": [_position(p) for p in case.positions],
+        "positions": [position_record(p) for p in case.positions],
         "conflict": {
             "kind": classification.kind.value,
             "output_kind": case.detection.output_kind.value,
@@ -128,9 +155,12 @@ def case_events(
             "strategy_chain": list(classification.strategy_chain),
         },
         "opened_at": isoformat(case.created_at),
-        "log": _log_fields(case),
+        "log": log_fields(case),
     }
-    attempts = [{"rung": a.rung, "decided": a.decided, "detail": a.detail} for a in case.attempts]
+    attempts = [
+        {"rung": a.rung, "decided": a.decided, "detail": a.detail, "tier": a.tier.value}
+        for a in case.attempts
+    ]
     events: list[tuple[str, dict[str, Any]]] = [("dispute_opened", opened)]
     if case.strategy is not None:
         # tier 1 could not settle it: record that hand-over before what the strategy did
@@ -163,12 +193,12 @@ def case_events(
             "answer": signable(decision.answer),
             "answer_hash": answer_hash(decision.answer),
             "attempts": attempts,
-            "dissent": [{"dissent_id": d.dissent_id, "agent_id": d.agent_id} for d in case.dissent],
+            "dissent": dissent_entries(case),
             "decided_by": (case.dissent[0].decided_by if case.dissent else None) or decision.rung,
             "department": case.department,
             "common_manager": _common_manager(case, org),
             "tokens": tokens,
-            "log": _log_fields(case),
+            "log": log_fields(case),
         }
         return [*events, ("dispute_resolved", resolved)]
     escalation = case.escalation
@@ -186,6 +216,6 @@ def case_events(
         "strategies_tried": attempts,
         "approval_item_id": case.approval_item_id,
         "tokens": tokens,
-        "log": _log_fields(case),
+        "log": log_fields(case),
     }
     return [*events, ("dispute_escalated", escalated)]

@@ -21,6 +21,7 @@ from accord.clock import isoformat
 from accord.conflicts import Tier
 from accord.disputes.case import Case, CaseStatus, Decision, DissentRecord, SettleStatus
 from accord.disputes.case_store import CaseStore
+from accord.disputes.ledger_records import dissent_entries, log_fields
 from accord.disputes.signable import answer_hash, signable
 from accord.ids import new_id
 from accord.ledger import Ledger
@@ -180,11 +181,9 @@ def settle_from_receipt(
                         "answer_hash": answer_hash(decision.answer),
                         "boundary_id": receipt.boundary_id,
                         "probe_receipt": receipt.receipt_hash,
-                        "dissent": [
-                            {"dissent_id": d.dissent_id, "agent_id": d.agent_id}
-                            for d in settled.dissent
-                        ],
+                        "dissent": dissent_entries(settled),
                         "decided_at": isoformat(receipt.resolved_at),
+                        "log": log_fields(settled),
                     },
                 )
             ],

@@ -78,7 +78,7 @@ def verify_stored(
             conn.execute(
                 select(ledger_entries.c.seq, ledger_entries.c.body, ledger_entries.c.entry_hash)
                 .where(ledger_entries.c.event_type.in_(sorted(WATCHED_EVENTS)))
-                .where(ledger_entries.c.seq <= size)
+                .where(ledger_entries.c.seq >= 1, ledger_entries.c.seq <= size)
                 .order_by(ledger_entries.c.seq)
             ),
             root,

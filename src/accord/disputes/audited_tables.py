@@ -1,0 +1,56 @@
+"""Every column of every table ``Accord.verify`` vouches for, and how it is checked.
+
+For the case and approval tables each column names the document field the project's row
+builder derives it from (the document itself is compared with the signed records); for the
+ledger tables, the check ``ledger/verify.py`` applies. A column no check covers is declared
+:class:`Unsigned` with the reason. A test introspects ``store/tables.py``: a table that gains
+a column fails it until the column is listed here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from accord.disputes.approval_audit import APPROVAL_COLUMNS
+from accord.disputes.audit_paths import Unsigned
+from accord.disputes.case_description import CASE_COLUMNS, DISSENT_COLUMNS, PARTY_COLUMNS
+
+_REBUILT = "rebuilt into the signed body and compared byte for byte"
+
+LEDGER_ENTRY_COLUMNS: Mapping[str, str] = {
+    "seq": "the chain position: entries 1..head, no gap (rows with seq <= 0 are reported)",
+    "event_type": _REBUILT,
+    "timestamp": _REBUILT,
+    "signer_kid": _REBUILT + "; names the key the signature must verify under",
+    "body": "the signed bytes; the signature must verify over them",
+    "signature": "verified over the body",
+    "entry_hash": "recomputed from the signed entry",
+    "entry_hash_secondary": "recomputed from the signed entry",
+}
+CHECKPOINT_COLUMNS: Mapping[str, str | Unsigned] = {
+    "id": Unsigned("a surrogate row number; the signed body carries the tree size"),
+    "tree_size": "must equal the signed body's tree size",
+    "body": "the signed tree head; its root must equal the entries' Merkle root",
+    "signature": "verified over the body",
+    "signer_kid": "must equal the signed body's signer",
+    "frontier": "re-derived from the entries and compared",
+}
+
+AUDITED_COLUMNS: Mapping[str, Mapping[str, str | Unsigned]] = {
+    "cases": CASE_COLUMNS,
+    "case_parties": PARTY_COLUMNS,
+    "dissents": DISSENT_COLUMNS,
+    "approval_items": APPROVAL_COLUMNS,
+    "ledger_entries": LEDGER_ENTRY_COLUMNS,
+    "ledger_checkpoints": CHECKPOINT_COLUMNS,
+}
+"""Table → column → the document path it is built from, how verify checks it, or why not."""
+
+NOT_AUDITED_TABLES: Mapping[str, str] = {
+    "parked_tasks": "an agent's own saved state while it waits for people; no record signs it",
+    "boundaries": "not audited yet: signed by boundary_recorded/boundary_resolved, but the "
+    "stored boundary is not compared with those records",
+    "boundary_attempts": "not audited yet: each attempt's receipt hash is signed by "
+    "boundary_probe_attempted, but the stored attempt is not compared with it",
+}
+"""Tables of ``store/tables.py`` that ``verify`` does not vouch for, and why."""

@@ -1,0 +1,392 @@
+"""The tamper matrix, as data: every column of every table ``verify`` vouches for × every way
+to alter it (change the value, null it, swap it with another row's), every row deleted or
+inserted, and every signed field of the stored documents rewritten *consistently* (document
+and rows rebuilt with the project's own row builders). Each must make ``Accord.verify`` fail
+naming the table and row, unless the column or field is declared unsigned, with a reason.
+
+The matrix is generated from ``store/tables.py`` and the audit's descriptions, so a new column
+or field is covered (or must be declared) without editing this file.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import Boolean, Connection, Integer, LargeBinary, Table, and_, delete, insert
+from sqlalchemy import update as sql_update
+
+from accord.approvals.item import ApprovalItem
+from accord.approvals.rows import item_row
+from accord.disputes import Case, DissentRecord
+from accord.disputes.approval_audit import APPROVAL_DOCUMENT
+from accord.disputes.audit_paths import Unsigned
+from accord.disputes.audited_tables import AUDITED_COLUMNS
+from accord.disputes.case_description import CASE_DOCUMENT, DISSENT_DOCUMENT
+from accord.disputes.case_store import case_row, dissent_row, party_rows
+from accord.errors import AccordError, VerificationFailed
+
+from .conftest import AUDITED_TABLES, Populated
+
+LEDGER_TABLES = {"ledger_entries", "ledger_checkpoints"}
+#: Row mutations no check of the database alone can catch, and why.
+UNDETECTABLE_ROW_MUTATIONS = {
+    ("ledger_checkpoints", "delete"): "a checkpoint only restates the entries; dropping one "
+    "is caught only against a checkpoint kept outside the database (a trusted checkpoint)",
+}
+#: Tampering that still crashes ``verify`` instead of failing it (none: keep it that way).
+KNOWN_CRASHES: dict[tuple[str, str, str], Any] = {}
+#: Document fields that no single-field rewrite of the populated database can alter while the
+#: document stays valid (the model's own invariants tie them to other fields), and why. Each
+#: test proves its entries still hold, so a field that becomes rewritable is tampered with.
+NO_SINGLE_FIELD_REWRITE = {
+    ("cases", "decision.conflicts_resolved"): "set only by merges of structured outputs, which "
+    "the populated database's merge does not need (no field was chosen)",
+    ("dissents", "arguments"): "only debates record arguments; the populated database has none",
+    ("approval_items", "status"): "an item's status is tied to its decision",
+    ("approval_items", "policy"): "every populated item runs under the one configured policy, "
+    "and a changed policy is refused against the item's escalation step",
+    ("approval_items", "decision.outcome"): "an outcome is tied to the decision's via/choice",
+    ("approval_items", "decision.via"): "via is tied to the decider and the outcome",
+}
+
+
+class NoRewrite(Exception):
+    """No valid single-field rewrite exists for that path in the populated database."""
+
+
+#: Paths of the case view that are not fields of the case document (derived for the compare).
+SYNTHETIC_PATHS = {"escalated", "log.agents"}
+
+
+def _raw_cases() -> Iterator[Any]:
+    for table_name in AUDITED_COLUMNS:
+        for column in AUDITED_TABLES[table_name].columns:
+            kinds = ["change", "swap"] + (["null"] if column.nullable else [])
+            for kind in kinds:
+                marks = KNOWN_CRASHES.get((table_name, column.name, kind), ())
+                yield pytest.param(
+                    table_name,
+                    column.name,
+                    kind,
+                    id=f"{table_name}.{column.name}-{kind}",
+                    marks=marks,
+                )
+        for kind in ("delete", "insert"):
+            yield pytest.param(table_name, "row", kind, id=f"{table_name}-{kind}")
+
+
+def _failure(populated: Populated) -> VerificationFailed | None:
+    try:
+        populated.accord.verify(workers=1)
+    except VerificationFailed as error:
+        return error
+    return None
+
+
+def _names(error: VerificationFailed, table: str) -> bool:
+    if table in LEDGER_TABLES:
+        named = "seq" in error.context or "tree_size" in error.context
+        return (error.code.startswith("ledger") and named) or error.context.get("table") == table
+    return error.context.get("table") == table and bool(error.context.get("key"))
+
+
+def _key(table: Table, row: dict[str, Any]) -> Any:
+    return and_(*(c == row[c.name] for c in table.primary_key.columns))
+
+
+def _changed(column: Any, value: Any) -> Any:
+    if isinstance(column.type, Boolean):
+        return not value
+    if isinstance(column.type, Integer):  # BigInteger is an Integer
+        return value + 1
+    if isinstance(column.type, LargeBinary):
+        data = bytearray(value)
+        data[-1] ^= 1
+        return bytes(data)
+    return f"{value}~"
+
+
+def _raw_mutation(
+    conn: Connection, table: Table, column_name: str, kind: str, rows: list[dict[str, Any]]
+) -> None:
+    if column_name == "row":
+        row = rows[len(rows) // 2]
+        if kind == "delete":
+            conn.execute(delete(table).where(_key(table, row)))
+            return
+        copy = dict(row)
+        for c in table.primary_key.columns:
+            copy[c.name] = 0 if isinstance(c.type, Integer) else f"{row[c.name]}~"
+        if table.name == "ledger_checkpoints":
+            copy["tree_size"] = 0
+        conn.execute(insert(table).values(copy))
+        return
+    column = table.c[column_name]
+    filled = [r for r in rows if r[column_name] is not None]
+    if not filled:
+        pytest.fail(f"the populated database holds no {table.name}.{column_name} to alter")
+    if kind == "null":
+        conn.execute(sql_update(table).where(_key(table, filled[0])).values({column_name: None}))
+        return
+    if kind == "change":
+        # the last row: an integer key moved up leaves a gap instead of colliding
+        row = filled[-1]
+        conn.execute(
+            sql_update(table)
+            .where(_key(table, row))
+            .values({column_name: _changed(column, row[column_name])})
+        )
+        return
+    first = filled[0]
+    other = next((r for r in rows if r[column_name] != first[column_name]), None)
+    if other is None:  # every stored value is alike: a swap changes nothing, so change one
+        _raw_mutation(conn, table, column_name, "change", rows)
+        return
+    parking = _changed(column, max(r[column_name] for r in filled)) if column.primary_key else None
+    if column.primary_key or column.unique:
+        if isinstance(column.type, Integer):
+            parking = max(r[column_name] for r in filled) + 1000
+        conn.execute(sql_update(table).where(_key(table, first)).values({column_name: parking}))
+        conn.execute(
+            sql_update(table).where(_key(table, other)).values({column_name: first[column_name]})
+        )
+        moved = {**first, column_name: parking}
+        conn.execute(
+            sql_update(table).where(_key(table, moved)).values({column_name: other[column_name]})
+        )
+        return
+    conn.execute(
+        sql_update(table).where(_key(table, first)).values({column_name: other[column_name]})
+    )
+    conn.execute(
+        sql_update(table).where(_key(table, other)).values({column_name: first[column_name]})
+    )
+
+
+@pytest.mark.parametrize(("table_name", "column_name", "kind"), list(_raw_cases()))
+def test_every_column_and_row_altered_in_the_database_fails_verification_naming_it(
+    populated: Populated, table_name: str, column_name: str, kind: str
+) -> None:
+    described = AUDITED_COLUMNS[table_name].get(column_name)
+    if isinstance(described, Unsigned):
+        assert described.reason, f"{table_name}.{column_name} is unsigned without a reason"
+        return
+    table = AUDITED_TABLES[table_name]
+    try:
+        with populated.accord.db.write() as conn:
+            _raw_mutation(conn, table, column_name, kind, populated.rows[table_name])
+        error = _failure(populated)
+    finally:
+        populated.restore({table_name})
+    if (table_name, kind) in UNDETECTABLE_ROW_MUTATIONS and column_name == "row":
+        assert error is None, "detected after all: drop it from UNDETECTABLE_ROW_MUTATIONS"
+        return
+    assert error is not None, f"{table_name}.{column_name} {kind} verified"
+    assert _names(error, table_name), error.to_dict()
+
+
+# --- consistent rewrites of a stored document ------------------------------------------------
+
+
+def _mutated(value: Any) -> Any:
+    if isinstance(value, enum.Enum):
+        members = list(type(value))
+        return members[(members.index(value) + 1) % len(members)]
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return value + 1
+    if isinstance(value, float):
+        return round(value / 2, 4) if value else 0.5
+    if isinstance(value, datetime):
+        return value + timedelta(seconds=1)
+    if isinstance(value, str):
+        if value[-1:] in "0123456789abcdef" and value[-1:]:  # keeps an id's pattern
+            return value[:-1] + ("0" if value[-1] != "0" else "1")
+        return f"{value}~"
+    if isinstance(value, list | tuple):
+        if value and not isinstance(value[0], str):
+            return [_mutated(value[0]), *value[1:]]
+        return [*value, "injected"]
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if isinstance(v, int | float | list | dict) and not isinstance(v, bool):
+                return {**value, k: _mutated(v)}
+        return {**value, "injected": "x"}
+    raise AssertionError(f"no mutation for {value!r}")
+
+
+def _get(data: Any, path: list[str]) -> Any:
+    for name in path:
+        if isinstance(data, list | tuple):
+            if not data:
+                return None
+            data = data[0]
+        if not isinstance(data, dict):
+            return None
+        data = data.get(name)
+    return data
+
+
+def _set(data: Any, path: list[str], value: Any) -> None:
+    for name in path[:-1]:
+        data = data[name]
+        if isinstance(data, list | tuple):
+            data = data[0]
+    data[path[-1]] = value
+
+
+def _empty(value: Any) -> bool:
+    return value is None or value == "" or value == [] or value == () or value == {}
+
+
+def _thaw(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _thaw(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [_thaw(v) for v in data]
+    return data
+
+
+def _rewrite(
+    dumped: list[dict[str, Any]], path: str, valid: Callable[[dict[str, Any]], Any]
+) -> tuple[int, Any]:
+    """A stored document with its value at ``path`` altered, and still a valid document:
+    the value changed, or another stored document's value at that path."""
+    parts = path.split(".")
+    values = [_get(d, parts) for d in dumped]
+    for index, document in enumerate(dumped):
+        value = values[index]
+        if _empty(value):
+            continue
+        for candidate in [_mutated(value), *(v for v in values if v != value)]:
+            changed = _thaw(document)
+            _set(changed, parts, candidate)
+            try:
+                return index, valid(changed)
+            except (ValueError, AccordError):
+                continue
+    raise NoRewrite(path)
+
+
+def _case_documents(populated: Populated) -> list[Case]:
+    return [Case.model_validate_json(r["document"]) for r in populated.rows["cases"]]
+
+
+def _write_case(conn: Connection, case: Case, stored_as: str) -> None:
+    """Rewrite the case and its party and dissent rows with the project's row builders."""
+    conn.execute(
+        sql_update(AUDITED_TABLES["cases"])
+        .where(AUDITED_TABLES["cases"].c.case_id == stored_as)
+        .values(case_row(case))
+    )
+    for name, rows in (
+        ("case_parties", party_rows(case)),
+        ("dissents", [dissent_row(d) for d in case.dissent]),
+    ):
+        table = AUDITED_TABLES[name]
+        conn.execute(delete(table).where(table.c.case_id.in_([stored_as, case.case_id])))
+        if rows:
+            conn.execute(insert(table), rows)
+
+
+def _document_cases(description: dict[str, Any], skip: set[str]) -> list[Any]:
+    return [pytest.param(path, id=path) for path in description if path not in skip]
+
+
+def _unsigned(described: Any) -> bool:
+    """Declared unsigned (then with a reason): such a field is listed, not tampered with."""
+    if isinstance(described, Unsigned):
+        assert described.reason.strip(), "an unsigned field must say why"
+        return True
+    return False
+
+
+def _check_rewrite(
+    populated: Populated,
+    rewrite: Callable[[Connection], None],
+    tables: set[str],
+    table: str,
+) -> None:
+    try:
+        with populated.accord.db.write() as conn:
+            rewrite(conn)
+        error = _failure(populated)
+    finally:
+        populated.restore(tables)
+    assert error is not None, "the consistent rewrite verified"
+    assert _names(error, table), error.to_dict()
+
+
+@pytest.mark.parametrize("path", _document_cases(dict(CASE_DOCUMENT), SYNTHETIC_PATHS))
+def test_every_signed_field_of_a_case_rewritten_consistently_fails_verification(
+    populated: Populated, path: str
+) -> None:
+    if _unsigned(CASE_DOCUMENT[path]):
+        return
+    documents = _case_documents(populated)
+    dumped = [c.model_dump() for c in documents]
+    if ("cases", path) in NO_SINGLE_FIELD_REWRITE:
+        with pytest.raises(NoRewrite):
+            _rewrite(dumped, path, Case.model_validate)
+        return
+    index, forged = _rewrite(dumped, path, Case.model_validate)
+    _check_rewrite(
+        populated,
+        lambda conn: _write_case(conn, forged, documents[index].case_id),
+        {"cases", "case_parties", "dissents"},
+        "cases",
+    )
+
+
+@pytest.mark.parametrize("path", _document_cases(dict(DISSENT_DOCUMENT), set()))
+def test_every_field_of_a_dissent_rewritten_consistently_fails_verification(
+    populated: Populated, path: str
+) -> None:
+    if _unsigned(DISSENT_DOCUMENT[path]):
+        return
+    documents = [c for c in _case_documents(populated) if c.dissent]
+    dumped = [c.dissent[0].model_dump() for c in documents]
+    if ("dissents", path) in NO_SINGLE_FIELD_REWRITE:
+        with pytest.raises(NoRewrite):
+            _rewrite(dumped, path, DissentRecord.model_validate)
+        return
+    index, dissent = _rewrite(dumped, path, DissentRecord.model_validate)
+    case = documents[index]
+    forged = case.model_copy(update={"dissent": (dissent, *case.dissent[1:])})
+    _check_rewrite(
+        populated,
+        lambda conn: _write_case(conn, forged, case.case_id),
+        {"cases", "case_parties", "dissents"},
+        "cases",
+    )
+
+
+@pytest.mark.parametrize("path", _document_cases(dict(APPROVAL_DOCUMENT), set()))
+def test_every_signed_field_of_an_approval_item_rewritten_consistently_fails_verification(
+    populated: Populated, path: str
+) -> None:
+    if _unsigned(APPROVAL_DOCUMENT[path]):
+        return
+    rows = populated.rows["approval_items"]
+    items = [ApprovalItem.model_validate_json(r["document"]) for r in rows]
+    dumped = [i.model_dump() for i in items]
+    if ("approval_items", path) in NO_SINGLE_FIELD_REWRITE:
+        with pytest.raises(NoRewrite):
+            _rewrite(dumped, path, ApprovalItem.model_validate)
+        return
+    index, forged = _rewrite(dumped, path, ApprovalItem.model_validate)
+    table = AUDITED_TABLES["approval_items"]
+
+    def rewrite(conn: Connection) -> None:
+        conn.execute(
+            sql_update(table)
+            .where(table.c.item_id == items[index].item_id)
+            .values(item_row(forged))
+        )
+
+    _check_rewrite(populated, rewrite, {"approval_items"}, "approval_items")
