@@ -136,6 +136,7 @@ class Accord:
             tier_two=self.tier_two,
             approvals=self.approvals,
             approval_policy=config.approval_policy,
+            limits=config.settings.limits,
         )
 
     @property

@@ -15,6 +15,7 @@ from accord.config_errors import config_error, key_path, short_rule, unknown_key
 from accord.conflicts import DecisionTable, DetectionSettings
 from accord.disputes import DecideSettings
 from accord.errors import ConfigError
+from accord.limits import Limits
 from accord.llm import ModelSettings
 from accord.org import OrgChart, org_chart_from_mapping
 from accord.resolution import LadderSettings
@@ -98,6 +99,7 @@ class Settings(_Strict):
     model: ModelSettings | None = None
     approvals: ApprovalsSettings = ApprovalsSettings()
     boundary: BoundarySettings = BoundarySettings()
+    limits: Limits = Limits()
 
 
 def read_yaml(path: Path) -> Any:

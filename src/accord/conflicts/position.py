@@ -28,6 +28,7 @@ from accord.conflicts._serialize_natively import SERIALIZE_NATIVELY
 from accord.conflicts.evidence import Evidence
 from accord.conflicts.text import normalize_text
 from accord.errors import ValidationError
+from accord.printable import MAX_ID_LENGTH, printable_problem
 
 MAX_LABEL_LENGTH = 64
 """Strings up to this length (with single spaces only) are labels; longer ones are text."""
@@ -69,7 +70,7 @@ def _error(code: str, field: str, rule: str, info: ValidationInfo, **extra: Any)
     )
 
 
-MAX_AGENT_LENGTH = 256
+MAX_AGENT_LENGTH = MAX_ID_LENGTH
 """Agent ids are stored and signed as given; longer ones are refused at the boundary."""
 
 
@@ -83,6 +84,9 @@ def _agent(value: object, info: ValidationInfo) -> str:
             f"agent ids are at most {MAX_AGENT_LENGTH} characters",
             info,
         )
+    problem = printable_problem(value)
+    if problem is not None:
+        raise _error("conflicts.invalid_agent", "agent", problem, info)
     return value
 
 

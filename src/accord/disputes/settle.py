@@ -37,7 +37,9 @@ from accord.disputes.staged_approvals import StagedApprovals, StagedRequest
 from accord.disputes.tier_two import TierTwo, department_of_agents, run_tier_two
 from accord.errors import AccordError, CanonicalizationError, StoreError, ValidationError
 from accord.ledger import Ledger, PreparedEvent
+from accord.limits import Limits, exceeded
 from accord.org import OrgChart
+from accord.printable import printable_problem
 from accord.resolution import VerifierRegistry
 from accord.store.group_commit import GroupCommit
 
@@ -100,7 +102,7 @@ def _positions(raw: Sequence[Position | Mapping[str, Any]]) -> tuple[Position, .
 MAX_LENGTHS = {"subject": 480, "task_type": 128, "session_id": 128}
 
 
-def _check_request(request: SettleRequest) -> tuple[Position, ...]:
+def _check_request(request: SettleRequest, limits: Limits) -> tuple[Position, ...]:
     for name in ("subject", "task_type"):
         value = getattr(request, name)
         if not isinstance(value, str) or not value.strip():
@@ -128,20 +130,39 @@ def _check_request(request: SettleRequest) -> tuple[Position, ...]:
             field="session_id",
             rule="a non-empty string or null",
         )
-    positions = _positions(request.positions)
-    # One canonicalization over everything a signed record will copy (fast path); only when it
-    # fails, walk field by field to name the culprit. Evidence content is only ever hashed.
+    for name in ("subject", "task_type", "session_id"):
+        value = getattr(request, name)
+        problem = None if value is None else printable_problem(value)
+        if problem is not None:
+            raise ValidationError(
+                f"{name}: {problem}", code="settle.bad_request", field=name, rule=problem
+            )
+    raw = request.positions
+    count = len(raw) if isinstance(raw, Sequence) else 0
+    if count > limits.positions_per_case:
+        raise exceeded(
+            "positions_per_case", limits.positions_per_case, count, field="positions",
+            unit="positions",
+        )
+    positions = _positions(raw)
+    # Canonicalize what a signed record will copy, one output at a time (its size is checked
+    # against the limit, and only one output's bytes are alive at once); only when that fails,
+    # walk field by field to name the culprit. Evidence content is only ever hashed.
     copied = [
         request.subject,
         request.task_type,
         request.session_id,
-        [
-            [p.agent, signable(p.output), p.reasoning, list(p.sources), list(p.assumptions)]
-            for p in positions
-        ],
+        [[p.agent, p.reasoning, list(p.sources), list(p.assumptions)] for p in positions],
     ]
     try:
         canonical_bytes(copied)
+        for index, position in enumerate(positions):
+            size = len(canonical_bytes(signable(position.output)))
+            if size > limits.output_bytes:
+                raise exceeded(
+                    "output_bytes", limits.output_bytes, size,
+                    field=f"positions[{index}].output", unit="bytes", position=index,
+                )
     except CanonicalizationError:
         for name in ("subject", "task_type", "session_id"):
             _check_signable(getattr(request, name), name, None)
@@ -181,6 +202,7 @@ class Settler:
         tier_two: TierTwo | None = None,
         approvals: ApprovalQueue | None = None,
         approval_policy: TimeoutPolicy | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.ledger = ledger
         self.store = store
@@ -193,6 +215,7 @@ class Settler:
         self.tier_two = tier_two
         self.approvals = approvals
         self.approval_policy: TimeoutPolicy = approval_policy or WaitForever()
+        self.limits = limits or Limits()
         #: Concurrent settle()/settle_async() callers share transactions (one fsync per batch);
         #: ``commits.max_batch = 1`` gives each call its own. A database failure (StoreError)
         #: fails the batch; any other failure is retried by halves so it stays with its case.
@@ -310,18 +333,23 @@ class Settler:
     def settle(self, request: SettleRequest) -> Case:
         """Validate, decide and record one case (durable when this returns)."""
         started = time.perf_counter()
-        positions = _check_request(request)
+        positions = _check_request(request, self.limits)
         staged = StagedApprovals(self.clock.now)
         case = self._beyond_tier_one_sync(self._decide(request, positions, started), staged)
         return self.commits.submit(self._prepare(case, AnswerHashes(), staged))
 
     def settle_many(self, requests: Sequence[SettleRequest]) -> list[Case]:
         """Settle several cases in one transaction: all are recorded, or none."""
+        if len(requests) > self.limits.cases_per_batch:
+            raise exceeded(
+                "cases_per_batch", self.limits.cases_per_batch, len(requests),
+                field="requests", unit="cases",
+            )
         decided = []
         for index, request in enumerate(requests):  # every request is checked before any
             started = time.perf_counter()  # model or approval call is made
             try:
-                positions = _check_request(request)
+                positions = _check_request(request, self.limits)
             except ValidationError as exc:
                 raise ValidationError(
                     f"requests[{index}]: {exc.message}",
@@ -345,7 +373,7 @@ class Settler:
     ) -> Case:
         """As :meth:`settle`; first asks each agent to justify itself when there is a conflict."""
         started = time.perf_counter()
-        positions = _check_request(request)
+        positions = _check_request(request, self.limits)
         if justifier is not None and len(positions) > 1:
             detection = self.settings.detection_for(request.task_type)
             if detect(positions, detection, self.semantic).has_conflict:

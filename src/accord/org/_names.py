@@ -6,14 +6,17 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
-NAME_RULE = "must be a non-empty name without whitespace"
+from accord.printable import printable_problem
+
+NAME_RULE = "must be a non-empty name of printable characters without whitespace"
 
 
 def is_name(value: object) -> bool:
-    """True for a non-empty string without whitespace."""
+    """True for a non-empty printable string without whitespace."""
     return (
         isinstance(value, str)
         and bool(value)
+        and printable_problem(value) is None
         and not any(character.isspace() for character in value)
     )
 
