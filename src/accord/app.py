@@ -9,8 +9,6 @@ from collections.abc import Awaitable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import structlog
-
 from accord.approvals import ApprovalItem, ApprovalQueue, Parking, Principal, TaskHandle
 from accord.boundary import (
     Boundary,
@@ -35,6 +33,7 @@ from accord.errors import StoreError, ValidationError, VerificationFailed
 from accord.learning import CaseOutcome
 from accord.ledger import Ledger, VerificationReport
 from accord.llm import LanguageModel, build_model
+from accord.log import get_logger
 from accord.org import OrgChart
 from accord.plugins import load_boundary_settings
 from accord.resolution import (
@@ -53,7 +52,7 @@ from accord.store import (
 )
 
 PASSPHRASE_ENV = "ACCORD_KEY_PASSPHRASE"
-log = structlog.get_logger("accord")
+log = get_logger("accord")
 
 
 class Accord:
