@@ -55,6 +55,7 @@ def test_the_room_imports_only_the_rooms_it_may_use() -> None:
         "accord.crypto",
         "accord.errors",
         "accord.config_errors",
+        "accord.printable",
     }
     room = Path(accord.conflicts.__file__).parent
     for source in room.glob("*.py"):

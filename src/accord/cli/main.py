@@ -27,6 +27,7 @@ from accord.cli.logging_setup import configure_logging
 from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
 from accord.cli.problems import report_problem
+from accord.cli.schema_commands import schema_app
 from accord.clock import SystemClock
 from accord.config import load_config
 from accord.crypto import Keyring, load_public_keys
@@ -59,6 +60,7 @@ app.add_typer(dissent_commands.dissent_app, name="dissent")
 app.add_typer(approval_commands.approvals_app, name="approvals")
 app.add_typer(session_commands.session_app, name="session")
 app.add_typer(session_commands.boundaries_app, name="boundaries")
+app.add_typer(schema_app, name="schema")
 app.command("sweep")(approval_commands.sweep)
 app.command("settle")(settle_commands.settle)
 app.command("cases")(settle_commands.cases)

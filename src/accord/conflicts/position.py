@@ -190,16 +190,26 @@ class Position(BaseModel):
     # when dumping to JSON (pydantic/pydantic#10402); the re-check of our result is cheap.
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    agent: Annotated[str, SERIALIZE_NATIVELY, PlainValidator(_agent)]
-    output: Annotated[Output, SERIALIZE_NATIVELY, PlainValidator(_output)]
-    confidence: Annotated[float | None, SERIALIZE_NATIVELY, PlainValidator(_confidence)] = None
+    agent: Annotated[str, SERIALIZE_NATIVELY, PlainValidator(_agent, json_schema_input_type=str)]
+    output: Annotated[
+        Output, SERIALIZE_NATIVELY, PlainValidator(_output, json_schema_input_type=Output)
+    ]
+    confidence: Annotated[
+        float | None,
+        SERIALIZE_NATIVELY,
+        PlainValidator(_confidence, json_schema_input_type=float | None),
+    ] = None
     field_confidence: Annotated[dict[str, float], BeforeValidator(_field_confidence)] = Field(
         default_factory=dict
     )
     evidence: Annotated[tuple[Evidence, ...], BeforeValidator(_evidence)] = ()
     sources: Annotated[tuple[str, ...], BeforeValidator(_strings)] = ()
     assumptions: Annotated[tuple[str, ...], BeforeValidator(_strings)] = ()
-    reasoning: Annotated[str | None, SERIALIZE_NATIVELY, PlainValidator(_reasoning)] = None
+    reasoning: Annotated[
+        str | None,
+        SERIALIZE_NATIVELY,
+        PlainValidator(_reasoning, json_schema_input_type=str | None),
+    ] = None
     task_subset: Annotated[tuple[str, ...], BeforeValidator(_strings)] = ()
 
     @model_validator(mode="before")

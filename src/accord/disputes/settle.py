@@ -130,13 +130,6 @@ def _check_request(request: SettleRequest, limits: Limits) -> tuple[Position, ..
             field="session_id",
             rule="a non-empty string or null",
         )
-    for name in ("subject", "task_type", "session_id"):
-        value = getattr(request, name)
-        problem = None if value is None else printable_problem(value)
-        if problem is not None:
-            raise ValidationError(
-                f"{name}: {problem}", code="settle.bad_request", field=name, rule=problem
-            )
     raw = request.positions
     count = len(raw) if isinstance(raw, Sequence) else 0
     if count > limits.positions_per_case:
@@ -170,6 +163,13 @@ def _check_request(request: SettleRequest, limits: Limits) -> tuple[Position, ..
             fields = position.model_dump(exclude={"evidence": {"__all__": {"content"}}})
             _check_signable(fields, f"positions[{index}]", index)
         raise
+    for name in ("subject", "task_type", "session_id"):
+        value = getattr(request, name)
+        problem = None if value is None else printable_problem(value)
+        if problem is not None:
+            raise ValidationError(
+                f"{name}: {problem}", code="settle.bad_request", field=name, rule=problem
+            )
     return positions
 
 
@@ -384,3 +384,9 @@ class Settler:
         case = await self._beyond_tier_one(self._decide(request, positions, started), staged)
         prepared = self._prepare(case, AnswerHashes(), staged)
         return await asyncio.to_thread(self.commits.submit, prepared)
+
+
+def check_request(request: SettleRequest, limits: Limits) -> None:
+    """Every check :meth:`Settler.settle` makes on ``request`` before deciding it, without a
+    database (``accord settle`` checks a whole file before it writes anything)."""
+    _check_request(request, limits)

@@ -8,7 +8,7 @@ from pydantic import AfterValidator, Field
 
 from accord.printable import printable_problem
 
-NAME_RULE = "must be a non-empty name of printable characters without whitespace"
+NAME_RULE = "must be a non-empty name without whitespace"
 
 
 def is_name(value: object) -> bool:
@@ -23,7 +23,9 @@ def is_name(value: object) -> bool:
 
 def _check_name(value: str) -> str:
     if not is_name(value):
-        raise ValueError(NAME_RULE)
+        spaced = not value or any(character.isspace() for character in value)
+        problem = None if spaced else printable_problem(value)
+        raise ValueError(NAME_RULE if problem is None else f"must be a name of {problem}")
     return value
 
 
