@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, JsonValue
+from pydantic import BaseModel, ConfigDict, JsonValue, SkipValidation
 
 from accord.conflicts import Classification, Detection, Position, Tier
 from accord.resolution import RungAttempt
@@ -34,6 +34,11 @@ class CaseStatus(StrEnum):
     ABANDONED = "abandoned"
 
 
+Answer = Annotated[JsonValue, SkipValidation]
+"""An agent's output as a position already checked and copied it: not validated (copied) again,
+since a large output would cost its size once more per copy."""
+
+
 class Decision(BaseModel):
     """The winning side, or the merged output, and how it was reached."""
 
@@ -41,7 +46,7 @@ class Decision(BaseModel):
 
     winner: str | None = None
     winners: tuple[str, ...] = ()
-    answer: JsonValue = None
+    answer: Answer = None
     rung: str | None = None
     confidence: float = 0.0
     provenance: dict[str, str] | None = None
@@ -59,7 +64,7 @@ class EscalationPayload(BaseModel):
     reason: str
     next_step: str | None
     target_tier: Tier
-    outputs: dict[str, JsonValue]
+    outputs: Annotated[dict[str, JsonValue], SkipValidation]
     evidence: dict[str, dict[str, Any]]
     strategies_tried: tuple[RungAttempt, ...]
     confidence: float
@@ -81,7 +86,7 @@ class DissentRecord(BaseModel):
     kind: str | None
     strategy: str | None
     position: Position
-    winning_answer: JsonValue
+    winning_answer: Answer
     reasoning: str
     created_at: datetime
     subject: str = ""

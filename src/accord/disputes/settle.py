@@ -54,6 +54,9 @@ class _Prepared:
     case: Case
     events: list[PreparedEvent]
     approvals: list[StagedRequest]
+    hashes: AnswerHashes
+    """The answer hashes its events took (the case rows reuse them: a large output is
+    canonicalized once, not once more per row)."""
 
 
 @dataclass(frozen=True)
@@ -284,7 +287,7 @@ class Settler:
     def _prepare(self, case: Case, hashes: AnswerHashes, staged: StagedApprovals) -> _Prepared:
         """The case with its ledger events already canonical: only bytes wait for the lock."""
         events = self.ledger.prepare(case_events(case, self.org, hashes))
-        return _Prepared(case, events, staged.take(case.case_id))
+        return _Prepared(case, events, staged.take(case.case_id), hashes)
 
     def _persist(
         self, batch: Sequence[_Prepared], hashes: AnswerHashes | None = None
@@ -300,7 +303,8 @@ class Settler:
                 seqs = tuple(s.seq for s in sealed[at : at + len(item.events)])
                 at += len(item.events)
                 out.append(item.case.model_copy(update={"ledger_seqs": seqs}))
-            self.store.insert(conn, out, hashes or AnswerHashes())
+            joined = hashes or AnswerHashes.joined(item.hashes for item in batch)
+            self.store.insert(conn, out, joined)
             for item, case in zip(batch, out, strict=True):
                 for request in item.approvals:
                     self._write_request(conn, case, request)
