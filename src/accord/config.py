@@ -20,7 +20,7 @@ from accord.llm import ModelSettings
 from accord.org import OrgChart, org_chart_from_mapping
 from accord.resolution import LadderSettings
 from accord.resolution.policy import ResolutionPolicy
-from accord.strict_yaml import parse_yaml
+from accord.strict_yaml import check_yaml_size, parse_yaml
 
 
 class _Strict(BaseModel):
@@ -105,6 +105,7 @@ class Settings(_Strict):
 def read_yaml(path: Path) -> Any:
     """Parse a YAML file strictly (duplicate keys refused), errors naming the file and line."""
     try:
+        check_yaml_size(path.stat().st_size, source=str(path))
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(

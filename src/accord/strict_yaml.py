@@ -10,6 +10,8 @@ import yaml
 
 from accord.errors import ConfigError
 
+MAX_BYTES = 8 * 1024 * 1024
+"""The largest YAML file read (configuration and org charts are far smaller)."""
 MAX_DEPTH = 64
 """How deeply sequences and mappings may nest, aliases expanded."""
 MAX_ALIASES = 1000
@@ -175,3 +177,19 @@ def parse_yaml(text: str, *, source: str) -> Any:
             line=None,
             column=None,
         ) from None
+
+
+def check_yaml_size(size: int, *, source: str) -> None:
+    """``ConfigError`` (``config.yaml_limit``) for a file larger than :data:`MAX_BYTES`, so it
+    is refused before it is read."""
+    if size > MAX_BYTES:
+        rule = f"at most {MAX_BYTES:,} bytes (the file has {size:,})"
+        raise ConfigError(
+            f"{source}: {rule}",
+            code="config.yaml_limit",
+            file=source,
+            key_path="",
+            rule=rule,
+            line=None,
+            column=None,
+        )

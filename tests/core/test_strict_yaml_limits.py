@@ -8,7 +8,7 @@ import pytest
 
 from accord.config import load_config
 from accord.errors import ConfigError
-from accord.strict_yaml import MAX_ALIASES, MAX_DEPTH, parse_yaml
+from accord.strict_yaml import MAX_ALIASES, MAX_BYTES, MAX_DEPTH, parse_yaml
 
 
 def billion_laughs(levels: int = 9) -> str:
@@ -86,3 +86,14 @@ def test_ordinary_anchors_and_merge_keys_still_load() -> None:
     doc = "base: &base {k: 1, j: 2}\nuse: {<<: *base, k: 3}\nlist: [*base, *base]\n"
 
     assert parse_yaml(doc, source="t.yaml")["use"] == {"k": 3, "j": 2}
+
+
+def test_a_yaml_file_larger_than_the_limit_is_refused_before_it_is_read(tmp_path) -> None:
+    path = tmp_path / "accord.yaml"
+    with path.open("wb") as out:
+        out.truncate(MAX_BYTES + 1)
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+
+    assert caught.value.code == "config.yaml_limit"
+    assert f"{MAX_BYTES:,}" in caught.value.message

@@ -6,9 +6,10 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, JsonValue, SkipValidation
+from pydantic import BaseModel, ConfigDict, JsonValue, SkipValidation, model_validator
 
 from accord.conflicts import Classification, Detection, Position, Tier
+from accord.disputes.shared_outputs import restore_outputs
 from accord.resolution import RungAttempt
 
 
@@ -127,6 +128,11 @@ class Case(BaseModel):
     tokens_in: int = 0
     tokens_out: int = 0
     model_calls: int = 0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _restore_shared_outputs(cls, data: Any) -> Any:
+        return restore_outputs(data)  # a stored document names each output once
 
     @property
     def dissent_ids(self) -> tuple[str, ...]:
