@@ -177,3 +177,20 @@ def test_every_case_the_schema_calls_valid_here_settles(run: Run) -> None:
     jsonschema.validate([case(1), case(2)], schema)
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.validate({"subject": "s", "positions": [], "extra": 1}, schema)
+
+
+def test_a_line_that_is_not_utf8_is_named(run: Run) -> None:
+    Path("cases.jsonl").write_bytes(
+        json.dumps(case(1)).encode() + b"\n" + b'{"subject": "\xff"}\n'
+    )
+    result = run("settle", "cases.jsonl", "--db", DB, "--keys", "keys")
+
+    assert result.exit_code == 2
+    assert "cases.jsonl: line 2: not UTF-8 text" in result.output
+
+
+def test_a_file_without_cases_exits_2(run: Run) -> None:
+    result = settle(run, "\n\n", name="empty.jsonl")
+
+    assert result.exit_code == 2
+    assert recorded(run) == 0

@@ -108,8 +108,6 @@ class SettleFile:
         if self.kind is FileKind.OBJECT:
             yield self.name, settle_case(data, self.name)
             return
-        if not isinstance(data, list):
-            raise _bad(self.name, "a settle file starting with '[' is a JSON array of cases")
         for index in range(len(data)):
             item, data[index] = data[index], None  # free each case once it has been read
             where = f"{self.name}: case [{index}]"
