@@ -5,7 +5,8 @@ groups (whole outputs, and per disputed field the value at that field), the deci
 escalation payload and each dissent's winning answer. Stored as written, a large output would
 be serialized once per place (4-5 times). :func:`shared_outputs` replaces every such repeat —
 the very same object as a position's output, or as the value at the disputed field inside
-it — by ``{"$.output": index}`` (plus ``"$.path"`` for a field); :func:`restore_outputs` puts
+it, and the dissent records' copies of the positions — by ``{"$.output": index}`` (plus
+``"$.path"`` for a field); :func:`restore_outputs` puts
 the values back when the document is read. No output can contain such a marker: output keys
 may not contain ``"."``.
 """
@@ -66,8 +67,16 @@ def shared_outputs(case: Case) -> Case:
     if case.escalation is not None:
         outputs_by_agent = {a: ref(v) for a, v in case.escalation.outputs.items()}
         update["escalation"] = case.escalation.model_copy(update={"outputs": outputs_by_agent})
-    update["dissent"] = tuple(_with(d, "winning_answer", ref) for d in case.dissent)
+    update["dissent"] = tuple(_shared_dissent(d, ref) for d in case.dissent)
     return case.model_copy(update=update)
+
+
+def _shared_dissent(record: Any, ref: Callable[[Any], Any]) -> Any:
+    """A dissent record's answers and its copies of the positions, as markers."""
+    record = _with(record, "winning_answer", ref)
+    position = _with(record.position, "output", ref)
+    positions = tuple(_with(p, "output", ref) for p in record.positions)
+    return record.model_copy(update={"position": position, "positions": positions})
 
 
 def _with(model: Any, field: str, change: Callable[[Any], Any]) -> Any:
@@ -113,6 +122,9 @@ def restore_outputs(data: Any) -> Any:
     for record in _dicts(data.get("dissent")):
         if "winning_answer" in record:
             record["winning_answer"] = resolve(record["winning_answer"])
+        for position in [*_dicts([record.get("position")]), *_dicts(record.get("positions"))]:
+            if "output" in position:
+                position["output"] = resolve(position["output"])
     return data
 
 
