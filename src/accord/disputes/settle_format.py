@@ -18,7 +18,7 @@ from accord.disputes.settle import MAX_LENGTHS, SettleRequest
 from accord.errors import ValidationError
 from accord.printable import MAX_ID_LENGTH, PRINTABLE_RULE, PrintableText
 
-SCHEMA_ID = "https://accord.dev/schemas/settle-file.json"
+SCHEMA_ID = "urn:accord:schema:settle-file:v1"
 
 
 class SettleCase(BaseModel):
