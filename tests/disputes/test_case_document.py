@@ -50,3 +50,26 @@ def test_escalated_and_field_level_answers_are_restored_from_the_positions(
 
     assert loaded == case
     assert loaded.detection.field_conflicts[0].groups[0].answer == ["x", "y"]
+
+
+def test_a_stored_dissent_names_its_outputs_once_and_reads_back_equal(
+    settler: Settler, store: CaseStore
+) -> None:
+    from accord.disputes.case import DissentRecord
+    from accord.disputes.case_store import dissent_row
+
+    first, second = big_table(1), big_table(2)
+    case = settler.settle(
+        SettleRequest(
+            "two tables",
+            [
+                {"agent": "agent:a", "output": first, "confidence": 0.9},
+                {"agent": "agent:b", "output": second, "confidence": 0.5},
+            ],
+        )
+    )
+    record = case.dissent[0]
+    document = dissent_row(record)["document"]
+
+    assert len(document) < 1.2 * (len(json.dumps(first)) + len(json.dumps(second)))
+    assert DissentRecord.model_validate_json(document) == record

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, JsonValue, SkipValidation, model_validator
 
 from accord.conflicts import Classification, Detection, Position, Tier
-from accord.disputes.shared_outputs import restore_outputs
+from accord.disputes.shared_outputs import restore_dissent_outputs, restore_outputs
 from accord.resolution import RungAttempt
 
 
@@ -97,6 +97,11 @@ class DissentRecord(BaseModel):
     positions: tuple[Position, ...] = ()
     arguments: dict[str, str] = {}
     decided_by: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _restore_shared_outputs(cls, data: Any) -> Any:
+        return restore_dissent_outputs(data)  # a stored dissent names each output once
 
 
 class Case(BaseModel):

@@ -9,7 +9,7 @@ from sqlalchemy import Connection, func, select, tuple_
 
 from accord.clock import isoformat
 from accord.disputes.case import Case, DissentRecord, SettleStatus
-from accord.disputes.shared_outputs import shared_outputs
+from accord.disputes.shared_outputs import shared_dissent_outputs, shared_outputs
 from accord.disputes.signable import AnswerHashes, basis_points
 from accord.errors import NotFound, ValidationError
 from accord.store import Database
@@ -86,7 +86,7 @@ def dissent_row(record: DissentRecord) -> dict[str, Any]:
         "department": record.department,
         "strategy": record.strategy,
         "created_at": isoformat(record.created_at),
-        "document": record.model_dump_json(exclude_defaults=True),
+        "document": shared_dissent_outputs(record).model_dump_json(exclude_defaults=True),
     }
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from accord.conflicts import MISSING, value_at
 
 if TYPE_CHECKING:
-    from accord.disputes.case import Case
+    from accord.disputes.case import Case, DissentRecord
 
 _INDEX, _PATH = "$.output", "$.path"
 
@@ -79,6 +79,22 @@ def _shared_dissent(record: Any, ref: Callable[[Any], Any]) -> Any:
     return record.model_copy(update={"position": position, "positions": positions})
 
 
+def shared_dissent_outputs(record: DissentRecord) -> DissentRecord:
+    """A dissent record stored on its own: its position's output and the winning answer as
+    markers into its own ``positions``."""
+    outputs = [p.output for p in record.positions]
+    by_id = {id(o): i for i, o in enumerate(outputs) if isinstance(o, Mapping | list)}
+
+    def ref(value: Any) -> Any:
+        index = by_id.get(id(value)) if isinstance(value, Mapping | list) else None
+        return value if index is None else {_INDEX: index}
+
+    if not by_id:
+        return record
+    record = _with(record, "winning_answer", ref)
+    return record.model_copy(update={"position": _with(record.position, "output", ref)})
+
+
 def _with(model: Any, field: str, change: Callable[[Any], Any]) -> Any:
     value = getattr(model, field)
     changed = change(value)
@@ -89,20 +105,7 @@ def restore_outputs(data: Any) -> Any:
     """A parsed case document with the markers of :func:`shared_outputs` resolved."""
     if not isinstance(data, dict) or not isinstance(data.get("positions"), list):
         return data
-    outputs = [p.get("output") if isinstance(p, dict) else None for p in data["positions"]]
-
-    def resolve(value: Any) -> Any:
-        if not isinstance(value, dict) or _INDEX not in value or len(value) > 2:
-            return value
-        index = value[_INDEX]
-        if not isinstance(index, int) or not 0 <= index < len(outputs):
-            return value
-        output = outputs[index]
-        if _PATH not in value:
-            return output
-        field = value[_PATH]
-        found = value_at(output, field) if isinstance(output, Mapping) else MISSING
-        return value if found is MISSING else found
+    resolve = _resolver(data["positions"])
 
     detection = data.get("detection")
     if isinstance(detection, dict):
@@ -126,6 +129,38 @@ def restore_outputs(data: Any) -> Any:
             if "output" in position:
                 position["output"] = resolve(position["output"])
     return data
+
+
+def restore_dissent_outputs(data: Any) -> Any:
+    """A parsed dissent document with the markers of :func:`shared_dissent_outputs` resolved."""
+    if not isinstance(data, dict) or not isinstance(data.get("positions"), list):
+        return data
+    resolve = _resolver(data["positions"])
+    if "winning_answer" in data:
+        data["winning_answer"] = resolve(data["winning_answer"])
+    for position in _dicts([data.get("position")]):
+        if "output" in position:
+            position["output"] = resolve(position["output"])
+    return data
+
+
+def _resolver(positions: list[Any]) -> Callable[[Any], Any]:
+    """Resolves a marker against ``positions`` (parsed); any other value is kept as it is."""
+    outputs = [p.get("output") if isinstance(p, dict) else None for p in positions]
+
+    def resolve(value: Any) -> Any:
+        if not isinstance(value, dict) or _INDEX not in value or len(value) > 2:
+            return value
+        index = value[_INDEX]
+        if not isinstance(index, int) or not 0 <= index < len(outputs):
+            return value
+        output = outputs[index]
+        if _PATH not in value:
+            return output
+        found = value_at(output, value[_PATH]) if isinstance(output, Mapping) else MISSING
+        return value if found is MISSING else found
+
+    return resolve
 
 
 def _dicts(value: Any) -> list[dict[str, Any]]:
