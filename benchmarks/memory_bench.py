@@ -4,7 +4,7 @@ what ``accord settle`` of a large file costs streamed in batches versus in one c
 * a case whose outputs total 10 MB of JSON (``--quick``: 1 MB), settled through the library:
   the peak of Python allocations during ``Accord.settle`` (tracemalloc), over the outputs'
   JSON size; the outputs themselves exist before the call and are not counted;
-* 50,000 cases (``--quick``: 5,000): ``accord settle FILE.jsonl`` (streamed, batches of
+* 50,000 cases (``--quick``: 10,000): ``accord settle FILE.jsonl`` (streamed, batches of
   ``limits.cases_per_batch``) against ``Accord.settle_many`` of the whole list at once (what
   ``accord settle`` did before), both in child processes, peak PSS.
 """
@@ -130,5 +130,5 @@ def run(quick: bool) -> list[Result]:
             passed=ratio < 10,
             notes=f"{peak:.0f} MB peak; rows of small mappings",
         ),
-        *_many_cases(5_000 if quick else 50_000),
+        *_many_cases(10_000 if quick else 50_000),
     ]
