@@ -9,8 +9,6 @@ from collections.abc import Awaitable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import structlog
-
 from accord.approvals import (
     ApprovalItem,
     ApprovalQueue,
@@ -49,6 +47,7 @@ from accord.learning import CaseOutcome
 from accord.ledger import Checkpoint, Ledger, TrustRoot, VerificationReport
 from accord.ledger.witness import witnesses_from_settings
 from accord.llm import LanguageModel, build_model
+from accord.log import get_logger
 from accord.org import OrgChart
 from accord.plugins import ConfiguredProbes, load_tie_breakers
 from accord.resolution import (
@@ -67,7 +66,7 @@ from accord.store import (
 )
 
 PASSPHRASE_ENV = "ACCORD_KEY_PASSPHRASE"
-log = structlog.get_logger("accord")
+log = get_logger("accord")
 
 
 class Accord:
@@ -164,6 +163,7 @@ class Accord:
             tier_two=self.tier_two,
             approvals=self.approvals,
             approval_policy=config.approval_policy,
+            limits=config.settings.limits,
         )
 
     def _refuse_if_read_only(self, action: str) -> None:

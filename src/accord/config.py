@@ -15,11 +15,12 @@ from accord.config_errors import config_error, key_path, short_rule, unknown_key
 from accord.conflicts import DecisionTable, DetectionSettings
 from accord.disputes import DecideSettings
 from accord.errors import ConfigError
+from accord.limits import Limits
 from accord.llm import ModelSettings
 from accord.org import OrgChart, org_chart_from_mapping
 from accord.resolution import LadderSettings
 from accord.resolution.policy import ResolutionPolicy
-from accord.strict_yaml import parse_yaml
+from accord.strict_yaml import check_yaml_size, parse_yaml
 
 
 class _Strict(BaseModel):
@@ -114,11 +115,13 @@ class Settings(_Strict):
     model: ModelSettings | None = None
     approvals: ApprovalsSettings = ApprovalsSettings()
     boundary: BoundarySettings = BoundarySettings()
+    limits: Limits = Limits()
 
 
 def read_yaml(path: Path) -> Any:
     """Parse a YAML file strictly (duplicate keys refused), errors naming the file and line."""
     try:
+        check_yaml_size(path.stat().st_size, source=str(path))
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(

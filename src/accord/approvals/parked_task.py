@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from accord.approvals.item import ApprovalDecision
+from accord.printable import PrintableId
 
 TASK_ID_PATTERN = r"^park:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"
 
@@ -18,7 +19,7 @@ class ParkedTask(BaseModel):
 
     task_id: Annotated[str, Field(pattern=TASK_ID_PATTERN)]
     item_id: str
-    agent_id: Annotated[str, Field(min_length=1, max_length=256)]
+    agent_id: PrintableId
     context: dict[str, Any]
     parked_at: AwareDatetime
     resumed_at: AwareDatetime | None = None

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from pydantic import BaseModel, ConfigDict, field_validator
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from accord.printable import PrintableId
 
 SYSTEM_PREFIX = "system:"
 
@@ -17,7 +17,7 @@ class Principal(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    principal_id: Annotated[str, Field(min_length=1, max_length=256)]
+    principal_id: PrintableId
     roles: frozenset[str] = frozenset()
 
     @field_validator("principal_id")

@@ -1,11 +1,13 @@
-"""Structured logs for the command line: JSON-ish key=value events on stderr, never stdout."""
+"""Logs for the command line: the library's ``accord.*`` records as ``timestamp level=…
+event=…`` lines on stderr, never stdout."""
 
 from __future__ import annotations
 
 import logging
 import sys
+import time
 
-import structlog
+from accord.log import ROOT
 
 
 class _CurrentStderr:
@@ -18,17 +20,15 @@ class _CurrentStderr:
         sys.stderr.flush()
 
 
+_FORMATTER = logging.Formatter("%(asctime)s level=%(levelname)s %(message)s", "%Y-%m-%dT%H:%M:%SZ")
+_FORMATTER.converter = time.gmtime
+_HANDLER = logging.StreamHandler(_CurrentStderr())
+_HANDLER.setFormatter(_FORMATTER)
+
+
 def configure_logging(verbose: bool) -> None:
     """Warnings and errors by default (info with ``-v``), always to stderr."""
-    structlog.configure(
-        wrapper_class=structlog.make_filtering_bound_logger(
-            logging.INFO if verbose else logging.WARNING
-        ),
-        logger_factory=structlog.PrintLoggerFactory(file=_CurrentStderr()),  # type: ignore[arg-type]
-        processors=[
-            structlog.processors.add_log_level,
-            structlog.processors.TimeStamper(fmt="iso", utc=True),
-            structlog.processors.KeyValueRenderer(key_order=["timestamp", "level", "event"]),
-        ],
-        cache_logger_on_first_use=False,
-    )
+    logger = logging.getLogger(ROOT)
+    logger.setLevel(logging.INFO if verbose else logging.WARNING)
+    if _HANDLER not in logger.handlers:  # the CLI's callback runs once per command
+        logger.addHandler(_HANDLER)

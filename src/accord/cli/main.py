@@ -36,6 +36,7 @@ from accord.cli.options import (
     key_directory,
 )
 from accord.cli.problems import report_problem
+from accord.cli.schema_commands import schema_app
 from accord.cli.tables import json_cell, listing, print_json, text_cell
 from accord.clock import SystemClock
 from accord.config import load_config
@@ -71,6 +72,7 @@ app.add_typer(dissent_commands.dissent_app, name="dissent")
 app.add_typer(approval_commands.approvals_app, name="approvals")
 app.add_typer(session_commands.session_app, name="session")
 app.add_typer(session_commands.boundaries_app, name="boundaries")
+app.add_typer(schema_app, name="schema")
 app.command("sweep")(approval_commands.sweep)
 app.command("settle")(settle_commands.settle)
 app.command("cases")(settle_commands.cases)

@@ -4,26 +4,29 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
+from itertools import islice
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
+from accord.app import Accord
 from accord.cli.opening import open_accord, print_one
-from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
+from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
 from accord.cli.problems import report_problem
+from accord.cli.settle_file import FileKind, SettleFile
 from accord.cli.tables import listing
-from accord.disputes import SettleRequest, SettleStatus
+from accord.config import load_config
+from accord.disputes import SettleStatus
 from accord.errors import AccordError, ValidationError
 from accord.learning import WinRateTracker, evaluate_crowd, render_report, root_cause_report
 from accord.learning.report import report_paths
+from accord.limits import Limits
 from accord.safe_files import refuse_existing
 
 eval_app = typer.Typer(no_args_is_help=True, help="Measure Accord against labelled data.")
-
-_REQUEST_KEYS = frozenset({"subject", "positions", "task_type", "session_id"})
-
 
 def _console(stderr: bool = False) -> Console:
     return Console(stderr=stderr)
@@ -34,78 +37,113 @@ def _input_error(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
-def request_from_json(data: Any, where: str = "") -> SettleRequest:
-    """One settle request from parsed JSON, naming the field of any problem."""
-    if not isinstance(data, dict):
-        raise ValidationError(
-            f"{where or 'the file'} must be a JSON object",
-            code="settle.bad_request",
-            field=where or "(top level)",
-            rule="a JSON object",
-        )
-    unknown = sorted(set(data) - _REQUEST_KEYS)
-    if unknown:
-        raise ValidationError(
-            f"unknown key {unknown[0]!r}",
-            code="settle.bad_request",
-            field=f"{where}{unknown[0]}",
-            rule="unknown key",
-        )
-    for key in ("subject", "positions"):
-        if key not in data:
-            raise ValidationError(
-                f"missing key {key!r}",
-                code="settle.bad_request",
-                field=f"{where}{key}",
-                rule="required key is missing",
-            )
-    return SettleRequest(
-        subject=data["subject"],
-        positions=data["positions"],
-        task_type=data.get("task_type", "default"),
-        session_id=data.get("session_id"),
-    )
-
-
 def settle(
     file: Annotated[
-        Path, typer.Argument(help="A JSON object, or a list of them, or '-' for stdin.")
+        Path,
+        typer.Argument(
+            help="One case (a JSON object), a JSON array of cases, or JSON Lines (one case per "
+            "line, streamed); '-' for stdin. Format: `accord schema settle`."
+        ),
     ],
     db: DbOption = None,
     keys: KeysOption = None,
     config: ConfigOption = None,
 ) -> None:
-    """Settle the positions in FILE and print each decision as JSON (exit 2 on invalid input)."""
+    """Settle the cases in FILE and print each decision as JSON (exit 2 on invalid input).
+
+    The whole file is checked before anything is written; then it is settled in batches of
+    limits.cases_per_batch cases, one transaction each. Decisions print as one JSON object,
+    a JSON array, or JSON Lines, as the cases were given.
+    """
+    limits = _limits(config)
     try:
-        text = sys.stdin.read() if str(file) == "-" else file.read_text(encoding="utf-8")
-        data = json.loads(text)
-    except OSError as exc:
-        raise _input_error(f"{file}: cannot read: {exc.strerror}") from exc
-    except UnicodeDecodeError as exc:
-        raise _input_error(f"{file}: not UTF-8 text (byte {exc.start})") from exc
-    except json.JSONDecodeError as exc:
-        raise _input_error(f"{file}: line {exc.lineno}: not valid JSON: {exc.msg}") from exc
-    try:
-        if isinstance(data, list):
-            requests = [request_from_json(item, f"[{i}].") for i, item in enumerate(data)]
-        else:
-            requests = [request_from_json(data)]
+        source = SettleFile(file, limits)
     except ValidationError as exc:
-        where = exc.context.get("field")
-        raise _input_error(f"[{exc.code}] {file}: {where}: {exc.message}") from exc
-    accord = open_accord(config, db, keys)
+        raise _input_error(str(exc)) from exc
     try:
-        cases = accord.settle_many(requests)
-    except ValidationError as exc:
-        where = exc.context.get("field")
-        raise _input_error(
-            f"[{exc.code}] {file}: {exc.message}" + (f" (field {where})" if where else "")
-        ) from exc
+        accord = open_accord(config, db, keys)
+        try:
+            total = _check_all(source, accord)
+            _settle_batches(accord, source, limits, total)
+        finally:
+            accord.close()
     finally:
-        accord.close()
-    summaries = [c.summary() for c in cases]
-    out = summaries if isinstance(data, list) else summaries[0]
-    sys.stdout.write(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+        source.close()
+
+
+def _limits(config: Path | None) -> Limits:
+    try:
+        return load_config(default_config(config)).settings.limits
+    except AccordError as exc:
+        report_problem("error", exc)
+        raise typer.Exit(2) from exc
+
+
+def _check_all(source: SettleFile, accord: Accord) -> int:
+    """Every case checked as settle will check it (its org chart included), one at a time,
+    before any is recorded; the number of cases."""
+    count = 0
+    try:
+        for where, case in source.cases():
+            try:
+                accord.settler.check(case.request())
+            except ValidationError as exc:
+                field = exc.context.get("field")
+                raise ValidationError(
+                    f"{where}: " + (f"{field}: " if field else "") + exc.message,
+                    code=exc.code,
+                    **exc.context,
+                ) from exc
+            count += 1
+    except ValidationError as exc:
+        raise _input_error(str(exc)) from exc
+    if count == 0:
+        raise _input_error(f"{source.name}: no cases to settle")
+    return count
+
+
+def _settle_batches(accord: Accord, source: SettleFile, limits: Limits, total: int) -> None:
+    out = _DecisionWriter(source.kind)
+    cases = source.cases()
+    done = 0
+    while batch := [case.request() for _, case in islice(cases, limits.cases_per_batch)]:
+        try:
+            settled = accord.settle_many(batch)
+        except ValidationError as exc:
+            out.close()
+            where = exc.context.get("field")
+            kept = f" ({done} of {total} cases were recorded before it)" if done else ""
+            raise _input_error(
+                f"[{exc.code}] {source.name}: {exc.message}"
+                + (f" (field {where})" if where else "")
+                + kept
+            ) from exc
+        for case in settled:
+            out.write(case.summary())
+        done += len(settled)
+    out.close()
+
+
+class _DecisionWriter:
+    """Prints decisions as they are made, in the layout the cases came in."""
+
+    def __init__(self, kind: FileKind) -> None:
+        self._kind = kind
+        self._count = 0
+
+    def write(self, summary: dict[str, Any]) -> None:
+        if self._kind is FileKind.LINES:
+            sys.stdout.write(json.dumps(summary, ensure_ascii=False) + "\n")
+        elif self._kind is FileKind.OBJECT:
+            sys.stdout.write(json.dumps(summary, indent=2, ensure_ascii=False) + "\n")
+        else:
+            text = textwrap.indent(json.dumps(summary, indent=2, ensure_ascii=False), "  ")
+            sys.stdout.write(("[\n" if self._count == 0 else ",\n") + text)
+        self._count += 1
+
+    def close(self) -> None:
+        if self._kind is FileKind.ARRAY:
+            sys.stdout.write("\n]\n" if self._count else "[]\n")
 
 
 def cases(

@@ -7,12 +7,11 @@ group's indexes ascending.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Hashable, Sequence
 from typing import Any, NamedTuple
 
 from accord.conflicts._gap import clusters, exceeds, relative_gap
-from accord.conflicts._paths import frozen
+from accord.conflicts._paths import fingerprint, multiset_fingerprint
 from accord.conflicts.kinds import ConflictKind, Severity
 from accord.conflicts.position import OutputKind, is_label
 from accord.conflicts.settings import DetectionSettings, NumericThresholds
@@ -122,10 +121,10 @@ def _merge_equivalent(
 
 def _lists(values: Sequence[list[Any]]) -> Verdict:
     """Whole-list comparison; the same elements in another order is a priority conflict."""
-    groups = _by_key([frozen(value) for value in values])
+    groups = _by_key([fingerprint(value) for value in values])
     if len(groups) == 1:
         return Verdict(groups, None, None, None, None)
-    contents = {frozenset(Counter(map(frozen, values[group[0]])).items()) for group in groups}
+    contents = {multiset_fingerprint(values[group[0]]) for group in groups}
     kind = (
         ConflictKind.PRIORITY_CONFLICT if len(contents) == 1 else ConflictKind.DIRECT_CONTRADICTION
     )
@@ -133,7 +132,7 @@ def _lists(values: Sequence[list[Any]]) -> Verdict:
 
 
 def _exact(values: Sequence[Any]) -> Verdict:
-    groups = _by_key([frozen(value) for value in values])
+    groups = _by_key([fingerprint(value) for value in values])
     if len(groups) == 1:
         return Verdict(groups, None, None, None, None)
     return Verdict(groups, ConflictKind.DIRECT_CONTRADICTION, Severity.MEDIUM, None, None)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+from collections.abc import Callable, Iterable, Mapping
 from enum import Enum
 from typing import Any, Final, TypeVar
 
@@ -67,19 +68,48 @@ def ancestors(path: str) -> list[str]:
     return [".".join(parts[:end]) for end in range(1, len(parts))]
 
 
-_BOOL, _NUMBER, _TEXT, _NULL, _LIST, _MAP = range(6)
+def fingerprint(value: Any) -> bytes:
+    """A 32-byte digest, equal for equal JSON values (``1`` and ``1.0`` alike, ``True`` and
+    ``1`` not, mappings in any key order), computed without copying the value."""
+    digest = hashlib.blake2b(digest_size=32)
+    _feed(digest.update, value)
+    return digest.digest()
 
 
-def frozen(value: Any) -> Any:
-    """A hashable key equal for equal JSON values; ``True`` and ``1`` stay different."""
+def multiset_fingerprint(values: Iterable[Any]) -> tuple[int, int]:
+    """``(count, sum of fingerprints mod 2**256)``: equal for the same elements in any order,
+    in constant memory however many elements there are."""
+    count = total = 0
+    for value in values:
+        count += 1
+        total = (total + int.from_bytes(fingerprint(value), "big")) % _MODULUS
+    return count, total
+
+
+_MODULUS = 1 << 256
+
+
+def _feed(update: Callable[[bytes], None], value: Any) -> None:
     if isinstance(value, bool):
-        return (_BOOL, value)
-    if isinstance(value, int | float):
-        return (_NUMBER, value)
-    if isinstance(value, str):
-        return (_TEXT, value)
-    if value is None:
-        return (_NULL,)
-    if isinstance(value, Mapping):
-        return (_MAP, frozenset((key, frozen(item)) for key, item in value.items()))
-    return (_LIST, tuple(frozen(item) for item in value))
+        update(b"t" if value else b"f")
+    elif isinstance(value, int | float):
+        number = int(value) if isinstance(value, float) and value.is_integer() else value
+        text = repr(number).encode()
+        update(b"n%d:" % len(text) + text)
+    elif isinstance(value, str):
+        data = value.encode("utf-8", "surrogatepass")
+        update(b"s%d:" % len(data) + data)
+    elif value is None:
+        update(b"z")
+    elif isinstance(value, Mapping):
+        update(b"{%d:" % len(value))
+        for key in sorted(value):
+            data = key.encode("utf-8", "surrogatepass")
+            update(b"%d:" % len(data) + data)
+            _feed(update, value[key])
+        update(b"}")
+    else:
+        update(b"[%d:" % len(value))
+        for item in value:
+            _feed(update, item)
+        update(b"]")

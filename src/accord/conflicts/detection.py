@@ -44,13 +44,14 @@ comparator is not transitive).
 
 from __future__ import annotations
 
+import reprlib
 from collections.abc import Mapping, Sequence
 from typing import Annotated, Any, cast
 
 from pydantic import BaseModel, ConfigDict, JsonValue, SkipValidation
 
 from accord.conflicts._compare import Verdict, compare
-from accord.conflicts._paths import MISSING, frozen, leaves, path_key, value_at
+from accord.conflicts._paths import MISSING, fingerprint, leaves, path_key, value_at
 from accord.conflicts.kinds import ConflictKind, Severity
 from accord.conflicts.merge import merge_outputs
 from accord.conflicts.position import OutputKind, Position, validate_positions
@@ -169,7 +170,7 @@ def _structured(
         # No field disagrees beyond its tolerance. If the outputs still differ (a field only
         # some agents gave, or values within tolerance), combining them is a merge to record.
         differ = any(
-            len(providers) < len(items) or len({frozen(v) for v in values}) > 1
+            len(providers) < len(items) or len({fingerprint(v) for v in values}) > 1
             for _, providers, values in fields
         )
         return _merged(items, flats, "fields where they overlap" if differ else None, max_gap)
@@ -308,7 +309,15 @@ def _disjoint_subsets(items: tuple[Position, ...]) -> bool:
     return True
 
 
+#: Answers in a description are shortened (a large output would copy itself into every record
+#: that carries the description); small answers read as ``repr`` would show them.
+_BRIEF = reprlib.Repr()
+_BRIEF.maxstring = _BRIEF.maxother = 120
+_BRIEF.maxlist = _BRIEF.maxdict = _BRIEF.maxtuple = 8
+_BRIEF.maxlevel = 4
+
+
 def _describe(verdict: Verdict, groups: tuple[AnswerGroup, ...]) -> str:
-    sides = "; ".join(f"{', '.join(group.agents)}: {group.answer!r}" for group in groups)
+    sides = "; ".join(f"{', '.join(group.agents)}: {_BRIEF.repr(group.answer)}" for group in groups)
     gap = f" (gap {verdict.gap:.2%})" if verdict.gap is not None else ""
     return f"{verdict.kind}, {verdict.severity}{gap} — {sides}"

@@ -53,16 +53,23 @@ def _checked_content(value: object) -> Any:
     return value  # already checked and copied by Evidence._hash_content
 
 
+_Text = Annotated[str, SERIALIZE_NATIVELY, PlainValidator(_text, json_schema_input_type=str)]
+
+
 class Evidence(BaseModel):
     """One piece of evidence: what kind, where from, what it says, and its content hash."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    kind: Annotated[str, SERIALIZE_NATIVELY, PlainValidator(_text)]
-    reference: Annotated[str, SERIALIZE_NATIVELY, PlainValidator(_text)] = ""
-    description: Annotated[str, SERIALIZE_NATIVELY, PlainValidator(_text)] = ""
-    content: Annotated[JsonValue, SERIALIZE_NATIVELY, PlainValidator(_checked_content)] = None
-    content_hash: Annotated[str, SERIALIZE_NATIVELY, PlainValidator(_text)] = ""
+    kind: _Text
+    reference: _Text = ""
+    description: _Text = ""
+    content: Annotated[
+        JsonValue,
+        SERIALIZE_NATIVELY,
+        PlainValidator(_checked_content, json_schema_input_type=JsonValue),
+    ] = None
+    content_hash: _Text = ""
     """Always computed from ``content``; a supplied value must match it."""
 
     @classmethod

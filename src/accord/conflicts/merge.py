@@ -17,7 +17,7 @@ from typing import Annotated, Any, cast
 
 from pydantic import BaseModel, ConfigDict, JsonValue, SkipValidation
 
-from accord.conflicts._paths import MISSING, ancestors, frozen, leaves, nearest_value, value_at
+from accord.conflicts._paths import MISSING, ancestors, fingerprint, leaves, nearest_value, value_at
 from accord.conflicts.position import Position, validate_positions
 from accord.errors import ValidationError
 
@@ -68,7 +68,7 @@ def merge_outputs(items: Sequence[Position], flats: Sequence[dict[str, Any]]) ->
         if any(ancestor in decided for ancestor in ancestors(path)):
             continue  # a less nested plain value won
         candidates = _candidates(items, flats, path)
-        if len(candidates) > 1 and len({frozen(value) for _, value in candidates}) > 1:
+        if len(candidates) > 1 and len({fingerprint(value) for _, value in candidates}) > 1:
             differing.add(path)
         winner, value = _most_confident(items, candidates, path)
         if isinstance(value, Mapping) and value:

@@ -28,6 +28,7 @@ from accord.conflicts._serialize_natively import SERIALIZE_NATIVELY
 from accord.conflicts.evidence import Evidence
 from accord.conflicts.text import normalize_text
 from accord.errors import ValidationError
+from accord.printable import MAX_ID_LENGTH, printable_problem
 
 MAX_LABEL_LENGTH = 64
 """Strings up to this length (with single spaces only) are labels; longer ones are text."""
@@ -69,7 +70,7 @@ def _error(code: str, field: str, rule: str, info: ValidationInfo, **extra: Any)
     )
 
 
-MAX_AGENT_LENGTH = 256
+MAX_AGENT_LENGTH = MAX_ID_LENGTH
 """Agent ids are stored and signed as given; longer ones are refused at the boundary."""
 
 
@@ -83,6 +84,9 @@ def _agent(value: object, info: ValidationInfo) -> str:
             f"agent ids are at most {MAX_AGENT_LENGTH} characters",
             info,
         )
+    problem = printable_problem(value)
+    if problem is not None:
+        raise _error("conflicts.invalid_agent", "agent", problem, info)
     return value
 
 
@@ -186,16 +190,26 @@ class Position(BaseModel):
     # when dumping to JSON (pydantic/pydantic#10402); the re-check of our result is cheap.
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    agent: Annotated[str, SERIALIZE_NATIVELY, PlainValidator(_agent)]
-    output: Annotated[Output, SERIALIZE_NATIVELY, PlainValidator(_output)]
-    confidence: Annotated[float | None, SERIALIZE_NATIVELY, PlainValidator(_confidence)] = None
+    agent: Annotated[str, SERIALIZE_NATIVELY, PlainValidator(_agent, json_schema_input_type=str)]
+    output: Annotated[
+        Output, SERIALIZE_NATIVELY, PlainValidator(_output, json_schema_input_type=Output)
+    ]
+    confidence: Annotated[
+        float | None,
+        SERIALIZE_NATIVELY,
+        PlainValidator(_confidence, json_schema_input_type=float | None),
+    ] = None
     field_confidence: Annotated[dict[str, float], BeforeValidator(_field_confidence)] = Field(
         default_factory=dict
     )
     evidence: Annotated[tuple[Evidence, ...], BeforeValidator(_evidence)] = ()
     sources: Annotated[tuple[str, ...], BeforeValidator(_strings)] = ()
     assumptions: Annotated[tuple[str, ...], BeforeValidator(_strings)] = ()
-    reasoning: Annotated[str | None, SERIALIZE_NATIVELY, PlainValidator(_reasoning)] = None
+    reasoning: Annotated[
+        str | None,
+        SERIALIZE_NATIVELY,
+        PlainValidator(_reasoning, json_schema_input_type=str | None),
+    ] = None
     task_subset: Annotated[tuple[str, ...], BeforeValidator(_strings)] = ()
 
     @model_validator(mode="before")

@@ -117,6 +117,14 @@ def _plain_leaf(value: object, kind: type) -> bool:
     return False
 
 
+def integer_text(value: int) -> str:
+    """``value`` in decimal, or a description when it is too long to print (Python refuses to
+    convert integers of more than 4,300 digits to text)."""
+    if value.bit_length() <= 4096:  # at most 1,234 digits
+        return str(value)
+    return f"an integer of {value.bit_length():,} bits"
+
+
 def _check(value: object, path: str) -> None:
     """Validate ``value`` fully (subclasses, any Mapping, surrogates) or raise at its path."""
     if value is None or isinstance(value, bool):
@@ -129,7 +137,7 @@ def _check(value: object, path: str) -> None:
                 "canonical.integer_range",
                 path,
                 "integers must lie within ±(2**53 − 1)",
-                value=str(value),
+                value=integer_text(value),
             )
     elif isinstance(value, float):
         raise _error(

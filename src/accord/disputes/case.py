@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from datetime import datetime
 from enum import StrEnum
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, JsonValue
+from pydantic import BaseModel, ConfigDict, JsonValue, SkipValidation, model_validator
 
 from accord.conflicts import Classification, Detection, Position, Tier
+from accord.disputes.shared_outputs import restore_dissent_outputs, restore_outputs
 from accord.resolution import RungAttempt
 
 
@@ -37,6 +38,11 @@ class CaseStatus(StrEnum):
     ABANDONED = "abandoned"
 
 
+Answer = Annotated[JsonValue, SkipValidation]
+"""An agent's output as a position already checked and copied it: not validated (copied) again,
+since a large output would cost its size once more per copy."""
+
+
 class Decision(BaseModel):
     """The winning side, or the merged output, and how it was reached.
 
@@ -50,7 +56,7 @@ class Decision(BaseModel):
 
     winner: str | None = None
     winners: tuple[str, ...] = ()
-    answer: JsonValue = None
+    answer: Answer = None
     rung: str | None = None
     confidence: float | None = 0.0
     provenance: dict[str, str] | None = None
@@ -68,7 +74,7 @@ class EscalationPayload(BaseModel):
     reason: str
     next_step: str | None
     target_tier: Tier
-    outputs: dict[str, JsonValue]
+    outputs: Annotated[dict[str, JsonValue], SkipValidation]
     evidence: dict[str, dict[str, Any]]
     strategies_tried: tuple[RungAttempt, ...]
     confidence: float
@@ -90,7 +96,7 @@ class DissentRecord(BaseModel):
     kind: str | None
     strategy: str | None
     position: Position
-    winning_answer: JsonValue
+    winning_answer: Answer
     reasoning: str
     created_at: datetime
     subject: str = ""
@@ -100,6 +106,11 @@ class DissentRecord(BaseModel):
     positions: tuple[Position, ...] = ()
     arguments: dict[str, str] = {}
     decided_by: str | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _restore_shared_outputs(cls, data: Any) -> Any:
+        return restore_dissent_outputs(data)  # a stored dissent names each output once
 
 
 class Case(BaseModel):
@@ -131,6 +142,11 @@ class Case(BaseModel):
     tokens_in: int = 0
     tokens_out: int = 0
     model_calls: int = 0
+
+    @model_validator(mode="before")
+    @classmethod
+    def _restore_shared_outputs(cls, data: Any) -> Any:
+        return restore_outputs(data)  # a stored document names each output once
 
     @property
     def figures(self) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from sqlalchemy import Connection, func, select, tuple_
 
 from accord.clock import isoformat
 from accord.disputes.case import Case, DissentRecord, SettleStatus
+from accord.disputes.shared_outputs import shared_dissent_outputs, shared_outputs
 from accord.disputes.signable import AnswerHashes, basis_points
 from accord.errors import NotFound, ValidationError
 from accord.store import Database
@@ -19,7 +20,8 @@ VALID_STATUSES = tuple(s.value for s in SettleStatus)
 
 def case_row(case: Case) -> dict[str, Any]:
     """The ``cases`` row: the queryable columns and the case document."""
-    return {**case_columns(case), "document": case.model_dump_json(exclude_defaults=True)}
+    document = shared_outputs(case).model_dump_json(exclude_defaults=True)
+    return {**case_columns(case), "document": document}
 
 
 def case_columns(case: Case) -> dict[str, Any]:
@@ -84,7 +86,7 @@ def dissent_row(record: DissentRecord) -> dict[str, Any]:
         "department": record.department,
         "strategy": record.strategy,
         "created_at": isoformat(record.created_at),
-        "document": record.model_dump_json(exclude_defaults=True),
+        "document": shared_dissent_outputs(record).model_dump_json(exclude_defaults=True),
     }
 
 

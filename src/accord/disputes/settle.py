@@ -38,7 +38,9 @@ from accord.disputes.staged_approvals import StagedApprovals, StagedRequest
 from accord.disputes.tier_two import TierTwo, run_tier_two
 from accord.errors import AccordError, CanonicalizationError, StoreError, ValidationError
 from accord.ledger import Ledger, PreparedEvent
+from accord.limits import Limits, exceeded
 from accord.org import OrgChart
+from accord.printable import printable_problem
 from accord.resolution import VerifierRegistry, option_texts_of
 from accord.store.group_commit import GroupCommit
 
@@ -53,6 +55,9 @@ class _Prepared:
     case: Case
     events: list[PreparedEvent]
     approvals: list[StagedRequest]
+    hashes: AnswerHashes
+    """The answer hashes its events took (the case rows reuse them: a large output is
+    canonicalized once, not once more per row)."""
 
 
 @dataclass(frozen=True)
@@ -126,7 +131,7 @@ def check_agents_known(
 MAX_LENGTHS = {"subject": 480, "task_type": 128, "session_id": 128}
 
 
-def _check_request(request: SettleRequest) -> tuple[Position, ...]:
+def _check_request(request: SettleRequest, limits: Limits) -> tuple[Position, ...]:
     for name in ("subject", "task_type"):
         value = getattr(request, name)
         if not isinstance(value, str) or not value.strip():
@@ -154,20 +159,32 @@ def _check_request(request: SettleRequest) -> tuple[Position, ...]:
             field="session_id",
             rule="a non-empty string or null",
         )
-    positions = _positions(request.positions)
-    # One canonicalization over everything a signed record will copy (fast path); only when it
-    # fails, walk field by field to name the culprit. Evidence content is only ever hashed.
+    raw = request.positions
+    count = len(raw) if isinstance(raw, Sequence) else 0
+    if count > limits.positions_per_case:
+        raise exceeded(
+            "positions_per_case", limits.positions_per_case, count, field="positions",
+            unit="positions",
+        )
+    positions = _positions(raw)
+    # Canonicalize what a signed record will copy, one output at a time (its size is checked
+    # against the limit, and only one output's bytes are alive at once); only when that fails,
+    # walk field by field to name the culprit. Evidence content is only ever hashed.
     copied = [
         request.subject,
         request.task_type,
         request.session_id,
-        [
-            [p.agent, signable(p.output), p.reasoning, list(p.sources), list(p.assumptions)]
-            for p in positions
-        ],
+        [[p.agent, p.reasoning, list(p.sources), list(p.assumptions)] for p in positions],
     ]
     try:
         canonical_bytes(copied)
+        for index, position in enumerate(positions):
+            size = len(canonical_bytes(signable(position.output)))
+            if size > limits.output_bytes:
+                raise exceeded(
+                    "output_bytes", limits.output_bytes, size,
+                    field=f"positions[{index}].output", unit="bytes", position=index,
+                )
     except CanonicalizationError:
         for name in ("subject", "task_type", "session_id"):
             _check_signable(getattr(request, name), name, None)
@@ -175,6 +192,13 @@ def _check_request(request: SettleRequest) -> tuple[Position, ...]:
             fields = position.model_dump(exclude={"evidence": {"__all__": {"content"}}})
             _check_signable(fields, f"positions[{index}]", index)
         raise
+    for name in ("subject", "task_type", "session_id"):
+        value = getattr(request, name)
+        problem = None if value is None else printable_problem(value)
+        if problem is not None:
+            raise ValidationError(
+                f"{name}: {problem}", code="settle.bad_request", field=name, rule=problem
+            )
     if len(positions) < MIN_POSITIONS:
         plural = "" if len(positions) == 1 else "s"
         raise ValidationError(
@@ -223,6 +247,7 @@ class Settler:
         tier_two: TierTwo | None = None,
         approvals: ApprovalQueue | None = None,
         approval_policy: TimeoutPolicy | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.ledger = ledger
         self.store = store
@@ -235,6 +260,7 @@ class Settler:
         self.tier_two = tier_two
         self.approvals = approvals
         self.approval_policy: TimeoutPolicy = approval_policy or WaitForever()
+        self.limits = limits or Limits()
         #: Concurrent settle()/settle_async() callers share transactions (one fsync per batch);
         #: ``commits.max_batch = 1`` gives each call its own. A database failure (StoreError)
         #: fails the batch; any other failure is retried by halves so it stays with its case.
@@ -251,9 +277,14 @@ class Settler:
         department = department_of_agents([p.agent for p in positions], self.tier_two.org)
         return self.tier_two.policy.choose(classification.kind, department).tier1
 
+    def check(self, request: SettleRequest) -> None:
+        """Every check :meth:`settle` makes on ``request`` before deciding it, writing nothing
+        (``accord settle`` checks a whole file before it records any case)."""
+        self._checked(request)
+
     def _checked(self, request: SettleRequest) -> tuple[Position, ...]:
         """The request's positions once the request, its positions and its agents are valid."""
-        positions = _check_request(request)
+        positions = _check_request(request, self.limits)
         check_agents_known(
             positions, self.org, allow_unknown=self.settings.allow_unknown_agents
         )
@@ -311,7 +342,7 @@ class Settler:
     def _prepare(self, case: Case, hashes: AnswerHashes, staged: StagedApprovals) -> _Prepared:
         """The case with its ledger events already canonical: only bytes wait for the lock."""
         events = self.ledger.prepare(case_events(case, self.org, hashes))
-        return _Prepared(case, events, staged.take(case.case_id))
+        return _Prepared(case, events, staged.take(case.case_id), hashes)
 
     def _persist(
         self, batch: Sequence[_Prepared], hashes: AnswerHashes | None = None
@@ -327,7 +358,8 @@ class Settler:
                 seqs = tuple(s.seq for s in sealed[at : at + len(item.events)])
                 at += len(item.events)
                 out.append(item.case.model_copy(update={"ledger_seqs": seqs}))
-            self.store.insert(conn, out, hashes or AnswerHashes())
+            joined = hashes or AnswerHashes.joined(item.hashes for item in batch)
+            self.store.insert(conn, out, joined)
             for item, case in zip(batch, out, strict=True):
                 for request in item.approvals:
                     self._write_request(conn, case, request)
@@ -368,6 +400,11 @@ class Settler:
 
     def settle_many(self, requests: Sequence[SettleRequest]) -> list[Case]:
         """Settle several cases in one transaction: all are recorded, or none."""
+        if len(requests) > self.limits.cases_per_batch:
+            raise exceeded(
+                "cases_per_batch", self.limits.cases_per_batch, len(requests),
+                field="requests", unit="cases",
+            )
         decided = []
         for index, request in enumerate(requests):  # every request is checked before any
             started = time.perf_counter()  # model or approval call is made

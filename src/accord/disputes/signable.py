@@ -6,20 +6,35 @@ Agents' outputs may hold fractions (``1200.5``); signed records carry them as
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from accord.crypto import content_hash
 
 
 def signable(value: Any) -> Any:
-    """``value`` with every float replaced by ``{"$decimal": repr}`` (recursively)."""
+    """``value`` with every float replaced by ``{"$decimal": repr}`` (recursively); ``value``
+    itself, not a copy, when it holds no float (outputs can be large)."""
+    return _replaced(value) if _has_float(value) else value
+
+
+def _has_float(value: Any) -> bool:
+    if isinstance(value, float):
+        return True
+    if isinstance(value, Mapping):
+        return any(_has_float(v) for v in value.values())
+    if isinstance(value, (list, tuple)):
+        return any(_has_float(v) for v in value)
+    return False
+
+
+def _replaced(value: Any) -> Any:
     if isinstance(value, float):
         return {"$decimal": repr(value)}
     if isinstance(value, Mapping):
-        return {str(k): signable(v) for k, v in value.items()}
+        return {str(k): _replaced(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [signable(v) for v in value]
+        return [_replaced(v) for v in value]
     return value
 
 
@@ -39,16 +54,28 @@ def answer_key(value: Any) -> str:
 
 
 class AnswerHashes:
-    """Memoized :func:`answer_hash` for one batch of cases (answers repeat across records)."""
+    """Memoized :func:`answer_hash` for one batch of cases (answers repeat across records).
+
+    Scalars are memoized by value; mappings and lists by identity (the records of a case share
+    the position's output object), so no key ever costs the size of a large output."""
 
     __slots__ = ("_memo",)
 
     def __init__(self) -> None:
-        self._memo: dict[str, str] = {}
+        self._memo: dict[tuple[Any, ...], tuple[Any, str]] = {}
+
+    @classmethod
+    def joined(cls, parts: Iterable[AnswerHashes]) -> AnswerHashes:
+        """One memo holding what every part has computed."""
+        out = cls()
+        for part in parts:
+            out._memo.update(part._memo)
+        return out
 
     def __call__(self, value: Any) -> str:
-        key = repr(value)
+        scalar = value is None or isinstance(value, (str, int, float))
+        key = (type(value), value) if scalar else ("id", id(value))
         found = self._memo.get(key)
-        if found is None:
-            found = self._memo[key] = answer_hash(value)
-        return found
+        if found is None:  # the value is kept with its hash, so its id is not reused
+            found = self._memo[key] = (value, answer_hash(value))
+        return found[1]

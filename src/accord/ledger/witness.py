@@ -14,15 +14,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-import structlog
-
 from accord.config_errors import config_error, key_path
 from accord.errors import AccordError
 from accord.ledger.anchor import checkpoint_file_text
 from accord.ledger.checkpoint import Checkpoint
+from accord.log import get_logger
 from accord.safe_files import write_text_file
 
-log = structlog.get_logger("accord.ledger")
+log = get_logger("accord.ledger")
 
 
 def witness_file(directory: Path, tree_size: int) -> Path:

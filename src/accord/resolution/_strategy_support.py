@@ -7,18 +7,18 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 import pydantic
-import structlog
 from pydantic import BaseModel, ConfigDict, JsonValue
 
 from accord.errors import ValidationError
 from accord.llm import MeteredModel, UsageMeter
+from accord.log import get_logger
 from accord.org import OrgChart
 from accord.resolution.hierarchy import common_manager as common_manager
 from accord.resolution.option_labels import labelled
 from accord.resolution.strategy_context import StrategyContext
 from accord.resolution.strategy_types import Dispute, StrategyOutcome
 
-log = structlog.get_logger("accord.strategies")
+log = get_logger("accord.strategies")
 
 NO_ARGUMENT = "(no argument)"
 """What stands in for an argument a party could not make (its model call failed)."""

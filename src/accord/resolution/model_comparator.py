@@ -8,11 +8,10 @@ so a model outage can only cause an escalation, never a silent agreement.
 
 from __future__ import annotations
 
-import structlog
-
 from accord.llm import LanguageModel, Message, ModelError, ModelRequest, complete_sync
+from accord.log import get_logger
 
-log = structlog.get_logger("accord.semantic")
+log = get_logger("accord.semantic")
 
 _SCHEMA = {
     "type": "object",

@@ -17,16 +17,16 @@ from __future__ import annotations
 import importlib.metadata
 from collections.abc import Callable, Iterable
 
-import structlog
 from pydantic import BaseModel, ConfigDict
 
 from accord.errors import ValidationError
+from accord.log import get_logger
 from accord.resolution.builtin import builtin_resolvers
 from accord.resolution.protocol import ConflictResolver, resolver_problem
 from accord.resolution.strategy_context import StrategyContext
 from accord.resolution.strategy_types import Dispute, StrategyOutcome
 
-log = structlog.get_logger("accord.strategies")
+log = get_logger("accord.strategies")
 
 ENTRY_POINT_GROUP = "accord.strategies"
 """The entry-point group third-party strategies register in."""

@@ -24,6 +24,7 @@ from accord.conflicts import (
     detect,
 )
 from accord.errors import ValidationError
+from accord.printable import PrintableId
 
 OutcomeStatus = Literal["decided", "escalated", "queued"]
 
@@ -150,7 +151,7 @@ class DissentDraft(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    agent_id: str = Field(min_length=1)
+    agent_id: PrintableId
     position: Position
     reasoning: str
     resolution_reasoning: str
