@@ -17,8 +17,10 @@ from rich.table import Table
 
 from accord.app import PASSPHRASE_ENV
 from accord.cli import (
+    api_key_commands,
     approval_commands,
     dissent_commands,
+    serve_command,
     session_commands,
     settle_commands,
 )
@@ -64,6 +66,8 @@ app.command("settle")(settle_commands.settle)
 app.command("cases")(settle_commands.cases)
 app.command("case")(settle_commands.case)
 app.command("report")(settle_commands.report)
+app.command("serve")(serve_command.serve)
+keys_app.add_typer(api_key_commands.api_keys_app, name="api")
 
 
 def out() -> Console:
