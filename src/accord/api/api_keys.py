@@ -19,6 +19,7 @@ from enum import StrEnum
 from typing import Annotated, Any
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
+from pydantic import ValidationError as PydanticValidationError
 from sqlalchemy import select, update
 
 from accord.api.auth_errors import Unauthenticated
@@ -107,10 +108,12 @@ class ApiKeyStore:
                 created_at=now,
                 expires_at=expires_at,
             )
-        except ValueError as exc:  # pydantic's ValidationError is a ValueError
-            rule = str(exc).splitlines()[-1].strip() if str(exc) else "invalid key"
+        except PydanticValidationError as exc:
+            first = exc.errors()[0]
+            field = ".".join(str(p) for p in first["loc"]) or "role"
+            rule = str(first["msg"]).removeprefix("Value error, ")
             raise ValidationError(
-                f"invalid API key: {rule}", code="auth.bad_key_binding", field="role", rule=rule
+                f"invalid API key: {rule}", code="auth.bad_key_binding", field=field, rule=rule
             ) from exc
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
         with self._db.write() as conn:

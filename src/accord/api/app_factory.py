@@ -16,6 +16,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 
 from accord.api.api_keys import ApiKeyStore
 from accord.api.errors import EXCEPTION_HANDLERS
+from accord.api.guards import BEARER
 from accord.api.metrics import Metrics
 from accord.api.request_context import request_context
 from accord.api.routes import approvals, cases, health, ledger, metrics, settle
@@ -53,6 +54,7 @@ def create_app(
             ledger.verify,
             ledger.tail,
         ],
+        security=[BEARER],
     )
     return Litestar(
         route_handlers=[health.health, health.ready, metrics.metrics, api],
@@ -74,7 +76,6 @@ def create_app(
             components=Components(
                 security_schemes={"apiKey": SecurityScheme(type="http", scheme="bearer")}
             ),
-            security=[{"apiKey": []}],
         ),
         on_startup=[sweeper.start] if sweeper else [],
         on_shutdown=[*([sweeper.stop] if sweeper else []), *on_shutdown],

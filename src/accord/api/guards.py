@@ -18,6 +18,8 @@ from accord.api.api_keys import ApiKey, ApiKeyStore, Role
 from accord.api.auth_errors import Forbidden
 
 _SCOPE_KEY = "accord.api_key"
+#: The OpenAPI security requirement of every guarded route (scheme ``apiKey``: HTTP bearer).
+BEARER: dict[str, list[str]] = {"apiKey": []}
 READERS = (Role.AGENT, Role.REVIEWER, Role.AUDITOR, Role.ADMIN)
 OVERSEERS = (Role.REVIEWER, Role.AUDITOR, Role.ADMIN)
 

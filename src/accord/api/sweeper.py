@@ -42,13 +42,17 @@ class Sweeper:
         return len(swept)
 
     async def _run(self) -> None:
-        while not self._stop.is_set():
-            await self.sweep_once()
+        while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._stop.wait(), self._interval)
+            if self._stop.is_set():
+                return
+            await self.sweep_once()
 
     async def start(self) -> None:
+        """Sweep once now (deadlines that passed while no server ran), then periodically."""
         self._stop.clear()
+        await self.sweep_once()
         self._task = asyncio.create_task(self._run(), name="accord-sweeper")
 
     async def stop(self) -> None:

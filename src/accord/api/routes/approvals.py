@@ -60,7 +60,7 @@ def list_approvals(
     "/approvals/{item_id:str}",
     guards=[allow(*OVERSEERS)],
     sync_to_thread=True,
-    responses=error_responses(401, 403, 404),
+    responses=error_responses(400, 401, 403, 404),
     tags=["approvals"],
 )
 def get_approval(state: State, item_id: Annotated[str, Parameter(max_length=64)]) -> ApprovalItem:

@@ -56,7 +56,7 @@ def list_cases(
     "/cases/{case_id:str}",
     guards=[allow(*READERS)],
     sync_to_thread=True,
-    responses=error_responses(401, 403, 404),
+    responses=error_responses(400, 401, 403, 404),
     tags=["cases"],
 )
 def get_case(state: State, case_id: Annotated[str, Parameter(max_length=64)]) -> CaseOut:

@@ -19,7 +19,7 @@ from accord.errors import VerificationFailed
     "/ledger/verify",
     guards=[allow(*OVERSEERS)],
     sync_to_thread=True,
-    responses=error_responses(401, 403),
+    responses=error_responses(400, 401, 403),
     tags=["ledger"],
 )
 def verify(state: State) -> VerifyOut:

@@ -9,7 +9,7 @@ from litestar.datastructures import State
 
 from accord.api.api_keys import Role
 from accord.api.errors import error_responses
-from accord.api.guards import allow
+from accord.api.guards import BEARER, allow
 from accord.api.metrics import CONTENT_TYPE, Metrics
 
 
@@ -17,9 +17,10 @@ from accord.api.metrics import CONTENT_TYPE, Metrics
     "/metrics",
     guards=[allow(Role.AUDITOR, Role.ADMIN)],
     sync_to_thread=True,
-    responses=error_responses(401, 403),
+    responses=error_responses(400, 401, 403),
     tags=["service"],
     media_type=CONTENT_TYPE,
+    security=[BEARER],
 )
 def metrics(state: State) -> Response[bytes]:
     """Cases by kind/tier/status, approval queue depth, request latency."""

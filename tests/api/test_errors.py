@@ -1,0 +1,72 @@
+"""Refusals map to statuses by kind; every answer carries a request id."""
+
+from __future__ import annotations
+
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from accord.api.auth_errors import Forbidden, Unauthenticated
+from accord.api.errors import status_for
+from accord.approvals.refusals import AlreadyDecided, ApprovalCancelled, DecisionForbidden
+from accord.errors import (
+    AccordError,
+    ConfigError,
+    LedgerError,
+    NotFound,
+    StoreError,
+    ValidationError,
+)
+from tests.api.conftest import Tokens, bearer
+
+
+@pytest.mark.parametrize(
+    ("error", "status"),
+    [
+        (Unauthenticated("x"), 401),
+        (Forbidden("x"), 403),
+        (DecisionForbidden("x"), 403),
+        (NotFound("x"), 404),
+        (AccordError("x", code="boundaries.not_found"), 404),
+        (AlreadyDecided("x"), 409),
+        (ApprovalCancelled("x"), 409),
+        (AccordError("x", code="approvals.conflict"), 409),
+        (ValidationError("x"), 422),
+        (ConfigError("x"), 422),
+        (StoreError("x"), 503),
+        (LedgerError("x"), 500),
+    ],
+)
+def test_each_kind_of_refusal_has_its_status(error: AccordError, status: int) -> None:
+    assert status_for(error) == status
+
+
+def test_a_clients_request_id_is_echoed_in_the_header_and_the_error_body(
+    client: TestClient[Litestar],
+) -> None:
+    answer = client.get("/api/v1/cases", headers={"X-Request-ID": "trace-42"})
+    assert answer.headers["x-request-id"] == "trace-42"
+    assert answer.json()["request_id"] == "trace-42"
+
+
+def test_an_unusable_client_request_id_is_replaced(client: TestClient[Litestar]) -> None:
+    answer = client.get("/health", headers={"X-Request-ID": "bad id\twith spaces"})
+    assert answer.headers["x-request-id"] != "bad id\twith spaces"
+    assert len(answer.headers["x-request-id"]) == 16
+
+
+def test_a_refusal_is_logged_with_its_request_id(
+    client: TestClient[Litestar], capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = client.get("/api/v1/cases")
+    logged = capsys.readouterr()
+    assert f"request_id={answer.headers['x-request-id']}" in logged.out + logged.err
+
+
+def test_an_unknown_route_and_a_wrong_method_are_uniform_4xx(
+    client: TestClient[Litestar], tokens: Tokens
+) -> None:
+    missing = client.get("/api/v1/nothing-here", headers=bearer(tokens.admin))
+    assert (missing.status_code, missing.json()["code"]) == (404, "request.not_found")
+    wrong = client.delete("/api/v1/cases", headers=bearer(tokens.admin))
+    assert (wrong.status_code, wrong.json()["code"]) == (405, "request.method_not_allowed")
