@@ -125,6 +125,16 @@ class ApiKeyStore:
             rows = conn.execute(select(api_keys).order_by(api_keys.c.created_at)).mappings()
             return [_key(row) for row in rows]
 
+    def usable(self, key_id: str) -> ApiKey:
+        """The key with this id if it may still be used (a signed-in page re-checks it on every
+        request, so revoking a key also ends its sessions); ``Unauthenticated`` otherwise."""
+        with self._db.read() as conn:
+            row = conn.execute(select(api_keys).where(api_keys.c.key_id == key_id)).mappings()
+            found = row.first()
+        if found is None or not _key(found).usable_at(self._clock.now()):
+            raise Unauthenticated("sign in again", field="session", rule="key unusable")
+        return _key(found)
+
     def revoke(self, key_id: str) -> ApiKey:
         """Revoke a key now (revoking twice keeps the first time)."""
         now = isoformat(self._clock.now())
