@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 DEMO_DB ?= sqlite:///accord-demo.db
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup run test lint bench clean browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 is required"'
@@ -22,9 +22,13 @@ run: setup
 
 ## Lint (ruff + mypy strict), then the whole suite with coverage (SQLite always; PostgreSQL
 ## when ACCORD_TEST_POSTGRES_URL is set, as .ci/run does).
-test: setup lint
+test: setup lint browser
 	rm -f .coverage .coverage.*
 	$(BIN)/python -m pytest --cov=accord --cov-report=term --cov-fail-under=90 -p no:cacheprovider
+
+## The browser tests drive the Debian Chromium headless (Playwright); install it when missing.
+browser:
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks

@@ -116,3 +116,20 @@ def test_a_rule_the_library_enforces_is_422_naming_the_field(
     assert error["code"].startswith("conflicts.")
     assert error["field"] == "output"
     assert error["rule"]
+
+
+def test_a_case_settled_over_http_can_go_to_people(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord
+) -> None:
+    body = {
+        "subject": "Refund 18,000 to customer 5521",
+        "task_type": "refunds",
+        "positions": [
+            {"agent": "agent:billing", "output": "approve", "confidence": 0.7},
+            {"agent": "agent:audit", "output": "reject", "confidence": 0.65},
+        ],
+    }
+    answer = client.post("/api/v1/settle", json=body, headers=bearer(tokens.admin))
+    assert answer.status_code == 200
+    item = answer.json()["approval_item_id"]
+    assert accord.approvals.get(item).is_pending
