@@ -8,9 +8,12 @@ so every worker opens its own ``Accord`` on the shared database and closes it on
 from __future__ import annotations
 
 import os
+import secrets
 from collections.abc import Mapping
+from pathlib import Path
 
 from litestar import Litestar
+from litestar.stores.file import FileStore
 
 from accord.api.app_factory import DEFAULT_MAX_BODY_BYTES, create_app
 from accord.app import Accord
@@ -21,6 +24,8 @@ ENV_KEYS = "ACCORD_SERVE_KEYS"
 ENV_SWEEP = "ACCORD_SERVE_SWEEP_SECONDS"
 ENV_MAX_BODY = "ACCORD_SERVE_MAX_BODY_BYTES"
 ENV_SECURE_COOKIES = "ACCORD_SERVE_SECURE_COOKIES"
+ENV_CSRF_SECRET = "ACCORD_SERVE_CSRF_SECRET"
+ENV_SESSION_DIR = "ACCORD_SERVE_SESSION_DIR"
 
 
 def serve_environment(
@@ -31,9 +36,16 @@ def serve_environment(
     sweep_every: float | None,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
     secure_cookies: bool = False,
+    session_dir: str | None = None,
 ) -> dict[str, str]:
-    """The variables ``app_from_environment`` reads (an empty one means "not given")."""
+    """The variables ``app_from_environment`` reads (an empty one means "not given").
+
+    One CSRF secret is drawn here for every worker of this run; with ``session_dir`` the
+    workers share sessions through files there (one worker keeps them in memory).
+    """
     values = {
+        ENV_CSRF_SECRET: secrets.token_hex(32),
+        ENV_SESSION_DIR: session_dir or "",
         ENV_CONFIG: config or "",
         ENV_DB: db or "",
         ENV_KEYS: keys or "",
@@ -53,9 +65,13 @@ def app_from_environment(environ: Mapping[str, str] | None = None) -> Litestar:
         keys_dir=env.get(ENV_KEYS) or None,
     )
     sweep = env.get(ENV_SWEEP) or None
+    session_dir = env.get(ENV_SESSION_DIR) or None
     return create_app(
         accord,
         sweep_every=None if sweep is None else float(sweep),
         max_body_bytes=int(env.get(ENV_MAX_BODY) or DEFAULT_MAX_BODY_BYTES),
         on_shutdown=[accord.close],
+        secure_cookies=bool(env.get(ENV_SECURE_COOKIES)),
+        csrf_secret=env.get(ENV_CSRF_SECRET) or None,
+        session_store=None if session_dir is None else FileStore(Path(session_dir)),
     )

@@ -8,6 +8,7 @@ sweeper finishes its sweep and the database is closed.
 from __future__ import annotations
 
 import os
+import tempfile
 from pathlib import Path
 from typing import Annotated
 
@@ -38,6 +39,10 @@ def serve(
     graceful_seconds: Annotated[
         int, typer.Option(min=0, help="How long shutdown waits for requests in flight.")
     ] = 10,
+    behind_tls: Annotated[
+        bool,
+        typer.Option("--behind-tls", help="Served through HTTPS: mark the cookies Secure."),
+    ] = False,
 ) -> None:
     """Serve the HTTP API and the reviewer page (Ctrl-C or SIGTERM stops it gracefully)."""
     import uvicorn
@@ -45,22 +50,25 @@ def serve(
     config_path = default_config(config)
     # Open once here so a bad config or database exits 2 before any worker starts.
     open_accord(config_path, db, keys).close()
-    os.environ.update(
-        serve_environment(
-            config=str(config_path) if config_path else None,
-            db=db,
-            keys=str(Path(keys)) if keys else None,
-            sweep_every=None if no_sweeper else sweep_every,
-            max_body_bytes=max_body_bytes,
+    with tempfile.TemporaryDirectory(prefix="accord-sessions-") as sessions:
+        os.environ.update(
+            serve_environment(
+                config=str(config_path) if config_path else None,
+                db=db,
+                keys=str(Path(keys)) if keys else None,
+                sweep_every=None if no_sweeper else sweep_every,
+                max_body_bytes=max_body_bytes,
+                secure_cookies=behind_tls,
+                session_dir=sessions if workers > 1 else None,
+            )
         )
-    )
-    typer.echo(f"accord serving on http://{host}:{port} ({workers} worker(s))", err=True)
-    uvicorn.run(
-        f"{app_from_environment.__module__}:{app_from_environment.__name__}",
-        factory=True,
-        host=host,
-        port=port,
-        workers=workers,
-        timeout_graceful_shutdown=graceful_seconds,
-        log_level="info",
-    )
+        typer.echo(f"accord serving on http://{host}:{port} ({workers} worker(s))", err=True)
+        uvicorn.run(
+            f"{app_from_environment.__module__}:{app_from_environment.__name__}",
+            factory=True,
+            host=host,
+            port=port,
+            workers=workers,
+            timeout_graceful_shutdown=graceful_seconds,
+            log_level="info",
+        )
