@@ -16,9 +16,12 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-## The main job: sign a realistic sequence of case events into a fresh SQLite ledger and verify it.
+## The main job: the HTTP service on 127.0.0.1 over a fresh demo database (the example company,
+## cases in several states from real scenarios); prints the URL and a reviewer sign-in key.
+## The scripted demo alone: `accord demo`.
+PORT ?= 8000
 run: setup
-	$(BIN)/accord demo --db $(DEMO_DB) --keys .accord-demo-keys --fresh
+	$(BIN)/accord demo-service --dir .accord-service --port $(PORT)
 
 ## Lint (ruff + mypy strict), then the whole suite with coverage (SQLite always; PostgreSQL
 ## when ACCORD_TEST_POSTGRES_URL is set, as .ci/run does).

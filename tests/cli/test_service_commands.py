@@ -96,3 +96,26 @@ def test_serve_answers_and_shuts_down_gracefully_on_sigterm(
 def test_serve_with_an_unusable_database_exits_2(run: Run) -> None:
     result = run("serve", "--db", "mysql://nowhere/db")
     assert result.exit_code == 2
+
+
+def test_the_demo_service_database_has_cases_in_several_states_and_a_reviewer_key(
+    tmp_path: Path,
+) -> None:
+    from accord.api import ApiKeyStore
+    from accord.app import Accord
+    from accord.cli.demo_service import WAITING, prepare
+
+    demo = prepare(tmp_path / "svc")
+    accord = Accord.open(demo.config, db_url=demo.db_url, keys_dir=demo.keys)
+    try:
+        statuses = [i.status.value for i in accord.approvals.list()]
+        assert statuses.count("pending") == len(WAITING)
+        assert statuses.count("expired") == 1
+        assert statuses.count("approved") == 1
+        kinds = {c["status"] for c in accord.cases.find(limit=100)}
+        assert {"settled", "merged", "escalated"} <= kinds
+        key = ApiKeyStore(accord.db, accord.clock).authenticate(demo.reviewer_token)
+        assert key.principal_id == "human:controller"
+        assert accord.verify().cases == demo.cases
+    finally:
+        accord.close()

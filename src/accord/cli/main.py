@@ -19,6 +19,7 @@ from accord.app import PASSPHRASE_ENV
 from accord.cli import (
     api_key_commands,
     approval_commands,
+    demo_service,
     dissent_commands,
     serve_command,
     session_commands,
@@ -67,6 +68,7 @@ app.command("cases")(settle_commands.cases)
 app.command("case")(settle_commands.case)
 app.command("report")(settle_commands.report)
 app.command("serve")(serve_command.serve)
+app.command("demo-service")(demo_service.demo_service)
 keys_app.add_typer(api_key_commands.api_keys_app, name="api")
 
 
