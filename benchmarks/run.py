@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import crowd_bench
 import ledger_bench
+import service_bench
 import settle_bench
 import strategies_bench
 from common import Result, report
@@ -23,6 +24,7 @@ SECTIONS = {
     "settle": settle_bench,
     "strategies": strategies_bench,
     "crowd": crowd_bench,
+    "service": service_bench,
 }
 
 

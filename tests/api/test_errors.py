@@ -70,3 +70,25 @@ def test_an_unknown_route_and_a_wrong_method_are_uniform_4xx(
     assert (missing.status_code, missing.json()["code"]) == (404, "request.not_found")
     wrong = client.delete("/api/v1/cases", headers=bearer(tokens.admin))
     assert (wrong.status_code, wrong.json()["code"]) == (405, "request.method_not_allowed")
+
+
+def test_a_nul_character_in_the_query_or_path_is_400_on_every_database(
+    client: TestClient[Litestar], tokens: Tokens
+) -> None:
+    """Found by schemathesis: PostgreSQL refuses NUL in text, which was a 500."""
+    for path in ("/api/v1/cases?agent=a%00b", "/api/v1/cases/disp%00x"):
+        answer = client.get(path, headers=bearer(tokens.admin))
+        assert answer.status_code == 400, path
+        assert answer.json()["rule"] == "no NUL characters"
+        assert answer.json()["request_id"] == answer.headers["x-request-id"]
+
+
+def test_an_unknown_query_parameter_is_400_naming_it(
+    client: TestClient[Litestar], tokens: Tokens
+) -> None:
+    answer = client.get(
+        "/api/v1/cases", params={"staus": "escalated"}, headers=bearer(tokens.admin)
+    )
+    assert answer.status_code == 400
+    assert answer.json()["field"] == "staus"
+    assert answer.json()["rule"] == "unknown query parameter"

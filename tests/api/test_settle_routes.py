@@ -133,3 +133,14 @@ def test_a_case_settled_over_http_can_go_to_people(
     assert answer.status_code == 200
     item = answer.json()["approval_item_id"]
     assert accord.approvals.get(item).is_pending
+
+
+@pytest.mark.parametrize("field", ["subject", "task_type", "session_id"])
+def test_a_nul_character_in_a_stored_field_is_400_not_a_database_error(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord, field: str
+) -> None:
+    body = {**INVOICE, field: "a\x00b"}
+    answer = client.post("/api/v1/settle", json=body, headers=bearer(tokens.admin))
+    assert answer.status_code == 400
+    assert answer.json()["field"] == field
+    assert accord.cases.total() == 0

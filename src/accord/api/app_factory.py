@@ -27,6 +27,7 @@ from accord.api.api_keys import ApiKeyStore
 from accord.api.errors import EXCEPTION_HANDLERS
 from accord.api.guards import BEARER
 from accord.api.metrics import Metrics
+from accord.api.query_check import refuse_unknown_query
 from accord.api.request_context import request_context
 from accord.api.routes import approvals, cases, health, ledger, metrics, settle
 from accord.api.sweeper import Sweeper
@@ -102,6 +103,7 @@ def create_app(
             }
         ),
         exception_handlers=EXCEPTION_HANDLERS,
+        before_request=refuse_unknown_query,
         middleware=[
             request_context(registry.observe),
             ServerSideSessionConfig(

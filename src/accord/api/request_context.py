@@ -7,6 +7,7 @@ the response header, and placed in every error body. The latency lands in the me
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
 import time
@@ -56,6 +57,9 @@ def request_context(observe: LatencySink) -> Callable[[ASGIApp], ASGIApp]:
 
             with structlog.contextvars.bound_contextvars(request_id=request_id):
                 try:
+                    if _has_nul(scope):
+                        await _refuse_nul(send_with_id, request_id)
+                        return
                     await app(scope, receive, send_with_id)
                 finally:
                     route = _route_of(scope)
@@ -64,6 +68,39 @@ def request_context(observe: LatencySink) -> Callable[[ASGIApp], ASGIApp]:
         return middleware
 
     return wrap
+
+
+def _has_nul(scope: Scope) -> bool:
+    """A NUL character in the path or query: no database column can hold it (PostgreSQL
+    refuses it outright), so it is refused here, before any route sees it."""
+    query = bytes(scope.get("query_string", b"")).lower()
+    return "\x00" in scope["path"] or b"%00" in query or b"\x00" in query
+
+
+async def _refuse_nul(send: Send, request_id: str) -> None:
+    body = json.dumps(
+        {
+            "code": "request.invalid",
+            "message": "the path or query contains a NUL character",
+            "field": "url",
+            "rule": "no NUL characters",
+            "request_id": request_id,
+        }
+    ).encode()
+    await send(
+        cast(
+            Message,
+            {
+                "type": "http.response.start",
+                "status": 400,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                ],
+            },
+        )
+    )
+    await send(cast(Message, {"type": "http.response.body", "body": body}))
 
 
 def _route_of(scope: Scope) -> str:

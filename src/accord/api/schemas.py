@@ -13,7 +13,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from accord.disputes import Case
 
-Short = Annotated[str, Field(min_length=1, max_length=256)]
+NO_NUL = r"^[^\x00]*$"
+"""Strings stored in columns may not hold NUL (PostgreSQL refuses it): a 400 here, not a 500."""
+Short = Annotated[str, Field(min_length=1, max_length=256, pattern=NO_NUL)]
 
 
 class _In(BaseModel):
@@ -33,10 +35,10 @@ class PositionIn(_In):
 
 
 class SettleIn(_In):
-    subject: Annotated[str, Field(min_length=1, max_length=2_000)]
+    subject: Annotated[str, Field(min_length=1, max_length=2_000, pattern=NO_NUL)]
     positions: Annotated[list[PositionIn], Field(min_length=1, max_length=100)]
-    task_type: Annotated[str, Field(min_length=1, max_length=128)] = "default"
-    session_id: Annotated[str, Field(min_length=1, max_length=128)] | None = None
+    task_type: Annotated[str, Field(min_length=1, max_length=128, pattern=NO_NUL)] = "default"
+    session_id: Annotated[str, Field(min_length=1, max_length=128, pattern=NO_NUL)] | None = None
 
 
 class SettleBatchIn(_In):

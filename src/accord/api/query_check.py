@@ -1,0 +1,25 @@
+"""Unknown query parameters are refused (400), as unknown body fields are: a misspelt filter
+(``?staus=pending``) must not silently return everything."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from litestar import Request
+from litestar.exceptions import ValidationException
+
+_RESERVED = frozenset({"state", "request", "data", "headers", "cookies", "scope", "query"})
+
+
+def refuse_unknown_query(request: Request[Any, Any, Any]) -> None:
+    """A ``before_request`` hook: every query parameter must be one the handler declares."""
+    if not request.query_params:
+        return
+    handler = request.route_handler
+    known = set(handler.parsed_fn_signature.parameters) - _RESERVED
+    for name in request.query_params:
+        if name not in known:
+            raise ValidationException(
+                detail=f"unknown query parameter {name!r}",
+                extra=[{"key": name, "message": "unknown query parameter", "source": "query"}],
+            )
