@@ -130,7 +130,7 @@ def run(quick: bool) -> list[Result]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("ACCORD_")}
         server = subprocess.Popen(
             [str(accord_bin), "serve", "--db", url, "--keys", str(keys_dir), "--config",
-             str(config), "--port", str(port), "--no-sweeper"],
+             str(config), "--port", str(port), "--no-sweeper", "--no-access-log"],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
         try:

@@ -92,3 +92,10 @@ def test_an_unknown_query_parameter_is_400_naming_it(
     assert answer.status_code == 400
     assert answer.json()["field"] == "staus"
     assert answer.json()["rule"] == "unknown query parameter"
+
+
+def test_a_repeated_query_parameter_is_400(client: TestClient[Litestar], tokens: Tokens) -> None:
+    """Found by schemathesis: ``?case_id=a&case_id=b`` silently used one of them."""
+    answer = client.get("/api/v1/approvals?case_id=a&case_id=b", headers=bearer(tokens.admin))
+    assert answer.status_code == 400
+    assert answer.json()["rule"] == "given more than once"

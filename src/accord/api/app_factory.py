@@ -8,6 +8,7 @@ database or reads the environment.
 from __future__ import annotations
 
 import secrets
+import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
@@ -61,7 +62,8 @@ def create_app(
     ``secure_cookies`` marks cookies Secure: set it when served behind TLS.
     """
     registry = Metrics(accord.db)
-    sweeper = Sweeper(accord, sweep_every) if sweep_every is not None else None
+    gate = threading.Lock()
+    sweeper = Sweeper(accord, sweep_every, gate) if sweep_every is not None else None
     api = Router(
         API_PREFIX,
         route_handlers=[
@@ -100,6 +102,7 @@ def create_app(
                 "api_keys": ApiKeyStore(accord.db, accord.clock),
                 "metrics": registry,
                 "sweeper": sweeper,
+                "write_gate": gate,
             }
         ),
         exception_handlers=EXCEPTION_HANDLERS,

@@ -1,5 +1,6 @@
-"""Unknown query parameters are refused (400), as unknown body fields are: a misspelt filter
-(``?staus=pending``) must not silently return everything."""
+"""Unknown or repeated query parameters are refused (400), as unknown body fields are: a
+misspelt filter (``?staus=pending``) must not silently return everything, and
+``?case_id=a&case_id=b`` must not silently mean one of them (every parameter is single)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,12 @@ def refuse_unknown_query(request: Request[Any, Any, Any]) -> None:
     known = set(handler.parsed_fn_signature.parameters) - _RESERVED
     for name in request.query_params:
         if name not in known:
-            raise ValidationException(
-                detail=f"unknown query parameter {name!r}",
-                extra=[{"key": name, "message": "unknown query parameter", "source": "query"}],
-            )
+            rule = "unknown query parameter"
+        elif len(request.query_params.getall(name)) > 1:
+            rule = "given more than once"
+        else:
+            continue
+        raise ValidationException(
+            detail=f"query parameter {name!r}: {rule}",
+            extra=[{"key": name, "message": rule, "source": "query"}],
+        )

@@ -9,20 +9,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 
 import anyio.to_thread
 import structlog
 
 from accord.app import Accord
+from accord.approvals import ApprovalItem
 
 log = structlog.get_logger("accord.api")
 
 
 class Sweeper:
-    def __init__(self, accord: Accord, interval: float) -> None:
+    def __init__(self, accord: Accord, interval: float, gate: threading.Lock | None = None) -> None:
         if interval <= 0:
             raise ValueError("the sweep interval is a positive number of seconds")
         self._accord = accord
+        self._gate = gate or threading.Lock()
         self._interval = interval
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -31,7 +34,7 @@ class Sweeper:
     async def sweep_once(self) -> int:
         """One sweep in a worker thread; returns how many items changed (0 after an error)."""
         try:
-            swept = await anyio.to_thread.run_sync(self._accord.sweep)
+            swept = await anyio.to_thread.run_sync(self._sweep_gated)
         except Exception as exc:  # the loop must survive a database hiccup
             log.error("sweeper.failed", error=repr(exc))
             return 0
@@ -40,6 +43,10 @@ class Sweeper:
         if swept:
             log.info("sweeper.swept", items=len(swept))
         return len(swept)
+
+    def _sweep_gated(self) -> list[ApprovalItem]:
+        with self._gate:
+            return self._accord.sweep()
 
     async def _run(self) -> None:
         while True:

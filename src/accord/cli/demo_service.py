@@ -109,5 +109,6 @@ def demo_service(
         sweep_every=30.0,
         max_body_bytes=1_000_000,
         graceful_seconds=10,
+        access_log=True,
         behind_tls=False,
     )

@@ -39,6 +39,9 @@ def serve(
     graceful_seconds: Annotated[
         int, typer.Option(min=0, help="How long shutdown waits for requests in flight.")
     ] = 10,
+    access_log: Annotated[
+        bool, typer.Option("--access-log/--no-access-log", help="Log every request line.")
+    ] = True,
     behind_tls: Annotated[
         bool,
         typer.Option("--behind-tls", help="Served through HTTPS: mark the cookies Secure."),
@@ -71,4 +74,5 @@ def serve(
             workers=workers,
             timeout_graceful_shutdown=graceful_seconds,
             log_level="info",
+            access_log=access_log,
         )

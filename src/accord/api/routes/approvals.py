@@ -14,6 +14,7 @@ from accord.api.errors import error_responses
 from accord.api.guards import OVERSEERS, allow, caller
 from accord.api.routes._state import accord_of
 from accord.api.schemas import ApprovalPage, DecideIn
+from accord.api.write_gate import write_gate
 from accord.approvals import ApprovalItem
 from accord.disputes.case_pages import MAX_PAGE, QueueFilter, queue_page
 from accord.errors import ValidationError
@@ -93,11 +94,12 @@ def decide(
         )
     principal_id = caller(request).principal_id
     assert principal_id is not None  # a reviewer key is always bound to a principal
-    return decide_as_reviewer(
-        accord_of(state),
-        item_id,
-        principal_id,
-        choice=data.choice,
-        deny=data.deny,
-        reasoning=data.reasoning,
-    )
+    with write_gate(state):
+        return decide_as_reviewer(
+            accord_of(state),
+            item_id,
+            principal_id,
+            choice=data.choice,
+            deny=data.deny,
+            reasoning=data.reasoning,
+        )

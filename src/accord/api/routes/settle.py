@@ -11,6 +11,7 @@ from accord.api.errors import error_responses
 from accord.api.guards import allow, caller, require_own_positions
 from accord.api.routes._state import accord_of
 from accord.api.schemas import CaseSummary, SettleBatchIn, SettleIn
+from accord.api.write_gate import write_gate
 from accord.disputes import SettleRequest
 
 _ERRORS = error_responses(400, 401, 403, 413, 422)
@@ -38,7 +39,11 @@ def settle_one(
 ) -> CaseSummary:
     """Settle one set of positions (an agent key submits only its own agent's positions)."""
     require_own_positions(caller(request), [p.agent for p in data.positions])
-    case = accord_of(state).settle_many([_request(data)])[0]
+    one = _request(data)
+    # settle() joins the library's group commit: concurrent requests share one transaction
+    case = accord_of(state).settle(
+        one.subject, one.positions, task_type=one.task_type, session_id=one.session_id
+    )
     return CaseSummary.of(case)
 
 
@@ -57,5 +62,6 @@ def settle_batch(
     key = caller(request)
     for body in data.requests:
         require_own_positions(key, [p.agent for p in body.positions])
-    cases = accord_of(state).settle_many([_request(body) for body in data.requests])
+    with write_gate(state):
+        cases = accord_of(state).settle_many([_request(body) for body in data.requests])
     return [CaseSummary.of(c) for c in cases]

@@ -18,6 +18,7 @@ from accord.api.errors import status_for
 from accord.api.routes._state import accord_of
 from accord.api.ui.diff import field_rows
 from accord.api.ui.session import sign_in, sign_out, signed_in
+from accord.api.write_gate import write_gate
 from accord.app import Accord
 from accord.conflicts.kinds import ConflictKind, Severity
 from accord.disputes.case_pages import QueueFilter, queue_page
@@ -160,14 +161,15 @@ def decide(
             status_code=422,
         )
     try:
-        item = decide_as_reviewer(
-            accord_of(state),
-            item_id,
-            cast(str, reviewer.principal_id),
-            choice=data.choice,
-            deny=False,
-            reasoning=data.reasoning.strip(),
-        )
+        with write_gate(state):
+            item = decide_as_reviewer(
+                accord_of(state),
+                item_id,
+                cast(str, reviewer.principal_id),
+                choice=data.choice,
+                deny=False,
+                reasoning=data.reasoning.strip(),
+            )
     except AccordError as exc:
         return Template(
             "_decision.html",
