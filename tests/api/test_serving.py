@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from litestar.testing import TestClient
 
 from accord.api import ApiKeyStore
 from accord.api.serving import app_from_environment, serve_environment
 from accord.app import Accord
 from accord.cli.demo import demo_config
+from tests.api.conftest import REFUND
 from tests.api.test_reviewer_page import _csrf
 
 
@@ -48,3 +50,29 @@ def test_without_a_sweep_interval_no_sweeper_runs(database_url: str, tmp_path: P
     assert app.state["sweeper"] is None
     with TestClient(app) as client:
         assert client.get("/ready").status_code == 200
+
+
+def test_library_logs_during_a_request_carry_its_request_id(
+    database_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config_dir = tmp_path / "config"
+    config_dir.mkdir()
+    config = demo_config(config_dir)
+    env = serve_environment(
+        config=str(config), db=database_url, keys=str(tmp_path / "keys"), sweep_every=None
+    )
+    app = app_from_environment(env)
+    accord = app.state["accord"]
+    token = ApiKeyStore(accord.db, accord.clock).create("admin")[1]
+    body = {"subject": "Refund 5", "task_type": "refunds", "positions": REFUND}
+    with TestClient(app) as client:
+        answer = client.post(
+            "/api/v1/settle",
+            json=body,
+            headers={"Authorization": f"Bearer {token}", "X-Request-ID": "req-77"},
+        )
+    assert answer.status_code == 200
+    logged = capsys.readouterr().err
+    queued = [line for line in logged.splitlines() if "strategy_queued" in line]
+    assert queued
+    assert all("request_id='req-77'" in line for line in queued)

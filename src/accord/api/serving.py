@@ -16,6 +16,7 @@ from litestar import Litestar
 from litestar.stores.file import FileStore
 
 from accord.api.app_factory import DEFAULT_MAX_BODY_BYTES, create_app
+from accord.api.service_logging import configure_service_logging
 from accord.app import Accord
 
 ENV_CONFIG = "ACCORD_SERVE_CONFIG"
@@ -59,6 +60,7 @@ def serve_environment(
 def app_from_environment(environ: Mapping[str, str] | None = None) -> Litestar:
     """Open ``Accord`` as ``accord serve`` was told and build its app (uvicorn factory)."""
     env = os.environ if environ is None else environ
+    configure_service_logging()
     accord = Accord.open(
         env.get(ENV_CONFIG) or None,
         db_url=env.get(ENV_DB) or None,
