@@ -57,3 +57,36 @@ def test_metrics_count_cases_queue_depth_and_request_latency(
 def test_metrics_need_an_auditor_or_admin_key(client: TestClient[Litestar], tokens: Tokens) -> None:
     assert client.get("/metrics").status_code == 401
     assert client.get("/metrics", headers=bearer(tokens.agent)).status_code == 403
+
+
+def test_an_inclusion_proof_over_http_checks_offline(
+    client: TestClient[Litestar], tokens: Tokens, escalated: Case, accord: Accord
+) -> None:
+    from accord.ledger import InclusionProof
+
+    seq = escalated.ledger_seqs[-1]
+    answer = client.get(f"/api/v1/ledger/entries/{seq}/proof", headers=bearer(tokens.auditor))
+    assert answer.status_code == 200
+    proof = InclusionProof.model_validate(answer.json())
+    proof.verify(accord.keyring.trusted_public_keys())
+    missing = client.get("/api/v1/ledger/entries/999/proof", headers=bearer(tokens.auditor))
+    assert missing.status_code == 404
+
+
+def test_a_consistency_proof_links_two_checkpoints(
+    client: TestClient[Litestar], tokens: Tokens, escalated: Case, accord: Accord
+) -> None:
+    from accord.ledger import ConsistencyProof
+
+    old = accord.ledger.checkpoint().tree_size
+    accord.settle("Ticket 9", [{"agent": "a:1", "output": "x"}, {"agent": "a:2", "output": "x"}])
+    accord.ledger.checkpoint()
+    answer = client.get(
+        "/api/v1/ledger/consistency", params={"old_size": old}, headers=bearer(tokens.auditor)
+    )
+    assert answer.status_code == 200
+    ConsistencyProof.model_validate(answer.json()).verify(accord.keyring.trusted_public_keys())
+    unknown = client.get(
+        "/api/v1/ledger/consistency", params={"old_size": 12345}, headers=bearer(tokens.auditor)
+    )
+    assert unknown.status_code == 404

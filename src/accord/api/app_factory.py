@@ -76,6 +76,8 @@ def create_app(
             approvals.decide,
             ledger.verify,
             ledger.tail,
+            ledger.inclusion_proof,
+            ledger.consistency_proof,
         ],
         security=[BEARER],
     )
