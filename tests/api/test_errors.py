@@ -99,3 +99,10 @@ def test_a_repeated_query_parameter_is_400(client: TestClient[Litestar], tokens:
     answer = client.get("/api/v1/approvals?case_id=a&case_id=b", headers=bearer(tokens.admin))
     assert answer.status_code == 400
     assert answer.json()["rule"] == "given more than once"
+
+
+def test_pages_and_static_files_ignore_extra_query_parameters(
+    client: TestClient[Litestar],
+) -> None:
+    assert client.get("/static/reviewer.js", params={"v": "2"}).status_code == 200
+    assert client.get("/signin", params={"next": "/queue"}).status_code == 200

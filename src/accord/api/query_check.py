@@ -13,8 +13,9 @@ _RESERVED = frozenset({"state", "request", "data", "headers", "cookies", "scope"
 
 
 def refuse_unknown_query(request: Request[Any, Any, Any]) -> None:
-    """A ``before_request`` hook: every query parameter must be one the handler declares."""
-    if not request.query_params:
+    """A ``before_request`` hook: every query parameter of the JSON API must be one the
+    handler declares (pages and static files ignore extra ones, as browsers expect)."""
+    if not request.query_params or not request.url.path.startswith("/api/"):
         return
     handler = request.route_handler
     known = set(handler.parsed_fn_signature.parameters) - _RESERVED
