@@ -42,10 +42,10 @@ def test_no_request_gets_a_server_error_or_an_off_schema_answer(
             def run(case: schemathesis.Case) -> None:
                 # a schema-valid body may still break a library rule (a 422 naming it), so
                 # "schema-valid data is accepted" is not a property of this API
-                case.call_and_validate(
-                    headers=headers,  # noqa: B023 - run() is called in this iteration
-                    excluded_checks=[positive_data_acceptance],
-                )
+                response = case.call(headers=headers)  # noqa: B023 - called in this iteration
+                if response.status_code == 413:  # a generated body over the size limit:
+                    return  # refused before parsing, which is what a 413 is for
+                case.validate_response(response, excluded_checks=[positive_data_acceptance])
 
             try:
                 run()
