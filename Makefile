@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 DEMO_DB ?= sqlite:///accord-demo.db
 
-.PHONY: setup run test lint bench clean
+.PHONY: setup run test lint bench clean browser
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 is required"'
@@ -16,16 +16,24 @@ $(STAMP): pyproject.toml
 
 setup: $(STAMP)
 
-## The main job: sign a realistic sequence of case events into a fresh SQLite ledger and verify it.
+## The main job: the HTTP service on 127.0.0.1 over a fresh demo database (the example company,
+## cases in several states from real scenarios); prints the URL and a reviewer sign-in key.
+## The scripted demo alone: `accord demo`.
+PORT ?= 8000
 run: setup
-	$(BIN)/accord demo --db $(DEMO_DB) --keys .accord-demo-keys --fresh
+	$(BIN)/accord demo-service --dir .accord-service --port $(PORT)
 
 ## Lint (ruff + mypy strict), then the whole suite with coverage, every storage test on SQLite
 ## and PostgreSQL: ACCORD_TEST_POSTGRES_URL when set (as .ci/run does), otherwise a throwaway
-## PostgreSQL 16 that the tests start themselves (pgserver). Nothing is skipped.
-test: setup lint
+## PostgreSQL 16 that the tests start themselves (pgserver); the browser tests drive the
+## system chromium (installed with apt when missing). Nothing is skipped.
+test: setup lint browser
 	rm -f .coverage .coverage.*
 	$(BIN)/python -m pytest --cov=accord --cov-report=term --cov-fail-under=90 -p no:cacheprovider
+
+## The browser tests drive the Debian Chromium headless (Playwright); install it when missing.
+browser:
+	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 
 lint: setup
 	$(BIN)/ruff check src tests benchmarks
@@ -37,4 +45,4 @@ bench: setup
 	ACCORD_BENCH_POSTGRES_URL=$(ACCORD_BENCH_POSTGRES_URL) $(BIN)/python benchmarks/run.py $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) .coverage .coverage.* .mypy_cache .ruff_cache .pytest_cache bench-results accord-demo.db* .accord-demo-keys
+	rm -rf $(VENV) .coverage .coverage.* .mypy_cache .ruff_cache .pytest_cache bench-results accord-demo.db* .accord-demo-keys .accord-service test-artifacts

@@ -11,6 +11,8 @@ breaks nor redirects these loggers.
 from __future__ import annotations
 
 import logging
+import sys
+import time
 from typing import cast
 
 import structlog
@@ -27,8 +29,36 @@ def get_logger(name: str) -> structlog.stdlib.BoundLogger:
         wrapper_class=structlog.stdlib.BoundLogger,
         processors=[
             structlog.stdlib.filter_by_level,
-            structlog.processors.KeyValueRenderer(key_order=["event"], sort_keys=True),
+            structlog.contextvars.merge_contextvars,  # e.g. the service's request_id
+            structlog.processors.KeyValueRenderer(
+                key_order=["event", "request_id"], sort_keys=True, drop_missing=True
+            ),
         ],
         cache_logger_on_first_use=True,
     )
     return cast(structlog.stdlib.BoundLogger, logger)
+
+
+class _CurrentStderr:
+    """Writes to whatever ``sys.stderr`` is now (test runners swap and close streams)."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
+_FORMATTER = logging.Formatter("%(asctime)s level=%(levelname)s %(message)s", "%Y-%m-%dT%H:%M:%SZ")
+_FORMATTER.converter = time.gmtime
+_STDERR = logging.StreamHandler(_CurrentStderr())
+_STDERR.setFormatter(_FORMATTER)
+
+
+def log_to_stderr(level: int) -> None:
+    """For applications (the CLI, the service) — never called by the library itself: send
+    ``accord.*`` records at ``level`` and above to stderr as ``timestamp level=… event=…``."""
+    logger = logging.getLogger(ROOT)
+    logger.setLevel(level)
+    if _STDERR not in logger.handlers:  # idempotent: the CLI's callback runs per command
+        logger.addHandler(_STDERR)

@@ -9,6 +9,7 @@ from accord.approvals import Principal
 from accord.crypto import KeyInfo
 from accord.crypto.encoding import b64decode
 from accord.crypto.key_files import private_path, public_path
+from accord.crypto.keyring import role_key_name
 from accord.errors import AccordError, ValidationError
 from accord.ledger import KEY_ROLES
 
@@ -49,7 +50,7 @@ def register_new_key(
                 rule=str(exc.errors()[0]["msg"]),
             ) from None
     if name is None:
-        name = role if principal is None else f"{role}-{principal}".lower()
+        name = role if principal is None else role_key_name(role, principal)
     keyring = accord.keyring
     info = keyring.create(name, passphrase=passphrase, with_pq=with_pq)
     public_key = b64decode(info.public_key_b64)

@@ -15,9 +15,12 @@ from rich.console import Console
 from accord.app import PASSPHRASE_ENV
 from accord.auditor import verify_ledger
 from accord.cli import (
+    api_key_commands,
     approval_commands,
+    demo_service,
     dissent_commands,
     init_command,
+    serve_command,
     session_commands,
     settle_commands,
 )
@@ -79,6 +82,9 @@ app.command("cases")(settle_commands.cases)
 app.command("case")(settle_commands.case)
 app.command("report")(settle_commands.report)
 app.command("init")(init_command.init)
+app.command("serve")(serve_command.serve)
+app.command("demo-service")(demo_service.demo_service)
+keys_app.add_typer(api_key_commands.api_keys_app, name="api")
 
 
 def out() -> Console:

@@ -296,3 +296,10 @@ def _signers(
     if pq.public_key != public.pq_public_key:
         raise corrupt(path, "the ML-DSA-65 seed does not yield the recorded public key")
     return classical, pq
+
+
+def role_key_name(role: str, principal_id: str) -> str:
+    """The default key name of ``principal_id``'s ``role`` key (``reviewer-human:alice``):
+    what ``accord keys new --role reviewer --principal human:alice`` makes and what the
+    service looks up to sign that reviewer's decisions."""
+    return f"{role}-{principal_id}".lower()

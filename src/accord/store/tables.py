@@ -179,3 +179,19 @@ boundary_attempts = Table(
     Column("document", Text, nullable=False),
     Index("ix_boundary_attempts_boundary", "boundary_id"),
 )
+
+#: API keys of the HTTP service: only the SHA-256 of each token is kept (the token is shown
+#: once, at creation). A key is bound to one role and, for agents and reviewers, one identity.
+api_keys = Table(
+    "api_keys",
+    metadata,
+    Column("key_id", String(64), primary_key=True),
+    Column("token_hash", String(64), nullable=False, unique=True),
+    Column("role", String(16), nullable=False),
+    Column("agent_id", String(256), nullable=True),
+    Column("principal_id", String(256), nullable=True),
+    Column("label", String(200), nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Column("expires_at", String(40), nullable=True),
+    Column("revoked_at", String(40), nullable=True),
+)

@@ -1,0 +1,144 @@
+"""``create_app``: the Litestar application around one injected ``Accord``.
+
+The composition root is passed in (tests hand in an ``Accord`` on a real SQLite or
+PostgreSQL database and drive the app with Litestar's ``TestClient``); nothing here opens a
+database or reads the environment.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from litestar import Litestar, Router
+from litestar.config.csrf import CSRFConfig
+from litestar.datastructures import State
+from litestar.middleware.session.server_side import ServerSideSessionConfig
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.spec import Components, SecurityScheme
+from litestar.plugins.jinja import JinjaTemplateEngine
+from litestar.static_files import create_static_files_router
+from litestar.stores.base import Store
+from litestar.stores.memory import MemoryStore
+from litestar.template.config import TemplateConfig
+
+from accord.api.api_keys import ApiKeyStore
+from accord.api.errors import EXCEPTION_HANDLERS
+from accord.api.guards import BEARER
+from accord.api.metrics import Metrics
+from accord.api.query_check import refuse_unknown_query
+from accord.api.request_context import request_context
+from accord.api.routes import approvals, cases, health, ledger, metrics, settle
+from accord.api.sweeper import Sweeper
+from accord.api.ui import pages
+from accord.app import Accord
+
+API_PREFIX = "/api/v1"
+DEFAULT_MAX_BODY_BYTES = 1_000_000
+DEFAULT_SWEEP_SECONDS = 30.0
+SESSION_SECONDS = 8 * 3600
+_HERE = Path(__file__).parent
+#: Paths that take no session or CSRF token (the JSON API authenticates every request).
+_STATELESS = ["^/api/", "^/health$", "^/ready$", "^/metrics$", "^/schema", "^/static/"]
+
+
+def create_app(
+    accord: Accord,
+    *,
+    sweep_every: float | None = DEFAULT_SWEEP_SECONDS,
+    max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    on_shutdown: Sequence[Callable[[], object]] = (),
+    secure_cookies: bool = False,
+    csrf_secret: str | None = None,
+    session_store: Store | None = None,
+) -> Litestar:
+    """The service for ``accord``; ``sweep_every=None`` runs no deadline sweeper.
+
+    ``on_shutdown`` runs after the sweeper has stopped (e.g. closing what opened ``accord``).
+    Several worker processes must share ``csrf_secret`` and a ``session_store`` (a
+    ``FileStore``); one process may keep the defaults (a random secret, memory).
+    ``secure_cookies`` marks cookies Secure: set it when served behind TLS.
+    """
+    registry = Metrics(accord.db)
+    gate = threading.Lock()
+    sweeper = Sweeper(accord, sweep_every, gate) if sweep_every is not None else None
+    api = Router(
+        API_PREFIX,
+        route_handlers=[
+            settle.settle_one,
+            settle.settle_batch,
+            cases.list_cases,
+            cases.get_case,
+            approvals.list_approvals,
+            approvals.get_approval,
+            approvals.decide,
+            ledger.verify,
+            ledger.tail,
+            ledger.inclusion_proof,
+            ledger.consistency_proof,
+        ],
+        security=[BEARER],
+    )
+    return Litestar(
+        route_handlers=[
+            health.health,
+            health.ready,
+            metrics.metrics,
+            api,
+            pages.home,
+            pages.signin_page,
+            pages.signin,
+            pages.signout,
+            pages.queue,
+            pages.case_page,
+            pages.decide,
+            create_static_files_router(
+                path="/static", directories=[_HERE / "static"], include_in_schema=False
+            ),
+        ],
+        state=State(
+            {
+                "accord": accord,
+                "api_keys": ApiKeyStore(accord.db, accord.clock),
+                "metrics": registry,
+                "sweeper": sweeper,
+                "write_gate": gate,
+            }
+        ),
+        exception_handlers=EXCEPTION_HANDLERS,
+        before_request=refuse_unknown_query,
+        middleware=[
+            request_context(registry.observe),
+            ServerSideSessionConfig(
+                key="accord_session",
+                max_age=SESSION_SECONDS,
+                httponly=True,
+                samesite="strict",
+                secure=secure_cookies,
+                exclude=_STATELESS,
+            ).middleware,
+        ],
+        stores={"sessions": session_store or MemoryStore()},
+        csrf_config=CSRFConfig(
+            secret=csrf_secret or secrets.token_hex(32),
+            cookie_name="accord_csrf",
+            cookie_httponly=True,
+            cookie_samesite="strict",
+            cookie_secure=secure_cookies,
+            exclude=_STATELESS,
+        ),
+        template_config=TemplateConfig(directory=_HERE / "templates", engine=JinjaTemplateEngine),
+        request_max_body_size=max_body_bytes,
+        openapi_config=OpenAPIConfig(
+            title="Accord",
+            version="1",
+            path="/schema",
+            components=Components(
+                security_schemes={"apiKey": SecurityScheme(type="http", scheme="bearer")}
+            ),
+        ),
+        on_startup=[sweeper.start] if sweeper else [],
+        on_shutdown=[*([sweeper.stop] if sweeper else []), *on_shutdown],
+    )

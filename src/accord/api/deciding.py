@@ -1,0 +1,54 @@
+"""The one adapter between the service and the library's human decision.
+
+Every decision the HTTP API or the reviewer page takes goes through ``decide_as_reviewer``:
+the principal comes from the reviewer's API key, never from the request, and the decision is
+signed with that principal's reviewer key (``accord keys new --role reviewer --principal P``,
+registered in the ledger), which the server holds in its key folder. The library then refuses
+an unconfigured reviewer and a principal who is, or owns, a party of the case.
+"""
+
+from __future__ import annotations
+
+import os
+
+from accord.app import PASSPHRASE_ENV, Accord
+from accord.approvals import ApprovalItem
+from accord.crypto import Ed25519Signer
+from accord.crypto.keyring import role_key_name
+from accord.errors import AccordError, KeyNotFound
+
+
+def reviewer_signer(accord: Accord, principal_id: str) -> Ed25519Signer:
+    """``principal_id``'s reviewer key from the server's key folder."""
+    name = role_key_name("reviewer", principal_id)
+    try:
+        return accord.keyring.signer(name, passphrase=os.environ.get(PASSPHRASE_ENV))
+    except KeyNotFound as exc:
+        raise AccordError(
+            f"{principal_id} has no reviewer key in {accord.keyring.directory}: create and "
+            f"register one with `accord keys new --role reviewer --principal {principal_id}`",
+            code="approvals.no_reviewer_key",
+            field="principal",
+            principal=principal_id,
+            key=name,
+        ) from exc
+
+
+def decide_as_reviewer(
+    accord: Accord,
+    item_id: str,
+    principal_id: str,
+    *,
+    choice: str | None,
+    deny: bool,
+    reasoning: str,
+) -> ApprovalItem:
+    """Decide ``item_id`` as ``principal_id``, signed with their reviewer key; compare-and-set
+    (a second decision raises ``approvals.already_decided`` naming the first)."""
+    return accord.decide(
+        item_id,
+        reviewer_signer(accord, principal_id),
+        choice=None if deny else choice,
+        deny=deny,
+        reason=reasoning,
+    )

@@ -1,0 +1,1 @@
+"""The service's route handlers, one file per area."""

@@ -1,0 +1,105 @@
+"""The approval queue over HTTP: list (filters, paging), get, and decide as a reviewer."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Request, get, post
+from litestar.datastructures import State
+from litestar.params import JSONBody, Parameter
+
+from accord.api.api_keys import Role
+from accord.api.deciding import decide_as_reviewer
+from accord.api.errors import error_responses
+from accord.api.guards import OVERSEERS, allow, caller
+from accord.api.routes._state import accord_of
+from accord.api.schemas import ApprovalPage, DecideIn
+from accord.api.write_gate import write_gate
+from accord.approvals import ApprovalItem
+from accord.disputes.case_pages import MAX_PAGE, QueueFilter, queue_page
+from accord.errors import ValidationError
+
+Filter = Annotated[str | None, Parameter(max_length=256)]
+
+
+@get(
+    "/approvals",
+    guards=[allow(*OVERSEERS)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403, 422),
+    tags=["approvals"],
+)
+def list_approvals(
+    state: State,
+    status: Filter = "pending",
+    risk: Filter = None,
+    kind: Filter = None,
+    severity: Filter = None,
+    agent: Filter = None,
+    case_id: Filter = None,
+    limit: Annotated[int, Parameter(ge=1, le=MAX_PAGE)] = 50,
+    cursor: Annotated[str | None, Parameter(max_length=512)] = None,
+) -> ApprovalPage:
+    """Approval items, oldest first (pending by default)."""
+    filters = QueueFilter(
+        status=status, risk=risk, kind=kind, severity=severity, agent=agent, case_id=case_id
+    )
+    page = queue_page(accord_of(state).db, filters, limit=limit, cursor=cursor)
+    items: list[dict[str, Any]] = [
+        {
+            **e.item.model_dump(mode="json"),
+            "kind": e.kind,
+            "severity": e.severity,
+            "task_type": e.task_type,
+        }
+        for e in page.rows
+    ]
+    return ApprovalPage(items=items, next_cursor=page.next_cursor)
+
+
+@get(
+    "/approvals/{item_id:str}",
+    guards=[allow(*OVERSEERS)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403, 404),
+    tags=["approvals"],
+)
+def get_approval(state: State, item_id: Annotated[str, Parameter(max_length=64)]) -> ApprovalItem:
+    """One approval item: positions, analysis, options, deadline, decision."""
+    return accord_of(state).approvals.get(item_id)
+
+
+@post(
+    "/approvals/{item_id:str}/decision",
+    guards=[allow(Role.REVIEWER)],
+    sync_to_thread=True,
+    status_code=200,
+    responses=error_responses(400, 401, 403, 404, 409, 413, 422),
+    tags=["approvals"],
+)
+def decide(
+    request: Request[object, object, State],
+    state: State,
+    item_id: Annotated[str, Parameter(max_length=64)],
+    data: JSONBody[DecideIn],
+) -> ApprovalItem:
+    """Decide as the key's principal. Compare-and-set: a second decision gets 409 naming
+    the first."""
+    if data.deny == (data.choice is not None):
+        raise ValidationError(
+            "give exactly one of choice or deny",
+            code="approvals.invalid",
+            field="choice",
+            rule="exactly one of choice or deny: true",
+        )
+    principal_id = caller(request).principal_id
+    assert principal_id is not None  # a reviewer key is always bound to a principal
+    with write_gate(state):
+        return decide_as_reviewer(
+            accord_of(state),
+            item_id,
+            principal_id,
+            choice=data.choice,
+            deny=data.deny,
+            reasoning=data.reasoning,
+        )

@@ -1,0 +1,64 @@
+"""``GET /api/v1/cases`` (filters, keyset paging) and ``GET /api/v1/cases/{case_id}``."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import get
+from litestar.datastructures import State
+from litestar.params import Parameter
+
+from accord.api.errors import error_responses
+from accord.api.guards import READERS, allow
+from accord.api.routes._state import accord_of
+from accord.api.schemas import CaseOut, CasePage, CaseRow
+from accord.disputes.case_pages import MAX_PAGE, CaseFilter, case_page
+
+Filter = Annotated[str | None, Parameter(max_length=256)]
+
+
+@get(
+    "/cases",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403, 422),
+    tags=["cases"],
+)
+def list_cases(
+    state: State,
+    status: Filter = None,
+    kind: Filter = None,
+    severity: Filter = None,
+    tier: Filter = None,
+    task_type: Filter = None,
+    session_id: Filter = None,
+    agent: Filter = None,
+    limit: Annotated[int, Parameter(ge=1, le=MAX_PAGE)] = 50,
+    cursor: Annotated[str | None, Parameter(max_length=512)] = None,
+) -> CasePage:
+    """Cases, newest first; pass ``next_cursor`` back as ``cursor`` for the next page."""
+    filters = CaseFilter(
+        status=status,
+        kind=kind,
+        severity=severity,
+        tier=tier,
+        task_type=task_type,
+        session_id=session_id,
+        agent=agent,
+    )
+    page = case_page(accord_of(state).db, filters, limit=limit, cursor=cursor)
+    return CasePage(
+        items=[CaseRow.model_validate(r) for r in page.rows], next_cursor=page.next_cursor
+    )
+
+
+@get(
+    "/cases/{case_id:str}",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403, 404),
+    tags=["cases"],
+)
+def get_case(state: State, case_id: Annotated[str, Parameter(max_length=64)]) -> CaseOut:
+    """One case: the decision, the positions, the escalation."""
+    return CaseOut.of(accord_of(state).cases.get(case_id))

@@ -1,0 +1,94 @@
+"""``GET /api/v1/ledger/verify`` and ``/ledger/tail``: the signed record, for auditors."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from litestar import get
+from litestar.datastructures import State
+from litestar.params import Parameter
+
+from accord.api.errors import error_responses
+from accord.api.guards import OVERSEERS, allow
+from accord.api.routes._state import accord_of
+from accord.api.schemas import LedgerTail, VerifyOut
+from accord.api.write_gate import write_gate
+from accord.errors import VerificationFailed
+from accord.ledger import ConsistencyProof, InclusionProof
+
+
+@get(
+    "/ledger/verify",
+    guards=[allow(*OVERSEERS)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403),
+    tags=["ledger"],
+)
+def verify(state: State) -> VerifyOut:
+    """Verify every entry, link, signature and checkpoint, then the cases against them."""
+    try:
+        report = accord_of(state).verify(workers=1)
+    except VerificationFailed as exc:
+        seq = exc.context.get("seq")
+        case_id = exc.context.get("case_id")
+        return VerifyOut(
+            verified=False,
+            code=exc.code,
+            message=exc.message,
+            seq=seq if isinstance(seq, int) else None,
+            case_id=None if case_id is None else str(case_id),
+        )
+    return VerifyOut(
+        verified=True,
+        entries=report.entries,
+        checkpoints=report.checkpoints,
+        cases=report.cases,
+        head_hash=report.head_hash,
+        root_hash=report.root_hash,
+    )
+
+
+@get(
+    "/ledger/tail",
+    guards=[allow(*OVERSEERS)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403),
+    tags=["ledger"],
+)
+def tail(state: State, n: Annotated[int, Parameter(ge=1, le=500)] = 20) -> LedgerTail:
+    """The newest ``n`` entries, oldest of them first."""
+    entries = accord_of(state).ledger.tail(n)
+    return LedgerTail(entries=[{**e.to_json_dict(), "entry_hash": e.entry_hash} for e in entries])
+
+
+@get(
+    "/ledger/entries/{seq:int}/proof",
+    guards=[allow(*OVERSEERS)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403, 404),
+    tags=["ledger"],
+)
+def inclusion_proof(
+    state: State, seq: Annotated[int, Parameter(ge=1, le=2**62)]
+) -> InclusionProof:
+    """Prove entry ``seq`` is in the ledger (signs a checkpoint first if the ledger grew);
+    check it offline with ``accord ledger check-proof``."""
+    with write_gate(state):
+        return accord_of(state).ledger.inclusion_proof(seq)
+
+
+@get(
+    "/ledger/consistency",
+    guards=[allow(*OVERSEERS)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403, 404),
+    tags=["ledger"],
+)
+def consistency_proof(
+    state: State,
+    old_size: Annotated[int, Parameter(ge=1, le=2**62)],
+    new_size: Annotated[int | None, Parameter(ge=1, le=2**62)] = None,
+) -> ConsistencyProof:
+    """Prove the checkpoint at ``old_size`` is a prefix of the one at ``new_size`` (newest
+    by default)."""
+    return accord_of(state).ledger.consistency_proof(old_size, new_size)

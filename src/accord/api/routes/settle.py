@@ -1,0 +1,67 @@
+"""``POST /api/v1/settle`` and ``/settle/batch``: positions in, decided or escalated cases out."""
+
+from __future__ import annotations
+
+from litestar import Request, post
+from litestar.datastructures import State
+from litestar.params import JSONBody
+
+from accord.api.api_keys import Role
+from accord.api.errors import error_responses
+from accord.api.guards import allow, caller, require_own_positions
+from accord.api.routes._state import accord_of
+from accord.api.schemas import CaseSummary, SettleBatchIn, SettleIn
+from accord.api.write_gate import write_gate
+from accord.disputes import SettleRequest
+
+_ERRORS = error_responses(400, 401, 403, 413, 422)
+
+
+def _request(body: SettleIn) -> SettleRequest:
+    return SettleRequest(
+        subject=body.subject,
+        positions=[p.model_dump(exclude_unset=True) for p in body.positions],
+        task_type=body.task_type,
+        session_id=body.session_id,
+    )
+
+
+@post(
+    "/settle",
+    guards=[allow(Role.AGENT, Role.ADMIN)],
+    sync_to_thread=True,
+    status_code=200,
+    responses=_ERRORS,
+    tags=["settle"],
+)
+def settle_one(
+    request: Request[object, object, State], state: State, data: JSONBody[SettleIn]
+) -> CaseSummary:
+    """Settle one set of positions (an agent key submits only its own agent's positions)."""
+    require_own_positions(caller(request), [p.agent for p in data.positions])
+    one = _request(data)
+    # settle() joins the library's group commit: concurrent requests share one transaction
+    case = accord_of(state).settle(
+        one.subject, one.positions, task_type=one.task_type, session_id=one.session_id
+    )
+    return CaseSummary.of(case)
+
+
+@post(
+    "/settle/batch",
+    guards=[allow(Role.AGENT, Role.ADMIN)],
+    sync_to_thread=True,
+    status_code=200,
+    responses=_ERRORS,
+    tags=["settle"],
+)
+def settle_batch(
+    request: Request[object, object, State], state: State, data: JSONBody[SettleBatchIn]
+) -> list[CaseSummary]:
+    """Settle many cases in one transaction: all are recorded, or none."""
+    key = caller(request)
+    for body in data.requests:
+        require_own_positions(key, [p.agent for p in body.positions])
+    with write_gate(state):
+        cases = accord_of(state).settle_many([_request(body) for body in data.requests])
+    return [CaseSummary.of(c) for c in cases]

@@ -1,0 +1,133 @@
+"""`accord demo-service` (what `make run` starts): the example company's database, with cases
+in several states produced by real scenarios through the library (the scripted model judges
+the debate), a reviewer key, and the HTTP service on loopback.
+
+States: settled by a source of truth, by seniority and by a judged debate; merged; decided by
+a person; expired by its deadline; and several waiting in the reviewer's queue.
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from datetime import timedelta
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from accord.api.api_keys import ApiKeyStore
+from accord.app import Accord
+from accord.cli.demo import demo_config, run_day
+from accord.cli.key_commands import register_new_key
+from accord.cli.problems import report_problem
+from accord.cli.serve_command import serve
+from accord.clock import FrozenClock, SystemClock
+from accord.disputes import Case
+from accord.errors import AccordError
+
+#: Escalated to people and left waiting: (subject, task type, two agents' answers + reasons).
+WAITING = (
+    ("Refund 2,400 to customer 8812", "approve", "reject", "first order, card flagged"),
+    ("Write off invoice 5120", "approve", "reject", "client in receivership"),
+    ("Extend credit line of ACME to 50,000", "approve", "reject", "two late payments"),
+)
+REVIEWER = "human:treasurer"  # configured as the demo's approver; owns no party agent
+MARKER = ".accord-demo-service"
+"""Left in the folder ``prepare`` makes: only a folder holding it is ever replaced."""
+
+
+@dataclass(frozen=True)
+class DemoService:
+    config: Path
+    db_url: str
+    keys: Path
+    reviewer_token: str
+    cases: int
+
+
+def prepare(directory: Path) -> DemoService:
+    """A fresh demo database in ``directory``. A folder an earlier ``prepare`` made (it holds
+    the marker) is replaced; any other existing folder is refused, never removed."""
+    if directory.exists():
+        if not (directory / MARKER).is_file():
+            raise AccordError(
+                f"{directory} exists and was not made by accord demo-service: refusing to "
+                "replace it (name a new --dir, or remove it yourself)",
+                code="demo.not_created_by_demo",
+                path=str(directory),
+            )
+        shutil.rmtree(directory)
+    directory.mkdir(parents=True)
+    (directory / MARKER).write_text("made by accord demo-service\n", encoding="utf-8")
+    config = demo_config(directory)
+    db_url = f"sqlite:///{directory / 'accord-demo.db'}"
+    keys = directory / "keys"
+    now = SystemClock().now()
+    clock = FrozenClock(now - timedelta(hours=5))  # the expired case waited 5 hours
+    accord = Accord.open(config, db_url=db_url, keys_dir=keys, clock=clock)
+    try:
+        cases, _ = run_day(accord)
+        stale = _refund(accord, "Refund 9,900 to customer 4410", "no receipt on file")
+        clock.advance(now - clock.now())
+        accord.sweep()  # its 4-hour deadline has passed: denied by the timeout policy
+        for subject, yes, no, why in WAITING:
+            clock.advance(timedelta(seconds=1))
+            cases.append(_refund(accord, subject, why, yes=yes, no=no))
+        cases.append(stale)
+        register_new_key(accord, None, "reviewer", REVIEWER, None)  # signs their decisions
+        _, token = ApiKeyStore(accord.db, accord.clock).create(
+            "reviewer", principal_id=REVIEWER, label="make run"
+        )
+        accord.ledger.checkpoint()
+        accord.verify()
+    finally:
+        accord.close()
+    return DemoService(config, db_url, keys, token, len(cases))
+
+
+def _refund(
+    accord: Accord, subject: str, why: str, *, yes: str = "approve", no: str = "reject"
+) -> Case:
+    return accord.settle(
+        subject,
+        [
+            {"agent": "agent:billing", "output": yes, "confidence": 0.7, "reasoning": "loyal"},
+            {"agent": "agent:audit", "output": no, "confidence": 0.65, "reasoning": why},
+        ],
+        task_type="refunds",
+    )
+
+
+def demo_service(
+    directory: Annotated[
+        Path, typer.Option("--dir", help="Where the demo database, config and keys go.")
+    ] = Path(".accord-service"),
+    host: Annotated[str, typer.Option()] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,
+) -> None:
+    """Build the demo company's database and serve it (the reviewer key is printed)."""
+    try:
+        demo = prepare(directory)
+    except AccordError as exc:
+        report_problem("error", exc)
+        raise typer.Exit(2) from exc
+    typer.echo(
+        f"\nAccord demo: {demo.cases} cases in {demo.db_url}\n"
+        f"  open          http://{host}:{port}/  (API: /api/v1, OpenAPI: /schema)\n"
+        f"  reviewer key  {demo.reviewer_token}   (signs in as {REVIEWER})\n"
+    )
+    serve(
+        db=demo.db_url,
+        keys=demo.keys,
+        config=demo.config,
+        host=host,
+        port=port,
+        workers=1,
+        no_sweeper=False,
+        sweep_every=30.0,
+        max_body_bytes=1_000_000,
+        graceful_seconds=10,
+        access_log=True,
+        behind_tls=False,
+    )

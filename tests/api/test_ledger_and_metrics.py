@@ -1,0 +1,93 @@
+"""Auditors verify the ledger and read its tail; Prometheus reads the metrics."""
+
+from __future__ import annotations
+
+from litestar import Litestar
+from litestar.testing import TestClient
+from sqlalchemy import update
+
+from accord.app import Accord
+from accord.disputes import Case
+from accord.store.tables import cases
+from tests.api.conftest import Tokens, bearer
+
+
+def test_the_ledger_verifies_over_http(
+    client: TestClient[Litestar], tokens: Tokens, escalated: Case
+) -> None:
+    report = client.get("/api/v1/ledger/verify", headers=bearer(tokens.auditor)).json()
+    assert report["verified"] is True
+    # + the approval request, + the two reviewers' key registrations
+    assert report["entries"] == len(escalated.ledger_seqs) + 1 + 2
+    assert report["cases"] == 1
+
+
+def test_an_altered_case_row_is_reported_not_verified(
+    client: TestClient[Litestar], tokens: Tokens, escalated: Case, accord: Accord
+) -> None:
+    with accord.db.write() as conn:
+        conn.execute(update(cases).values(winner="agent:audit"))
+    report = client.get("/api/v1/ledger/verify", headers=bearer(tokens.auditor)).json()
+    assert report["verified"] is False
+    assert report["code"] == "cases.mismatch"
+    assert report["case_id"] == escalated.case_id
+
+
+def test_the_tail_shows_the_newest_entries_oldest_first(
+    client: TestClient[Litestar], tokens: Tokens, escalated: Case
+) -> None:
+    tail = client.get("/api/v1/ledger/tail", params={"n": 2}, headers=bearer(tokens.auditor))
+    entries = tail.json()["entries"]
+    assert [e["seq"] for e in entries] == sorted(e["seq"] for e in entries)
+    assert len(entries) == 2
+    assert all(e["entry_hash"].startswith("sha256:") for e in entries)
+
+
+def test_metrics_count_cases_queue_depth_and_request_latency(
+    client: TestClient[Litestar], tokens: Tokens, escalated: Case
+) -> None:
+    client.get("/health")
+    text = client.get("/metrics", headers=bearer(tokens.auditor)).text
+    assert (
+        'accord_cases{kind="logical_conflict",status="escalated",tier="human_appeal"} 1.0' in text
+    )
+    assert "accord_approval_queue_depth 1.0" in text
+    assert 'accord_http_request_duration_seconds_count{method="GET",route="/health"' in text
+
+
+def test_metrics_need_an_auditor_or_admin_key(client: TestClient[Litestar], tokens: Tokens) -> None:
+    assert client.get("/metrics").status_code == 401
+    assert client.get("/metrics", headers=bearer(tokens.agent)).status_code == 403
+
+
+def test_an_inclusion_proof_over_http_checks_offline(
+    client: TestClient[Litestar], tokens: Tokens, escalated: Case, accord: Accord
+) -> None:
+    from accord.ledger import InclusionProof
+
+    seq = escalated.ledger_seqs[-1]
+    answer = client.get(f"/api/v1/ledger/entries/{seq}/proof", headers=bearer(tokens.auditor))
+    assert answer.status_code == 200
+    proof = InclusionProof.model_validate(answer.json())
+    proof.verify(accord.keyring.trusted_public_keys())
+    missing = client.get("/api/v1/ledger/entries/999/proof", headers=bearer(tokens.auditor))
+    assert missing.status_code == 404
+
+
+def test_a_consistency_proof_links_two_checkpoints(
+    client: TestClient[Litestar], tokens: Tokens, escalated: Case, accord: Accord
+) -> None:
+    from accord.ledger import ConsistencyProof
+
+    old = accord.ledger.checkpoint().tree_size
+    accord.settle("Ticket 9", [{"agent": "a:1", "output": "x"}, {"agent": "a:2", "output": "x"}])
+    accord.ledger.checkpoint()
+    answer = client.get(
+        "/api/v1/ledger/consistency", params={"old_size": old}, headers=bearer(tokens.auditor)
+    )
+    assert answer.status_code == 200
+    ConsistencyProof.model_validate(answer.json()).verify(accord.keyring.trusted_public_keys())
+    unknown = client.get(
+        "/api/v1/ledger/consistency", params={"old_size": 12345}, headers=bearer(tokens.auditor)
+    )
+    assert unknown.status_code == 404

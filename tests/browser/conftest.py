@@ -1,0 +1,85 @@
+"""A real server (uvicorn in a thread, on loopback) around a SQLite ``Accord``, and the Debian
+Chromium driven headless by Playwright. Screenshots land in ``test-artifacts/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+from accord.api import ApiKeyStore, create_app
+from accord.app import Accord
+from accord.clock import FrozenClock
+from tests.api._reviewers import register_reviewers, reviewer_config
+from tests.conftest import REPO_ROOT
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = REPO_ROOT / "test-artifacts"
+
+
+@pytest.fixture
+def site_accord(tmp_path: Path, frozen_clock: FrozenClock) -> Iterator[Accord]:
+    config_dir = tmp_path / "config"
+    config_dir.mkdir()
+    accord = Accord.open(
+        reviewer_config(config_dir),
+        db_url=f"sqlite:///{tmp_path / 'site.db'}",
+        keys_dir=tmp_path / "keys",
+        clock=frozen_clock,
+    )
+    register_reviewers(accord)
+    yield accord
+    accord.close()
+
+
+@pytest.fixture
+def site_keys(site_accord: Accord) -> ApiKeyStore:
+    return ApiKeyStore(site_accord.db, site_accord.clock)
+
+
+@pytest.fixture
+def base_url(site_accord: Accord) -> Iterator[str]:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    app = create_app(site_accord, sweep_every=None)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:  # waiting for the socket to bind, not for time to pass
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise AssertionError("the test server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=30)
+
+
+@pytest.fixture
+def chromium() -> Iterator[object]:
+    if not CHROMIUM.exists():
+        pytest.skip("/usr/bin/chromium is absent (make test installs it): browser tests not run")
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        yield browser
+        browser.close()

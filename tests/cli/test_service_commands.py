@@ -1,0 +1,121 @@
+"""`accord keys api new | list | revoke` and `accord serve` as a real process."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.cli.conftest import Run
+
+
+def test_a_key_is_created_printed_once_listed_and_revoked(run: Run) -> None:
+    created = run("keys", "api", "new", "--role", "reviewer", "--principal", "human:ada")
+    assert created.exit_code == 0, created.output
+    token = created.stdout.strip().splitlines()[-1]
+    assert token.startswith("acc_")
+    listed = run("keys", "api", "list", "--json")
+    keys = json.loads(listed.stdout)
+    assert [(k["role"], k["principal_id"]) for k in keys] == [("reviewer", "human:ada")]
+    assert token not in listed.stdout
+    revoked = run("keys", "api", "revoke", keys[0]["key_id"])
+    assert revoked.exit_code == 0
+    assert json.loads(run("keys", "api", "list", "--json").stdout)[0]["revoked_at"]
+    assert "revoked" in run("keys", "api", "list").stdout
+
+
+def test_an_agent_key_without_its_agent_exits_2(run: Run) -> None:
+    result = run("keys", "api", "new", "--role", "agent")
+    assert result.exit_code == 2
+    assert "auth.bad_key_binding" in result.stderr
+
+
+def test_revoking_an_unknown_key_exits_1(run: Run) -> None:
+    run("keys", "api", "new", "--role", "admin")
+    assert run("keys", "api", "revoke", "key:nope").exit_code == 1
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_until_up(url: str, process: subprocess.Popen[bytes], limit: float = 60.0) -> None:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise AssertionError(f"accord serve exited with {process.returncode}")
+        try:
+            if httpx.get(url, timeout=1.0).status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        time.sleep(0.2)  # waiting for another process to bind, not for time to pass
+    raise AssertionError("accord serve did not come up")
+
+
+@pytest.mark.slow
+def test_serve_answers_and_shuts_down_gracefully_on_sigterm(
+    database_url: str, tmp_path: Path
+) -> None:
+    port = _free_port()
+    accord = Path(sys.executable).with_name("accord")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ACCORD_")}
+    args = [str(accord), "serve", "--db", database_url, "--keys", str(tmp_path / "keys")]
+    process = subprocess.Popen(
+        [*args, "--port", str(port), "--sweep-every", "0.5"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        _wait_until_up(f"http://127.0.0.1:{port}/health", process)
+        ready = httpx.get(f"http://127.0.0.1:{port}/ready", timeout=5.0)
+        assert ready.json()["status"] == "ready"
+        process.send_signal(signal.SIGTERM)
+        output, _ = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    log = output.decode()
+    assert "Application shutdown complete" in log
+    assert process.returncode in (0, -signal.SIGTERM, 128 + signal.SIGTERM)
+
+
+def test_serve_with_an_unusable_database_exits_2(run: Run) -> None:
+    result = run("serve", "--db", "mysql://nowhere/db")
+    assert result.exit_code == 2
+
+
+def test_the_demo_service_database_has_cases_in_several_states_and_a_reviewer_key(
+    tmp_path: Path,
+) -> None:
+    from accord.api import ApiKeyStore
+    from accord.app import Accord
+    from accord.cli.demo_service import WAITING, prepare
+
+    demo = prepare(tmp_path / "svc")
+    accord = Accord.open(demo.config, db_url=demo.db_url, keys_dir=demo.keys)
+    try:
+        statuses = [i.status.value for i in accord.approvals.list()]
+        assert statuses.count("pending") == len(WAITING)
+        assert statuses.count("expired") == 1
+        assert statuses.count("approved") == 1
+        kinds = {c["status"] for c in accord.cases.find(limit=100)}
+        assert {"settled", "merged", "escalated"} <= kinds
+        key = ApiKeyStore(accord.db, accord.clock).authenticate(demo.reviewer_token)
+        assert key.principal_id == "human:treasurer"
+        assert accord.verify().cases == demo.cases
+    finally:
+        accord.close()
