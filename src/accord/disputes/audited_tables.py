@@ -52,5 +52,8 @@ NOT_AUDITED_TABLES: Mapping[str, str] = {
     "stored boundary is not compared with those records",
     "boundary_attempts": "not audited yet: each attempt's receipt hash is signed by "
     "boundary_probe_attempted, but the stored attempt is not compared with it",
+    "api_keys": "the service's sign-in credentials (hashed tokens, roles, revocation), not "
+    "signed records: a key only authenticates; what its holder decides is signed by the "
+    "principal's reviewer key and checked by verify",
 }
 """Tables of ``store/tables.py`` that ``verify`` does not vouch for, and why."""
