@@ -73,15 +73,17 @@ def test_a_proof_made_by_the_cli_checks_offline_with_only_public_keys(run: Run) 
     public.mkdir()
     for pub in Path("keys").glob("*.pub.json"):
         (public / pub.name).write_text(pub.read_text())
-    checked = run("ledger", "check-proof", "proof.json", "--public-keys", "public")
+    pin = ("--signer", _service_kid(Path("keys")))
+    checked = run("ledger", "check-proof", "proof.json", "--public-keys", "public", *pin)
     assert checked.exit_code == 0, checked.output
     assert "valid" in checked.output
     proof = json.loads(Path("proof.json").read_text())
     proof["entry"]["record"]["evidence_type"] = "forged"
     Path("forged.json").write_text(json.dumps(proof))
-    assert run("ledger", "check-proof", "forged.json", "--public-keys", "public").exit_code == 1
+    forged = run("ledger", "check-proof", "forged.json", "--public-keys", "public", *pin)
+    assert forged.exit_code == 1
     Path("junk.json").write_text("not json")
-    assert run("ledger", "check-proof", "junk.json", "--public-keys", "public").exit_code == 2
+    assert run("ledger", "check-proof", "junk.json", "--public-keys", "public", *pin).exit_code == 2
     printed = run("ledger", "proof", "2", "--db", DB, "--keys", "keys")
     assert json.loads(printed.stdout)["leaf_index"] == 1
     assert run("ledger", "proof", "99", "--db", DB, "--keys", "keys").exit_code == 1
@@ -93,7 +95,8 @@ def test_a_consistency_proof_between_checkpoints_checks_offline(run: Run) -> Non
     proof = run("ledger", "consistency", "15", "30", "--db", DB, "--keys", "keys")
     assert proof.exit_code == 0, proof.output
     Path("consistency.json").write_text(proof.stdout)
-    checked = run("ledger", "check-proof", "consistency.json", "--public-keys", "keys")
+    pin = ("--signer", _service_kid(Path("keys")))
+    checked = run("ledger", "check-proof", "consistency.json", "--public-keys", "keys", *pin)
     assert checked.exit_code == 0, checked.output
     assert run("ledger", "consistency", "14", "--db", DB, "--keys", "keys").exit_code == 1
 
@@ -153,3 +156,24 @@ def test_verify_can_skip_the_case_tables(run: Run) -> None:
     ledger_only = run("verify", "--db", DB, "--keys", "keys", "--json", "--skip-cases")
     assert full["cases"] > 0
     assert json.loads(ledger_only.stdout)["cases"] == 0
+
+
+def _service_kid(keys: Path) -> str:
+    [public] = keys.glob("service-*.pub.json")
+    return str(json.loads(public.read_text())["kid"])
+
+
+def test_a_proof_signed_by_a_key_that_is_not_the_pinned_signer_is_not_valid(run: Run) -> None:
+    run("demo", "--db", DB, "--keys", "keys", "--fresh")
+    run("ledger", "proof", "3", "--db", DB, "--keys", "keys", "--out", "proof.json")
+    # a key dropped into the folder is not trusted by being there: only --signer is
+    run("keys", "new", "intruder", "--keys", "keys")
+    [intruder] = Path("keys").glob("intruder-*.pub.json")
+    stranger = str(json.loads(intruder.read_text())["kid"])
+    refused = run(
+        "ledger", "check-proof", "proof.json", "--public-keys", "keys", "--signer", stranger
+    )
+    assert refused.exit_code == 1, refused.output
+    assert "ledger.untrusted_signer" in refused.output or "unknown_key" in refused.output
+    unknown = run("ledger", "check-proof", "proof.json", "--public-keys", "keys", "--signer", "x")
+    assert unknown.exit_code == 2

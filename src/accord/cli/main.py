@@ -45,7 +45,7 @@ from accord.clock import SystemClock
 from accord.config import load_config
 from accord.crypto import Keyring, load_public_keys
 from accord.errors import AccordError, VerificationFailed
-from accord.ledger import ConsistencyProof, InclusionProof, VerificationReport
+from accord.ledger import ConsistencyProof, InclusionProof, TrustRoot, VerificationReport
 from accord.ledger.anchor import read_checkpoint_file, write_checkpoint_file
 from accord.safe_files import refuse_existing, write_text_file
 from accord.store import resolve_database_url
@@ -366,11 +366,21 @@ def ledger_check_proof(
     public_keys: Annotated[
         Path, typer.Option("--public-keys", help="Directory of *.pub.json files.")
     ],
+    signer: Annotated[
+        str,
+        typer.Option(
+            "--signer",
+            help="The kid of the service key to trust: the proof's checkpoints must be "
+            "signed by it (no other key in the folder is trusted by being there).",
+        ),
+    ],
 ) -> None:
-    """Check an inclusion or consistency proof offline with only public keys. Exit 1 if invalid."""
+    """Check an inclusion or consistency proof offline with only public keys, trusting only
+    the service key --signer. Exit 1 if invalid, 2 for unusable input."""
     try:
         data = json.loads(proof_file.read_text(encoding="utf-8"))
-        keys = load_public_keys(public_keys)
+        root = TrustRoot.from_public_keys(load_public_keys(public_keys), signer)
+        keys = {root.kid: root.public_key}
         if "audit_path" in data:
             checkpoint = InclusionProof.model_validate(data).verify(keys)
             out().print(
