@@ -110,12 +110,14 @@ def test_configured_witness_folders_receive_checkpoints_relative_to_the_config(
         accord.close()
 
 
-def test_a_url_witness_is_a_not_built_config_error(tmp_path: Path) -> None:
+def test_a_witness_that_is_neither_a_folder_nor_an_http_url_is_a_config_error(
+    tmp_path: Path,
+) -> None:
     config = tmp_path / "accord.yaml"
-    config.write_text("ledger:\n  witnesses: ['http://127.0.0.1:9/witness']\n")
+    config.write_text("ledger:\n  witnesses: ['ftp://127.0.0.1/witness']\n")
     with pytest.raises(ConfigError) as err:
         Accord.open(config, db_url=f"sqlite:///{tmp_path / 'x.db'}", keys_dir=tmp_path / "k")
-    assert err.value.code == "config.not_built"
+    assert err.value.code == "config.invalid_value"
     assert err.value.context["key_path"] == "ledger.witnesses[0]"
 
 

@@ -238,14 +238,6 @@ def test_report_never_overwrites_an_earlier_report_without_force(run: Run) -> No
     assert run("report", *KEYS, "--out", "rep", "--force").exit_code == 0
 
 
-def test_url_witnesses_are_refused_as_not_built(run: Run) -> None:
-    Path("accord.yaml").write_text("ledger:\n  witnesses: ['https://witness.example/']\n")
-    result = run("init", "--db", DB, "--keys", "keys")
-    assert result.exit_code == 2
-    assert "ledger.witnesses[0]" in result.output
-    assert "[config.not_built]" in result.output
-
-
 def test_a_witness_folder_receives_each_checkpoint_usable_as_a_trusted_checkpoint(
     run: Run,
 ) -> None:
