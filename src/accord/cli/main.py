@@ -6,6 +6,7 @@ import json
 import os
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -174,8 +175,8 @@ def verify(
         except AccordError as exc:
             raise _fail(exc) from exc
     if public_keys is not None and signer is not None:
-        try:
-            report = verify_ledger(
+        _report_verification(
+            lambda: verify_ledger(
                 db or os.environ.get("ACCORD_DB"),
                 public_keys,
                 signer,
@@ -183,30 +184,36 @@ def verify(
                 cases=not skip_cases,
                 allow_unsafe_permissions=allow_unsafe_key_permissions,
                 trusted_checkpoint=anchor,
-            )
-        except VerificationFailed as exc:
-            _not_verified(exc, as_json)
-            raise typer.Exit(1) from exc
-        except AccordError as exc:  # a damaged database (store.missing_table, ...)
-            if as_json:
-                print_json({"verified": False, **exc.to_dict()})
-            raise _fail(exc) from exc
-        _verified(report, as_json)
+            ),
+            as_json,
+        )
         return
     accord = open_accord(
         config, db, keys, create_service_key=False, must_exist=True, read_only=True
     )
     try:
-        report = accord.verify(workers=workers, cases=not skip_cases, trusted_checkpoint=anchor)
+        _report_verification(
+            lambda: accord.verify(
+                workers=workers, cases=not skip_cases, trusted_checkpoint=anchor
+            ),
+            as_json,
+        )
+    finally:
+        accord.close()
+
+
+def _report_verification(run: Callable[[], VerificationReport], as_json: bool) -> None:
+    """Run a verification; print VERIFIED (exit 0), NOT VERIFIED (exit 1), or the problem with
+    the input (exit 2: a damaged database such as ``store.missing_table``, a bad key...)."""
+    try:
+        report = run()
     except VerificationFailed as exc:
         _not_verified(exc, as_json)
         raise typer.Exit(1) from exc
-    except AccordError as exc:  # a damaged database (store.missing_table, ...)
+    except AccordError as exc:
         if as_json:
             print_json({"verified": False, **exc.to_dict()})
         raise _fail(exc) from exc
-    finally:
-        accord.close()
     _verified(report, as_json)
 
 
