@@ -1,5 +1,5 @@
-"""Reading an ``accord settle`` file within the limits: one case, a JSON array of cases, or
-JSON Lines (one case per line, read line by line: any number of cases in bounded memory).
+"""Reading an ``accord settle`` file within the limits: one case, a JSON array of cases (read
+a chunk at a time), or JSON Lines (read line by line): any number of cases in bounded memory.
 
 Sizes are checked before reading (the file's size, each line's length as it is read), JSON
 depth and integer length before parsing (``accord.strict_json``), and every case against
@@ -18,6 +18,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import IO
 
+from accord.cli.json_array_stream import array_elements
 from accord.disputes.settle_format import SettleCase, settle_case
 from accord.errors import ValidationError
 from accord.limits import Limits, exceeded
@@ -98,20 +99,28 @@ class SettleFile:
         if self.kind is FileKind.LINES:
             yield from self._lines()
             return
+        if self.kind is FileKind.ARRAY:
+            yield from self._array()
+            return
         with self._open() as fh:
-            raw = fh.read()
-        if self.kind is FileKind.OBJECT and len(raw) > self._limits.case_bytes:
+            raw = fh.read(self._limits.case_bytes + 1)
+        if len(raw) > self._limits.case_bytes:
             limit = self._limits.case_bytes
             raise exceeded("case_bytes", limit, len(raw), field=self.name, unit="bytes in a case")
         data = parse_json(_decoded(raw, self.name, 1), self._limits, where=self.name)
-        del raw
-        if self.kind is FileKind.OBJECT:
-            yield self.name, settle_case(data, self.name)
-            return
-        for index in range(len(data)):
-            item, data[index] = data[index], None  # free each case once it has been read
-            where = f"{self.name}: case [{index}]"
-            yield where, settle_case(item, where)
+        yield self.name, settle_case(data, self.name)
+
+    def _array(self) -> Iterator[tuple[str, SettleCase]]:
+        """A JSON array read a chunk at a time: one case in memory at once, whatever the
+        number of cases."""
+        with self._open() as fh:
+            elements = array_elements(
+                fh, name=self.name, element_limit=self._limits.case_bytes
+            )
+            for index, raw in enumerate(elements):
+                where = f"{self.name}: case [{index}]"
+                data = parse_json(_decoded(raw, where, 1), self._limits, where=where)
+                yield where, settle_case(data, where)
 
     def _lines(self) -> Iterator[tuple[str, SettleCase]]:
         limit = self._limits.case_bytes
