@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic import ValidationError as PydanticValidationError
 
 from accord.conflicts import Position
-from accord.disputes.settle import MAX_LENGTHS, SettleRequest
+from accord.disputes.settle import MAX_LENGTHS, MIN_POSITIONS, SettleRequest
 from accord.errors import ValidationError
 from accord.printable import MAX_ID_LENGTH, PRINTABLE_RULE, PrintableText
 
@@ -37,7 +37,7 @@ class SettleCase(BaseModel):
     positions: Annotated[
         list[Position],
         Field(
-            min_length=2,
+            min_length=MIN_POSITIONS,
             description="Each agent's position, one per agent (at most limits.positions_per_case,"
             " default 100; each output at most limits.output_bytes of canonical JSON, default"
             " 16 MiB).",
