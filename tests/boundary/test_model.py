@@ -19,9 +19,10 @@ from accord.boundary import (
     digest_of,
     evidence_receipt,
 )
-from accord.boundary._json import decode, encode, render, result_key
+from accord.boundary._json import encode, render, result_key
 from accord.conflicts import Evidence
 from accord.errors import ValidationError
+from accord.values import from_signable
 
 from ._builders import erp_hint, pos
 
@@ -96,13 +97,13 @@ def test_position_entry_encodes_floats_and_receipts_the_evidence() -> None:
 
 def test_json_helpers_round_trip_and_render() -> None:
     value = {"a": [1.0, 2, True, None, "x"], "b": {"c": 1e-07}}
-    assert decode(encode(value)) == value
+    assert from_signable(encode(value)) == value
     with pytest.raises(ValidationError) as info:
         encode(float("nan"))
     assert info.value.code == "boundary.non_finite"
     with pytest.raises(ValidationError) as info:
         encode({1, 2})
-    assert info.value.code == "boundary.invalid_json"
+    assert info.value.code == "boundary.invalid_value_type"
     assert render(0.5) == "0.5"
     assert render("  two   words ") == "two words"
     assert render("x" * 500).endswith("…")

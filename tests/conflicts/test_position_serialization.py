@@ -33,8 +33,8 @@ def test_every_output_kind_survives_a_json_round_trip(output: object) -> None:
 
 
 def test_an_output_nested_deeper_than_the_limit_is_refused_naming_its_path() -> None:
-    from accord.conflicts._json import MAX_DEPTH
     from accord.errors import ValidationError
+    from accord.values import MAX_DEPTH
 
     deep: object = 1
     for _ in range(3_000):

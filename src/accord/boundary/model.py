@@ -15,11 +15,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator, model_validator
 
-from accord.boundary._json import decode, encode
+from accord.boundary._json import encode
 from accord.clock import isoformat
 from accord.conflicts import Position
 from accord.crypto import canonical_bytes, content_hash, sha256_hex
 from accord.errors import CanonicalizationError, ValidationError
+from accord.values import from_signable
 
 AMBIGUITY_UNRESOLVED: Literal["AMBIGUITY_UNRESOLVED"] = "AMBIGUITY_UNRESOLVED"
 
@@ -97,7 +98,7 @@ class PositionEntry(BaseModel):
     @property
     def answer(self) -> JsonValue:
         """The conclusion as the agent gave it (floats restored)."""
-        return decode(self.conclusion)
+        return from_signable(self.conclusion)
 
     def record(self) -> dict[str, JsonValue]:
         return {
@@ -392,7 +393,7 @@ class ResolutionReceipt(BaseModel):
 
     @property
     def winning_answer(self) -> JsonValue:
-        return decode(self.winning_conclusion)
+        return from_signable(self.winning_conclusion)
 
     def record(self) -> dict[str, JsonValue]:
         body: dict[str, JsonValue] = {

@@ -19,7 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from accord.boundary._json import leaves, render, same_json
+from accord.boundary._json import render, same_json
 from accord.boundary.crux import (
     TextCrux,
     crux_sides,
@@ -32,6 +32,7 @@ from accord.boundary.probes import ProbeRegistry
 from accord.boundary.tiebreak import find_hint, propose_tie_breaker
 from accord.conflicts import Detection, Position
 from accord.errors import ValidationError
+from accord.values import leaves
 
 
 class BoundaryInputs(BaseModel):

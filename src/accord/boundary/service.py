@@ -15,7 +15,7 @@ from typing import Any, cast, get_args
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
-from accord.boundary._json import MISSING, canonical_size, render, value_at
+from accord.boundary._json import canonical_size, render
 from accord.boundary.crux import TextCrux
 from accord.boundary.model import (
     AttemptOutcome,
@@ -33,6 +33,7 @@ from accord.clock import Clock
 from accord.conflicts import Detection, Position
 from accord.errors import ValidationError
 from accord.ids import new_hex_id
+from accord.values import MISSING, value_at
 
 BOUNDARY_STATUSES: tuple[str, ...] = get_args(BoundaryStatus)
 """Every status a boundary can have (``accord boundaries list --status``)."""

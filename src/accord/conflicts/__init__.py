@@ -7,7 +7,6 @@ turns a detected conflict into a DCP-07 dispute type, a starting tier and a stra
 that complete each other. Everything here is pure: no I/O, no clock, no global state.
 """
 
-from accord.conflicts._paths import MISSING, value_at
 from accord.conflicts.classification import (
     DEFAULT_DISPUTE_TYPES,
     Classification,
@@ -41,7 +40,6 @@ __all__ = [
     "DEFAULT_DISPUTE_TYPES",
     "DEFAULT_INCOMPATIBLE_SETS",
     "MAX_LABEL_LENGTH",
-    "MISSING",
     "STARTING_TIERS",
     "AnswerGroup",
     "Classification",
@@ -66,5 +64,4 @@ __all__ = [
     "normalize_text",
     "output_kind",
     "validate_positions",
-    "value_at",
 ]

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any, NamedTuple
 
+from accord.conflicts._fingerprint import fingerprint, multiset_fingerprint
 from accord.conflicts._gap import clusters, exceeds, relative_gap
-from accord.conflicts._paths import fingerprint, multiset_fingerprint
 from accord.conflicts.kinds import ConflictKind, Severity
 from accord.conflicts.position import OutputKind, is_label
 from accord.conflicts.settings import DetectionSettings, NumericThresholds

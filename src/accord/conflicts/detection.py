@@ -51,12 +51,13 @@ from typing import Annotated, Any, cast
 from pydantic import BaseModel, ConfigDict, JsonValue, SkipValidation
 
 from accord.conflicts._compare import Verdict, compare
-from accord.conflicts._paths import MISSING, fingerprint, leaves, path_key, value_at
+from accord.conflicts._fingerprint import fingerprint
 from accord.conflicts.kinds import ConflictKind, Severity
 from accord.conflicts.merge import merge_outputs
 from accord.conflicts.position import OutputKind, Position, validate_positions
 from accord.conflicts.settings import DetectionSettings
 from accord.conflicts.text import SemanticComparator
+from accord.values import MISSING, leaves, path_key, value_at
 
 _DEFAULT_SETTINGS = DetectionSettings()
 

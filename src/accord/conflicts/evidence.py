@@ -29,11 +29,11 @@ from pydantic import (
     model_validator,
 )
 
-from accord.conflicts._json import plain_json
 from accord.conflicts._serialize_natively import SERIALIZE_NATIVELY
 from accord.crypto import content_hash as canonical_content_hash
 from accord.crypto import sha256_prefixed
 from accord.errors import CanonicalizationError, ValidationError
+from accord.values import plain_json
 
 _FIELDS = ("kind", "reference", "description", "content", "content_hash")
 
@@ -105,9 +105,7 @@ class Evidence(BaseModel):
                 field="kind",
                 rule="kind is a non-empty string",
             )
-        content, saw_float = plain_json(
-            data.get("content"), "content", dotted_keys=True, context={}
-        )
+        content, saw_float = plain_json(data.get("content"), "content", code_prefix="conflicts")
         digest = _digest(content, saw_float)
         supplied = data.get("content_hash")
         if supplied not in (None, "") and supplied != digest:

@@ -17,9 +17,10 @@ from typing import Annotated, Any, cast
 
 from pydantic import BaseModel, ConfigDict, JsonValue, SkipValidation
 
-from accord.conflicts._paths import MISSING, ancestors, fingerprint, leaves, nearest_value, value_at
+from accord.conflicts._fingerprint import fingerprint
 from accord.conflicts.position import Position, validate_positions
 from accord.errors import ValidationError
+from accord.values import MISSING, ancestors, leaves, nearest_value, value_at
 
 NEUTRAL_CONFIDENCE = 0.5
 """The confidence assumed for an agent that stated none."""

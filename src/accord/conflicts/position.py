@@ -23,12 +23,12 @@ from pydantic import (
     model_validator,
 )
 
-from accord.conflicts._json import plain_json
 from accord.conflicts._serialize_natively import SERIALIZE_NATIVELY
 from accord.conflicts.evidence import Evidence
 from accord.conflicts.text import normalize_text
 from accord.errors import ValidationError
 from accord.printable import MAX_ID_LENGTH, printable_problem
+from accord.values import plain_json
 
 MAX_LABEL_LENGTH = 64
 """Strings up to this length (with single spaces only) are labels; longer ones are text."""
@@ -99,7 +99,9 @@ def _output(value: object, info: ValidationInfo) -> Output:
         return value
     if isinstance(value, Mapping):
         agent = info.data.get("agent")
-        copy, _ = plain_json(value, "output", dotted_keys=False, context={"position": agent})
+        copy, _ = plain_json(
+            value, "output", code_prefix="conflicts", dotted_keys=False, context={"position": agent}
+        )
         result: dict[str, JsonValue] = copy
         return result
     raise _error(

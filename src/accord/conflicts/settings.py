@@ -29,8 +29,8 @@ from pydantic import (
 from pydantic import ValidationError as PydanticValidationError
 
 from accord.config_errors import PathPart, from_pydantic, wrong_type
-from accord.conflicts._paths import nearest_value
 from accord.conflicts.text import normalize_text
+from accord.values import nearest_value
 
 DEFAULT_INCOMPATIBLE_SETS: tuple[frozenset[str], ...] = (
     frozenset({"accept", "reject"}),

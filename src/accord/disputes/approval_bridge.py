@@ -17,9 +17,10 @@ from accord.disputes.case import SettleStatus
 from accord.disputes.case_store import CaseStore
 from accord.disputes.human_decision import fold_human_decision
 from accord.disputes.ledger_records import dissent_entries, log_fields
-from accord.disputes.signable import answer_hash, signable
+from accord.disputes.signable import answer_hash
 from accord.errors import NotFound
 from accord.ledger import Ledger
+from accord.values import signable
 
 Event = tuple[str, dict[str, Any]]
 

@@ -15,9 +15,10 @@ from accord.clock import isoformat
 from accord.conflicts import Position, Tier
 from accord.crypto import content_hash
 from accord.disputes.case import Case, SettleStatus
-from accord.disputes.signable import AnswerHashes, basis_points, signable
+from accord.disputes.signable import AnswerHashes, basis_points
 from accord.org import OrgChart
 from accord.resolution.hierarchy import common_manager
+from accord.values import signable
 
 
 def _party(agent: str, org: OrgChart | None) -> dict[str, str]:

@@ -22,9 +22,10 @@ from accord.conflicts import Tier
 from accord.disputes.case import Case, CaseStatus, Decision, DissentRecord, SettleStatus
 from accord.disputes.case_store import CaseStore
 from accord.disputes.ledger_records import dissent_entries, log_fields
-from accord.disputes.signable import answer_hash, signable
+from accord.disputes.signable import answer_hash
 from accord.ids import new_id
 from accord.ledger import Ledger
+from accord.values import signable
 
 
 def unresolved_cases(store: CaseStore, session_id: str) -> list[Case]:

@@ -33,7 +33,7 @@ from accord.disputes.decide import DecideInput, DecideSettings, decide
 from accord.disputes.departments import department_of_agents
 from accord.disputes.evidence_gathering import Justifier, gather_justifications
 from accord.disputes.ledger_records import case_events
-from accord.disputes.signable import AnswerHashes, signable
+from accord.disputes.signable import AnswerHashes
 from accord.disputes.staged_approvals import StagedApprovals, StagedRequest
 from accord.disputes.tier_two import TierTwo, run_tier_two
 from accord.errors import AccordError, CanonicalizationError, StoreError, ValidationError
@@ -43,6 +43,7 @@ from accord.org import OrgChart
 from accord.printable import printable_problem
 from accord.resolution import VerifierRegistry, option_texts_of
 from accord.store.group_commit import GroupCommit
+from accord.values import signable
 
 WeightsSource = Callable[[], Mapping[str, float]]
 

@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
-from accord.conflicts import MISSING, value_at
+from accord.values import MISSING, value_at
 
 if TYPE_CHECKING:
     from accord.disputes.case import Case, DissentRecord

@@ -1,41 +1,16 @@
-"""Values made fit for signed records: dcp-jcs-v1 allows integers only.
+"""Answers and confidences as signed records carry them: dcp-jcs-v1 allows integers only.
 
-Agents' outputs may hold fractions (``1200.5``); signed records carry them as
-``{"$decimal": "1200.5"}`` (the shortest repr that round-trips), and confidences as basis points.
+An answer is pinned by the hash of its signable form (floats as ``{"$decimal": "1200.5"}``,
+:func:`accord.values.signable`); a confidence is carried as basis points.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
 from accord.crypto import content_hash
-
-
-def signable(value: Any) -> Any:
-    """``value`` with every float replaced by ``{"$decimal": repr}`` (recursively); ``value``
-    itself, not a copy, when it holds no float (outputs can be large)."""
-    return _replaced(value) if _has_float(value) else value
-
-
-def _has_float(value: Any) -> bool:
-    if isinstance(value, float):
-        return True
-    if isinstance(value, Mapping):
-        return any(_has_float(v) for v in value.values())
-    if isinstance(value, (list, tuple)):
-        return any(_has_float(v) for v in value)
-    return False
-
-
-def _replaced(value: Any) -> Any:
-    if isinstance(value, float):
-        return {"$decimal": repr(value)}
-    if isinstance(value, Mapping):
-        return {str(k): _replaced(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_replaced(v) for v in value]
-    return value
+from accord.values import signable
 
 
 def answer_hash(value: Any) -> str:
