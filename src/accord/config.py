@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
 from accord.approvals import TimeoutPolicy, WaitForever, policy_from_mapping
-from accord.config_errors import config_error, key_path, short_rule, unknown_key
+from accord.config_errors import config_error, key_path, pydantic_rule, unknown_key
 from accord.conflicts import DecisionTable, DetectionSettings
 from accord.disputes import DecideSettings
 from accord.errors import ConfigError
@@ -180,7 +180,7 @@ def settings_from_mapping(data: Any, *, source: str) -> Settings:
             allowed = _allowed_keys(Settings, loc[:-1])
             if allowed:
                 raise unknown_key(source, where, allowed) from exc
-        rule = _RULES.get(loc, short_rule(first))
+        rule = _RULES.get(loc, pydantic_rule(first))
         raise config_error(source, where, rule, code="config.invalid") from exc
 
 

@@ -117,7 +117,7 @@ def test_a_witness_that_is_neither_a_folder_nor_an_http_url_is_a_config_error(
     config.write_text("ledger:\n  witnesses: ['ftp://127.0.0.1/witness']\n")
     with pytest.raises(ConfigError) as err:
         Accord.open(config, db_url=f"sqlite:///{tmp_path / 'x.db'}", keys_dir=tmp_path / "k")
-    assert err.value.code == "config.invalid_value"
+    assert err.value.code == "config.invalid"
     assert err.value.context["key_path"] == "ledger.witnesses[0]"
 
 

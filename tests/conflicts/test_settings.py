@@ -95,10 +95,10 @@ def test_an_empty_section_gives_the_defaults() -> None:
             "detection.numeric.conflict_gap",
         ),
         ({"numeric": {"major_gap": True}}, "config.wrong_type", "detection.numeric.major_gap"),
-        ({"numeric": {"conflict_gap": 0.5}}, "config.invalid_value", "detection.numeric"),
+        ({"numeric": {"conflict_gap": 0.5}}, "config.invalid", "detection.numeric"),
         (
             {"numeric": {"conflict_gap": -1}},
-            "config.invalid_value",
+            "config.invalid",
             "detection.numeric.conflict_gap",
         ),
         (
@@ -107,7 +107,7 @@ def test_an_empty_section_gives_the_defaults() -> None:
             "detection.numeric.major_gap",
         ),
         ({"numeric": []}, "config.wrong_type", "detection.numeric"),
-        ({"per_field": {"a..b": {}}}, "config.invalid_value", "detection.per_field"),
+        ({"per_field": {"a..b": {}}}, "config.invalid", "detection.per_field"),
         ({"per_field": []}, "config.wrong_type", "detection.per_field"),
         (
             {"incompatible_sets": "accept,reject"},
@@ -116,11 +116,11 @@ def test_an_empty_section_gives_the_defaults() -> None:
         ),
         (
             {"incompatible_sets": [["yes", "Yes."]]},
-            "config.invalid_value",
+            "config.invalid",
             "detection.incompatible_sets[0]",
         ),
         ({"label_values": [3]}, "config.wrong_type", "detection.label_values[0]"),
-        ({"text_mode": "fuzzy"}, "config.invalid_value", "detection.text_mode"),
+        ({"text_mode": "fuzzy"}, "config.invalid", "detection.text_mode"),
     ],
 )
 def test_every_config_problem_names_the_file_and_key_path(

@@ -272,7 +272,7 @@ def test_a_value_of_the_wrong_type_is_named_with_what_was_expected(
 def test_a_bad_value_is_named_with_the_rule_it_breaks(
     path: tuple[str | int, ...], value: Any, key_path: str, rule: str
 ) -> None:
-    assert located(config_error(changed(path, value))) == ("config.invalid_value", key_path, rule)
+    assert located(config_error(changed(path, value))) == ("config.invalid", key_path, rule)
 
 
 def test_a_non_string_seniority_level_is_located_in_the_list() -> None:

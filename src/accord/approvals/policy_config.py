@@ -9,7 +9,7 @@ from pydantic import TypeAdapter
 from pydantic import ValidationError as PydanticValidationError
 
 from accord.approvals.policies import TimeoutPolicy
-from accord.config_errors import config_error, key_path, short_rule
+from accord.config_errors import config_error, key_path, pydantic_rule
 from accord.errors import ConfigError
 
 _POLICY_ADAPTER: TypeAdapter[TimeoutPolicy] = TypeAdapter(TimeoutPolicy)
@@ -27,7 +27,7 @@ def policy_from_mapping(data: Any, *, source: str, key_prefix: str = "") -> Time
         loc = tuple(first["loc"])
         if loc and loc[0] == data.get("kind"):
             loc = loc[1:]  # pydantic prefixes the discriminator's value
-        rule = short_rule(first)
+        rule = pydantic_rule(first)
         if first["type"] in ("union_tag_not_found", "union_tag_invalid"):
             loc, rule = ("kind",), f"must be one of {', '.join(_KINDS)}"
         raise _config_error(source, key_path(key_prefix, loc) or "(top level)", rule) from exc

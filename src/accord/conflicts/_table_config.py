@@ -7,20 +7,12 @@ the rule.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from accord.config_errors import (
-    PathPart,
-    config_error,
-    key_path,
-    unknown_key,
-    wrong_type,
-)
+from accord.config_errors import PathPart, YamlReader
 from accord.conflicts.dispute_type import DisputeType
 from accord.conflicts.kinds import ConflictKind, Severity
 from accord.conflicts.strategy_chain import chain_problem
-from accord.errors import ConfigError
 
 _TOP_KEYS = ("critical_starts_at_human_appeal", "dispute_types", "chains")
 _KINDS = tuple(kind.value for kind in ConflictKind)
@@ -33,11 +25,7 @@ def read_decision_table(data: Any, *, source: str, prefix: str) -> dict[str, Any
     return _Reader(source, prefix).table(data)
 
 
-class _Reader:
-    def __init__(self, source: str, prefix: str) -> None:
-        self._source = source
-        self._prefix = prefix
-
+class _Reader(YamlReader):
     def table(self, data: Any) -> dict[str, Any]:
         section = self._mapping(data, (), _TOP_KEYS)
         fields: dict[str, Any] = {}
@@ -60,7 +48,7 @@ class _Reader:
                 raise self._wrong_type((*where, kind), "a string", dispute_type)
             if dispute_type not in _DISPUTE_TYPES:
                 rule = f"unknown dispute type; valid types: {', '.join(_DISPUTE_TYPES)}"
-                raise self._error((*where, kind), rule, code="config.invalid_value")
+                raise self._error((*where, kind), rule)
         return dict(mapping)
 
     def _chains(self, data: Any) -> dict[str, Any]:
@@ -95,22 +83,5 @@ class _Reader:
         if problem is not None:
             at_index, rule = problem
             at = where if at_index is None else (*where, at_index)
-            raise self._error(at, rule, code="config.invalid_value")
+            raise self._error(at, rule)
         return tuple(value)
-
-    def _mapping(
-        self, value: Any, where: tuple[PathPart, ...], allowed: tuple[str, ...]
-    ) -> Mapping[str, Any]:
-        if not isinstance(value, Mapping):
-            raise self._wrong_type(where, "a mapping", value)
-        for key in value:
-            if key not in allowed:
-                path = key_path(self._prefix, (*where, str(key)))
-                raise unknown_key(self._source, path, allowed)
-        return value
-
-    def _wrong_type(self, where: tuple[PathPart, ...], expected: str, value: Any) -> ConfigError:
-        return wrong_type(self._source, key_path(self._prefix, where), expected, value)
-
-    def _error(self, where: tuple[PathPart, ...], rule: str, *, code: str) -> ConfigError:
-        return config_error(self._source, key_path(self._prefix, where), rule, code=code)

@@ -108,7 +108,7 @@ def witnesses_from_settings(
     transport: httpx.BaseTransport | None = None,
 ) -> Publish | None:
     """The configured ``ledger.witnesses``: folders (relative to the config file's folder)
-    and ``http(s)://`` URLs; any other scheme is ``config.invalid_value`` naming the entry."""
+    and ``http(s)://`` URLs; any other scheme is ``config.invalid`` naming the entry."""
     directories: list[Path] = []
     urls: list[str] = []
     for index, entry in enumerate(entries):
@@ -118,7 +118,7 @@ def witnesses_from_settings(
                     source,
                     key_path("ledger", ["witnesses", index]),
                     "a witness is a folder path or an http(s):// URL",
-                    code="config.invalid_value",
+                    code="config.invalid",
                 )
             urls.append(entry)
         else:

@@ -7,16 +7,15 @@ reads ``accord.yaml: agents[3].manager: manager 'agent:x' is not defined in agen
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
-from accord.config_errors import PathPart, config_error, describe, from_pydantic, key_path
-from accord.errors import ConfigError, ValidationError
-from accord.org._config_errors import from_chart
+from accord.config_errors import PathPart, YamlReader, config_error
+from accord.errors import ValidationError
 from accord.org._names import NAME_RULE, is_name
 from accord.org.agent import Agent
 from accord.org.chart import OrgChart
@@ -72,12 +71,8 @@ def org_chart_from_mapping(
     return _Reader(source, key_prefix).chart(data)
 
 
-class _Reader:
+class _Reader(YamlReader):
     """Reads one org document, remembering where it came from for error messages."""
-
-    def __init__(self, source: str, prefix: str) -> None:
-        self._source = source
-        self._prefix = prefix
 
     def chart(self, data: Any) -> OrgChart:
         document = self._mapping(data, (), _TOP_KEYS, _TOP_REQUIRED)
@@ -85,7 +80,7 @@ class _Reader:
         if not isinstance(organization, str):
             raise self._wrong_type(("organization",), "a string", organization)
         if not is_name(organization):
-            raise self._error(("organization",), NAME_RULE, code="config.invalid_value")
+            raise self._error(("organization",), NAME_RULE)
         seniority = self._seniority(document.get("seniority_levels"))
         departments = [
             self._validate(Department, entry, ("departments", index), _DEPARTMENT_KEYS)
@@ -100,9 +95,7 @@ class _Reader:
         try:
             return OrgChart(organization, seniority, departments, agents)
         except ValidationError as exc:
-            raise from_chart(
-                exc, source=self._source, prefix=self._prefix, keys=_FIELD_TO_KEY
-            ) from None
+            raise self._broken_item_rule(exc, _FIELD_TO_KEY) from None
 
     def _seniority(self, levels: Any) -> SeniorityScale:
         if levels is None:
@@ -128,43 +121,3 @@ class _Reader:
         except PydanticValidationError as exc:
             field_to_key = {field: key for key, field in keys.items()}
             raise self._from_pydantic(exc, where, field_to_key) from None
-
-    def _mapping(
-        self,
-        value: Any,
-        where: tuple[PathPart, ...],
-        allowed: Sequence[str],
-        required: Sequence[str],
-    ) -> Mapping[str, Any]:
-        if not isinstance(value, Mapping):
-            raise self._wrong_type(where, "a mapping", value)
-        for key in value:
-            if key not in allowed:
-                rule = f"unknown key; allowed keys: {', '.join(sorted(allowed))}"
-                raise self._error((*where, str(key)), rule, code="config.unknown_key")
-        for key in required:
-            if key not in value:
-                raise self._error(
-                    (*where, key), "required key is missing", code="config.missing_key"
-                )
-        return value
-
-    def _list(self, value: Any, where: tuple[PathPart, ...]) -> list[Any]:
-        if not isinstance(value, list):
-            raise self._wrong_type(where, "a list", value)
-        return value
-
-    def _wrong_type(self, where: tuple[PathPart, ...], expected: str, value: Any) -> ConfigError:
-        rule = f"expected {expected}, got {describe(value)}"
-        return self._error(where, rule, code="config.wrong_type")
-
-    def _error(self, where: tuple[PathPart, ...], rule: str, *, code: str) -> ConfigError:
-        return config_error(self._source, key_path(self._prefix, where), rule, code=code)
-
-    def _from_pydantic(
-        self, exc: PydanticValidationError, where: tuple[PathPart, ...], keys: Mapping[str, str]
-    ) -> ConfigError:
-        first = exc.errors(include_url=False)[0]
-        return from_pydantic(
-            first, source=self._source, prefix=self._prefix, base=where, rename=keys
-        )

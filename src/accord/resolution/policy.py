@@ -31,7 +31,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic import ValidationError as PydanticValidationError
 
-from accord.config_errors import config_error, from_pydantic, key_path
+from accord.config_errors import config_error, from_pydantic, key_path, pydantic_rule
 from accord.conflicts import ConflictKind
 from accord.errors import ConfigError
 from accord.resolution.ladder import TIER_ONE_RUNGS
@@ -246,8 +246,7 @@ def _level(data: Any, source: str, where: str, default_strategy: str | None = No
     except PydanticValidationError as exc:
         first = exc.errors()[0]
         loc = [p for p in first["loc"] if p != "__root__"]
-        message = str(first.get("msg", "invalid value")).removeprefix("Value error, ")
-        raise _error(source, key_path(where, loc), message) from exc
+        raise _error(source, key_path(where, loc), pydantic_rule(first)) from exc
 
 
 def _error(source: str, where: str, rule: str) -> ConfigError:
