@@ -20,7 +20,7 @@ from accord.llm import ModelSettings
 from accord.org import OrgChart, org_chart_from_mapping
 from accord.resolution import LadderSettings
 from accord.resolution.policy import ResolutionPolicy
-from accord.strict_yaml import check_yaml_size, parse_yaml
+from accord.strict_yaml import read_yaml_file
 
 
 class _Strict(BaseModel):
@@ -118,30 +118,6 @@ class Settings(_Strict):
     limits: Limits = Limits()
 
 
-def read_yaml(path: Path) -> Any:
-    """Parse a YAML file strictly (duplicate keys refused), errors naming the file and line."""
-    try:
-        check_yaml_size(path.stat().st_size, source=str(path))
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(
-            f"{path}: cannot read: {exc.strerror}",
-            code="config.unreadable",
-            file=str(path),
-            key_path="",
-            rule="file must be readable",
-        ) from exc
-    except UnicodeDecodeError as exc:
-        raise ConfigError(
-            f"{path}: not UTF-8 text (byte {exc.start})",
-            code="config.unreadable",
-            file=str(path),
-            key_path="",
-            rule="file must be UTF-8 text",
-        ) from exc
-    return parse_yaml(text, source=str(path))
-
-
 class LoadedConfig(BaseModel):
     """Settings plus what they reference, resolved relative to the config file."""
 
@@ -226,14 +202,14 @@ def load_config(path: Path | None) -> LoadedConfig:
     """Load ``accord.yaml`` (or defaults when ``path`` is None)."""
     if path is None:
         return LoadedConfig(source="(defaults)", base_dir=Path.cwd(), settings=Settings(), org=None)
-    data = read_yaml(path)
+    data = read_yaml_file(path)
     source = str(path)
     settings = settings_from_mapping(data, source=source)
     base = path.resolve().parent
     org: OrgChart | None = None
     if isinstance(settings.org, str):
         org_path = base / settings.org
-        org = org_chart_from_mapping(read_yaml(org_path) or {}, source=str(org_path))
+        org = org_chart_from_mapping(read_yaml_file(org_path) or {}, source=str(org_path))
     elif isinstance(settings.org, dict):
         org = org_chart_from_mapping(settings.org, source=source, key_prefix="org")
     decide = decide_settings(settings, source=source)

@@ -4,10 +4,12 @@ limited (an alias bomb is refused while composing, before anything is built from
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import yaml
 
+from accord.config_errors import config_error
 from accord.errors import ConfigError
 
 MAX_BYTES = 8 * 1024 * 1024
@@ -158,7 +160,9 @@ def parse_yaml(text: str, *, source: str) -> Any:
             code=(
                 "config.duplicate_key"
                 if duplicate
-                else "config.yaml_limit" if limit else "config.yaml_syntax"
+                else "config.yaml_limit"
+                if limit
+                else "config.yaml_syntax"
             ),
             file=source,
             key_path="",
@@ -168,14 +172,8 @@ def parse_yaml(text: str, *, source: str) -> Any:
         ) from None
     except yaml.YAMLError as exc:
         rule = f"invalid YAML: {exc}"
-        raise ConfigError(
-            f"{source}: {rule}",
-            code="config.yaml_syntax",
-            file=source,
-            key_path="",
-            rule=rule,
-            line=None,
-            column=None,
+        raise config_error(
+            source, "", rule, code="config.yaml_syntax", line=None, column=None
         ) from None
 
 
@@ -184,12 +182,21 @@ def check_yaml_size(size: int, *, source: str) -> None:
     is refused before it is read."""
     if size > MAX_BYTES:
         rule = f"at most {MAX_BYTES:,} bytes (the file has {size:,})"
-        raise ConfigError(
-            f"{source}: {rule}",
-            code="config.yaml_limit",
-            file=source,
-            key_path="",
-            rule=rule,
-            line=None,
-            column=None,
-        )
+        raise config_error(source, "", rule, code="config.yaml_limit", line=None, column=None)
+
+
+def read_yaml_file(path: Path) -> Any:
+    """The document in the YAML file at ``path``, parsed by :func:`parse_yaml`; a file larger
+    than :data:`MAX_BYTES` is ``config.yaml_limit`` (refused unread), one that cannot be read or
+    is not UTF-8 text is ``config.unreadable``."""
+    source = str(path)
+    try:
+        check_yaml_size(path.stat().st_size, source=source)
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        rule = f"the file is not valid UTF-8 (byte {exc.start})"
+        raise config_error(source, "", rule, code="config.unreadable") from None
+    except OSError as exc:
+        rule = f"cannot read the file: {exc.strerror or exc}"
+        raise config_error(source, "", rule, code="config.unreadable") from None
+    return parse_yaml(text, source=source)

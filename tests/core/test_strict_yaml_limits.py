@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
 from accord.config import load_config
 from accord.errors import ConfigError
+from accord.org import load_org_chart
 from accord.strict_yaml import MAX_ALIASES, MAX_BYTES, MAX_DEPTH, parse_yaml
 
 
@@ -88,12 +91,15 @@ def test_ordinary_anchors_and_merge_keys_still_load() -> None:
     assert parse_yaml(doc, source="t.yaml")["use"] == {"k": 3, "j": 2}
 
 
-def test_a_yaml_file_larger_than_the_limit_is_refused_before_it_is_read(tmp_path) -> None:
+@pytest.mark.parametrize("load", [load_config, load_org_chart], ids=["config", "org chart"])
+def test_a_yaml_file_larger_than_the_limit_is_refused_before_it_is_read(
+    tmp_path: Path, load: Callable[[Path], object]
+) -> None:
     path = tmp_path / "accord.yaml"
     with path.open("wb") as out:
         out.truncate(MAX_BYTES + 1)
     with pytest.raises(ConfigError) as caught:
-        load_config(path)
+        load(path)
 
     assert caught.value.code == "config.yaml_limit"
     assert f"{MAX_BYTES:,}" in caught.value.message

@@ -14,14 +14,14 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 from pydantic import ValidationError as PydanticValidationError
 
-from accord.config_errors import PathPart, YamlReader, config_error
+from accord.config_errors import PathPart, YamlReader
 from accord.errors import ValidationError
 from accord.org._names import NAME_RULE, is_name
 from accord.org.agent import Agent
 from accord.org.chart import OrgChart
 from accord.org.department import Department
 from accord.org.seniority import SeniorityScale
-from accord.strict_yaml import parse_yaml
+from accord.strict_yaml import read_yaml_file
 
 _TOP_KEYS = ("organization", "seniority_levels", "departments", "agents")
 _TOP_REQUIRED = ("organization", "departments", "agents")
@@ -47,16 +47,7 @@ _Model = TypeVar("_Model", bound=BaseModel)
 
 def load_org_chart(path: Path) -> OrgChart:
     """The org chart described by the YAML file at ``path``."""
-    source = str(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        rule = f"the file is not valid UTF-8 (byte {exc.start})"
-        raise config_error(source, "", rule, code="config.unreadable") from None
-    except OSError as exc:
-        rule = f"cannot read the file: {exc.strerror or exc}"
-        raise config_error(source, "", rule, code="config.unreadable") from None
-    return org_chart_from_mapping(parse_yaml(text, source=source), source=source)
+    return org_chart_from_mapping(read_yaml_file(path), source=str(path))
 
 
 def org_chart_from_mapping(
