@@ -14,6 +14,7 @@ def test_the_conflicts_room_exports_exactly_its_public_names_in_sorted_order() -
         "MISSING",
         "STARTING_TIERS",
         "AnswerGroup",
+        "ChainOverrides",
         "Classification",
         "ConflictKind",
         "DecisionTable",

@@ -10,6 +10,7 @@ that complete each other. Everything here is pure: no I/O, no clock, no global s
 from accord.conflicts._paths import MISSING, value_at
 from accord.conflicts.classification import (
     DEFAULT_DISPUTE_TYPES,
+    ChainOverrides,
     Classification,
     DecisionTable,
     classify,
@@ -44,6 +45,7 @@ __all__ = [
     "MISSING",
     "STARTING_TIERS",
     "AnswerGroup",
+    "ChainOverrides",
     "Classification",
     "ConflictKind",
     "DecisionTable",
