@@ -226,9 +226,7 @@ def _critical_rule(case: Case, choice: StrategyChoice) -> tuple[Case, StrategyCh
     )
 
 
-async def run_tier_two(
-    tier: TierTwo, case: Case, choice: StrategyChoice, *, clock: Clock
-) -> Case:
+async def run_tier_two(tier: TierTwo, case: Case, choice: StrategyChoice, *, clock: Clock) -> Case:
     """Run the strategy of the policy's ``choice`` for this case (made once, by
     :func:`accord.disputes.decide.decide`); if it cannot settle and people are reachable,
     queue the case.

@@ -258,6 +258,13 @@ def _level(data: Any, source: str, where: str, default_strategy: str | None = No
     if not isinstance(data, Mapping):
         raise _error(source, where, "must be a mapping")
     payload = dict(data)
+    if "chains" in payload:  # the company's own chains were taken out before
+        raise _error(
+            source,
+            key_path(where, ["chains"]),
+            "chains are set once, for the company: conflict_resolution.chains (a conflict "
+            "kind's chains go inside it)",
+        )
     if default_strategy is not None:
         payload.setdefault("strategy", default_strategy)
     try:
