@@ -249,3 +249,32 @@ def test_chains_are_refused_below_the_company_level_of_the_policy(
     section = level.split(":")[0]
     assert err.value.context["key_path"] == f"conflict_resolution.{section}.{name}.chains"
     assert "set once, for the company: conflict_resolution.chains" in err.value.context["rule"]
+
+
+def test_the_readmes_migration_example_loads_the_same_ladder_before_and_after(
+    tmp_path: Path,
+) -> None:
+    from tests.conftest import REPO_ROOT
+
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = {
+        body.split("\n", 1)[0]: body
+        for body in (part.split("\n```", 1)[0] for part in readme.split("```yaml\n")[1:])
+        if body.startswith(("# before", "# after"))
+    }
+    before = write(tmp_path, blocks["# before"], "before.yaml")
+    after = write(tmp_path, blocks["# after"], "after.yaml")
+    with pytest.warns(DeprecationWarning, match="move it to conflict_resolution.chains"):
+        old = load_config(before)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        new = load_config(after)
+    assert old.decide.table == new.decide.table
+    assert old.policy == new.policy
+    assert new.decide.table.default_chain == (
+        "source_verification",
+        "confidence",
+        "vote",
+        "arbitration",
+        "human",
+    )
