@@ -5,8 +5,9 @@ disagreements it cannot (critical contradictions, ties) — settled three ways:
 
 (a) Accord, ``strategy: debate``: tier 1 first; only what it escalates is debated;
 (b) Accord, ``strategy: hybrid``: tier 1 first; the review agent for what it escalates;
-(c) the baseline a user would otherwise pay, "always debate": classification chains that skip
-    the tier-1 rungs, so every conflict goes straight to the debate.
+(c) the baseline a user would otherwise pay, "always debate": strategy chains
+    (``conflict_resolution.chains``) that skip the tier-1 rungs, so every conflict goes straight
+    to the debate.
 
 The model is a deterministic ``ScriptedModel`` (tokens = ``len(text) * 0.25``) answering like a
 careful one: a ~110-token argument per side, and a judge whose verdict follows the content
@@ -54,10 +55,8 @@ REASONING = (
 _BLOCK = re.compile(r'<argument label="([A-Z])">\n(.*?)\n</argument>', re.DOTALL)
 _ANSWER = re.compile(r"^Answer: (.*)$", re.MULTILINE)
 ALWAYS_DEBATE_CHAINS = {
-    "chains": {
-        "default": ["arbitration", "human"],
-        "critical": ["source_verification", "arbitration", "human"],
-    }
+    "default": ["arbitration", "human"],
+    "critical": ["source_verification", "arbitration", "human"],
 }
 
 
@@ -228,7 +227,9 @@ def run(quick: bool) -> list[Result]:
         }
     }
     hybrid = {"conflict_resolution": {"strategy": "hybrid", "conflict_types": opt_in}}
-    always = {**debate, "classification": ALWAYS_DEBATE_CHAINS}
+    always = {
+        "conflict_resolution": {**debate["conflict_resolution"], "chains": ALWAYS_DEBATE_CHAINS}
+    }
     with tempfile.TemporaryDirectory() as tmp:
         runs = {
             name: _settle_all(tmp, name, body, requests)

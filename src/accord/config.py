@@ -3,6 +3,7 @@ fail with the file, the key path and the rule."""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -12,15 +13,23 @@ from pydantic import ValidationError as PydanticValidationError
 
 from accord.approvals import TimeoutPolicy, WaitForever, policy_from_mapping
 from accord.config_errors import config_error, key_path, pydantic_rule, unknown_key
-from accord.conflicts import DecisionTable, DetectionSettings
+from accord.conflicts import ChainOverrides, DecisionTable, DetectionSettings
 from accord.disputes import DecideSettings
 from accord.errors import ConfigError
 from accord.limits import Limits
 from accord.llm import ModelSettings
+from accord.log import get_logger
 from accord.org import OrgChart, org_chart_from_mapping
 from accord.resolution import LadderSettings
 from accord.resolution.policy import ResolutionPolicy
 from accord.strict_yaml import read_yaml_file
+
+log = get_logger(__name__)
+
+#: The strategy chains' key before this release (read for one more release, with a warning).
+DEPRECATED_CHAINS_KEY = "classification.chains"
+#: Where the strategy chains belong: the resolution policy, the one source of the ladder.
+CHAINS_KEY = "conflict_resolution.chains"
 
 
 class _Strict(BaseModel):
@@ -212,8 +221,8 @@ def load_config(path: Path | None) -> LoadedConfig:
         org = org_chart_from_mapping(read_yaml_file(org_path) or {}, source=str(org_path))
     elif isinstance(settings.org, dict):
         org = org_chart_from_mapping(settings.org, source=source, key_prefix="org")
-    decide = decide_settings(settings, source=source)
-    policy = ResolutionPolicy.from_mapping(settings.conflict_resolution, source=source)
+    policy = policy_settings(settings, source=source)
+    decide = decide_settings(settings, source=source, policy=policy)
     timeout = settings.approvals.timeout_policy
     approval_policy = (
         WaitForever()
@@ -244,8 +253,54 @@ def _deep_merged(base: Mapping[str, Any], override: Mapping[str, Any]) -> dict[s
     return merged
 
 
-def decide_settings(settings: Settings, *, source: str) -> DecideSettings:
-    """The settle section read through the conflicts room's own strict readers."""
+def policy_settings(settings: Settings, *, source: str) -> ResolutionPolicy:
+    """The ``conflict_resolution`` section, the one source of what runs after tier 1.
+
+    The deprecated ``classification.chains`` is still read as ``conflict_resolution.chains``
+    (a ``DeprecationWarning`` and a ``config.deprecated_key`` log line name the new key);
+    setting both is refused (``config.duplicate_key``): which one to keep is the user's call.
+    """
+    policy = ResolutionPolicy.from_mapping(settings.conflict_resolution, source=source)
+    legacy = settings.classification or {}
+    if "chains" not in legacy:
+        return policy
+    if "chains" in (settings.conflict_resolution or {}):
+        raise config_error(
+            source,
+            DEPRECATED_CHAINS_KEY,
+            f"{DEPRECATED_CHAINS_KEY} is deprecated and {CHAINS_KEY} is also set: keep only "
+            f"{CHAINS_KEY}",
+            code="config.duplicate_key",
+        )
+    message = (
+        f"{source}: {DEPRECATED_CHAINS_KEY} is deprecated and will be removed in the next "
+        f"release; move it to {CHAINS_KEY} (same format)"
+    )
+    warnings.warn(message, DeprecationWarning, stacklevel=2)
+    log.warning(
+        "config.deprecated_key",
+        file=source,
+        key=DEPRECATED_CHAINS_KEY,
+        replacement=CHAINS_KEY,
+    )
+    chains = ChainOverrides.from_mapping(
+        legacy["chains"], source=source, key_prefix="classification"
+    )
+    return ResolutionPolicy(
+        company=policy.company,
+        departments=policy.departments,
+        conflict_types=policy.conflict_types,
+        chains=chains,
+    )
+
+
+def decide_settings(
+    settings: Settings, *, source: str, policy: ResolutionPolicy | None = None
+) -> DecideSettings:
+    """The settle section read through the conflicts room's own strict readers; the decision
+    table's chains come from the policy (:func:`policy_settings` unless given)."""
+    if policy is None:
+        policy = policy_settings(settings, source=source)
     settle = settings.settle
     detection = DetectionSettings.from_mapping(
         settle.detection, source=source, key_prefix="settle.detection"
@@ -258,13 +313,12 @@ def decide_settings(settings: Settings, *, source: str) -> DecideSettings:
         )
         for name, task in settle.task_types.items()
     }
-    table = (
-        DecisionTable()
-        if settings.classification is None
-        else DecisionTable.from_mapping(
-            settings.classification, source=source, key_prefix="classification"
-        )
-    )
+    classification = {
+        key: value for key, value in (settings.classification or {}).items() if key != "chains"
+    }
+    table = DecisionTable.from_mapping(
+        classification, source=source, key_prefix="classification"
+    ).with_chains(policy.chains)
     ladder = LadderSettings(**settle.ladder.model_dump())
     return DecideSettings(
         detection=detection,

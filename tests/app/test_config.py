@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import warnings
 from pathlib import Path
 
 import pytest
@@ -157,3 +159,122 @@ def test_a_yaml_merge_key_may_be_overridden_by_a_key_written_beside_it(tmp_path:
     )
     invoicing = load_config(path).decide.detection_for("invoicing").numeric
     assert (invoicing.conflict_gap, invoicing.major_gap) == (0.02, 0.2)
+
+
+# --- the strategy chains: conflict_resolution.chains (classification.chains is deprecated) ---
+
+CHAIN = "[source_verification, confidence, vote, arbitration, human]"
+
+
+def test_conflict_resolution_chains_set_the_decision_tables_chains(tmp_path: Path) -> None:
+    from accord.conflicts import ConflictKind, Severity
+
+    path = write(
+        tmp_path,
+        "classification: {critical_starts_at_human_appeal: true}\n"
+        "conflict_resolution:\n"
+        "  strategy: debate\n"
+        f"  chains: {{default: [vote, human], numerical_inconsistency: {{high: {CHAIN}}}}}\n",
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the new key warns about nothing
+        table = load_config(path).decide.table
+    assert table.critical_starts_at_human_appeal is True
+    assert table.default_chain == ("vote", "human")
+    assert table.chain_for(ConflictKind.NUMERICAL_INCONSISTENCY, Severity.HIGH) == (
+        "source_verification",
+        "confidence",
+        "vote",
+        "arbitration",
+        "human",
+    )
+
+
+def test_the_old_classification_chains_key_still_works_and_warns_naming_the_new_key(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    old = write(tmp_path, f"classification:\n  chains: {{default: {CHAIN}}}\n", "old.yaml")
+    new = write(tmp_path, f"conflict_resolution:\n  chains: {{default: {CHAIN}}}\n", "new.yaml")
+    with (
+        caplog.at_level(logging.WARNING, logger="accord"),
+        pytest.warns(DeprecationWarning, match="conflict_resolution.chains") as warned,
+    ):
+        from_old = load_config(old)
+    assert len(warned) == 1
+    assert "classification.chains is deprecated" in str(warned[0].message)
+    assert str(old) in str(warned[0].message)
+    logged = [r.getMessage() for r in caplog.records if "config.deprecated_key" in r.getMessage()]
+    assert len(logged) == 1
+    assert "replacement='conflict_resolution.chains'" in logged[0]
+    assert "key='classification.chains'" in logged[0]
+    assert from_old.decide.table == load_config(new).decide.table
+    assert from_old.decide.table.default_chain[-1] == "human"
+    assert from_old.policy.chains == load_config(new).policy.chains
+
+
+def test_an_error_in_the_old_chains_key_names_the_old_key(tmp_path: Path) -> None:
+    path = write(tmp_path, "classification:\n  chains: {default: [vote, coin_toss]}\n")
+    with (
+        pytest.warns(DeprecationWarning, match="classification.chains is deprecated"),
+        pytest.raises(ConfigError) as err,
+    ):
+        load_config(path)
+    assert err.value.context["key_path"] == "classification.chains.default[1]"
+    assert "unknown step 'coin_toss'" in err.value.context["rule"]
+
+
+def test_both_chains_keys_at_once_are_refused_naming_the_key_to_keep(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "classification:\n  chains: {default: [vote, human]}\n"
+        "conflict_resolution:\n  chains: {default: [confidence, human]}\n",
+    )
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    assert err.value.code == "config.duplicate_key"
+    assert err.value.context["key_path"] == "classification.chains"
+    assert "keep only conflict_resolution.chains" in err.value.context["rule"]
+
+
+@pytest.mark.parametrize("level", ["departments: {finance", "conflict_types: {logical_conflict"])
+def test_chains_are_refused_below_the_company_level_of_the_policy(
+    tmp_path: Path, level: str
+) -> None:
+    path = write(
+        tmp_path, f"conflict_resolution:\n  {level}: {{chains: {{default: [vote, human]}}}}}}\n"
+    )
+    with pytest.raises(ConfigError) as err:
+        load_config(path)
+    name = level.split("{")[1]
+    section = level.split(":")[0]
+    assert err.value.context["key_path"] == f"conflict_resolution.{section}.{name}.chains"
+    assert "set once, for the company: conflict_resolution.chains" in err.value.context["rule"]
+
+
+def test_the_readmes_migration_example_loads_the_same_ladder_before_and_after(
+    tmp_path: Path,
+) -> None:
+    from tests.conftest import REPO_ROOT
+
+    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = {
+        body.split("\n", 1)[0]: body
+        for body in (part.split("\n```", 1)[0] for part in readme.split("```yaml\n")[1:])
+        if body.startswith(("# before", "# after"))
+    }
+    before = write(tmp_path, blocks["# before"], "before.yaml")
+    after = write(tmp_path, blocks["# after"], "after.yaml")
+    with pytest.warns(DeprecationWarning, match="move it to conflict_resolution.chains"):
+        old = load_config(before)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        new = load_config(after)
+    assert old.decide.table == new.decide.table
+    assert old.policy == new.policy
+    assert new.decide.table.default_chain == (
+        "source_verification",
+        "confidence",
+        "vote",
+        "arbitration",
+        "human",
+    )

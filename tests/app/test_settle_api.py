@@ -244,7 +244,7 @@ def test_yaml_settings_change_detection_and_the_ladder(
         "  task_types:\n"
         "    invoicing: {detection: {numeric: {conflict_gap: 0.01, major_gap: 0.05}}}\n"
         "  ladder: {confidence_tie_gap: 0.3}\n"
-        "classification:\n"
+        "conflict_resolution:\n"
         "  chains:\n"
         "    default: [vote, confidence, human]\n"
     )
@@ -273,10 +273,10 @@ def test_yaml_settings_change_detection_and_the_ladder(
 
 def test_an_unknown_strategy_in_yaml_fails_with_the_key_path(tmp_path: Path) -> None:
     config = tmp_path / "accord.yaml"
-    config.write_text("classification:\n  chains:\n    default: [vote, coin_toss]\n")
+    config.write_text("conflict_resolution:\n  chains:\n    default: [vote, coin_toss]\n")
     with pytest.raises(ConfigError) as err:
         Accord.open(config, db_url=f"sqlite:///{tmp_path / 'a.db'}", keys_dir=tmp_path / "k")
-    assert "classification.chains" in err.value.context["key_path"]
+    assert err.value.context["key_path"] == "conflict_resolution.chains.default[1]"
 
 
 def test_outcomes_feed_the_learning_loop(accord: Accord) -> None:

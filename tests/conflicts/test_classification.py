@@ -10,6 +10,7 @@ from accord.conflicts import (
     CRITICAL_CHAIN,
     DEFAULT_CHAIN,
     STARTING_TIERS,
+    ChainOverrides,
     ConflictKind,
     DecisionTable,
     Detection,
@@ -314,3 +315,37 @@ def test_a_partial_dispute_type_mapping_keeps_the_other_defaults() -> None:
     assert table.dispute_type_for(ConflictKind.DIRECT_CONTRADICTION) is (
         DisputeType.CAPABILITY_CONFLICT
     )
+
+
+def test_chain_overrides_replace_only_the_chains_they_set() -> None:
+    table = DecisionTable(critical_starts_at_human_appeal=True)
+    overrides = ChainOverrides(
+        critical_chain=("source_verification", "human"),
+        chains={ConflictKind.LOGICAL_CONFLICT: {"high": ("vote", "debate", "human")}},
+    )
+    changed = table.with_chains(overrides)
+    assert changed.critical_starts_at_human_appeal is True
+    assert changed.default_chain == DEFAULT_CHAIN
+    assert changed.critical_chain == ("source_verification", "human")
+    assert changed.chain_for(ConflictKind.LOGICAL_CONFLICT, Severity.HIGH) == (
+        "vote",
+        "debate",
+        "human",
+    )
+    assert table.with_chains(ChainOverrides()) == table
+
+
+def test_chain_overrides_are_checked_by_the_tables_rules() -> None:
+    with pytest.raises(PydanticValidationError, match="source verification"):
+        ChainOverrides(critical_chain=("confidence", "human"))
+    with pytest.raises(PydanticValidationError, match="neither a severity nor 'default'"):
+        ChainOverrides(chains={ConflictKind.LOGICAL_CONFLICT: {"severe": ("vote",)}})
+
+
+def test_chain_overrides_read_from_yaml_name_the_section_they_sit_in() -> None:
+    with pytest.raises(ConfigError) as err:
+        ChainOverrides.from_mapping(
+            {"default": ["human", "vote"]}, source="a.yaml", key_prefix="conflict_resolution"
+        )
+    assert err.value.context["key_path"] == "conflict_resolution.chains.default[0]"
+    assert ChainOverrides.from_mapping(None, source="a.yaml", key_prefix="x") == ChainOverrides()

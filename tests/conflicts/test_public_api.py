@@ -13,6 +13,7 @@ def test_the_conflicts_room_exports_exactly_its_public_names_in_sorted_order() -
         "MAX_LABEL_LENGTH",
         "STARTING_TIERS",
         "AnswerGroup",
+        "ChainOverrides",
         "Classification",
         "ConflictKind",
         "DecisionTable",

@@ -84,7 +84,7 @@ def decide_case(
         semantic=None,
         decided_at=NOW,
         duration_ms=duration_ms,
-    )
+    ).case
 
 
 def row_counts(db: Database) -> dict[str, int]:

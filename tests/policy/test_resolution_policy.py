@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from accord.conflicts import ConflictKind
+from accord.conflicts import ChainOverrides, ConflictKind, DecisionTable
 from accord.errors import ConfigError
 from accord.resolution.policy import ResolutionPolicy
 
@@ -129,3 +129,55 @@ def test_a_department_the_org_chart_does_not_have_is_refused_naming_the_known_on
         loaded.check_departments(["engineering", "finance"], source="accord.yaml")
     assert err.value.context["key_path"] == "conflict_resolution.departments.enginering"
     assert "engineering, finance" in err.value.context["rule"]
+
+
+def test_a_choice_names_the_department_it_was_made_for() -> None:
+    assert policy().choose(ConflictKind.LOGICAL_CONFLICT, "engineering").department == "engineering"
+    assert policy().choose(ConflictKind.LOGICAL_CONFLICT, "sales").department == "sales"
+    assert policy().choose(ConflictKind.LOGICAL_CONFLICT, None).department is None
+
+
+def test_the_policy_reads_its_chains_the_decision_table_uses() -> None:
+    chains = {
+        "default": ["vote", "arbitration", "human"],
+        "critical": ["source_verification", "human"],
+        "logical_conflict": {"high": ["confidence", "debate", "human"]},
+    }
+    loaded = ResolutionPolicy.from_mapping({**POLICY, "chains": chains}, source="accord.yaml")
+    assert loaded.chains.default_chain == ("vote", "arbitration", "human")
+    assert loaded.chains.critical_chain == ("source_verification", "human")
+    assert loaded.chains.chains == {
+        ConflictKind.LOGICAL_CONFLICT: {"high": ("confidence", "debate", "human")}
+    }
+    assert loaded.choose(ConflictKind.LOGICAL_CONFLICT, "engineering").strategy == "human"
+
+
+def test_no_chains_keep_the_decision_tables_own() -> None:
+    assert policy().chains == ChainOverrides()
+    assert DecisionTable().with_chains(policy().chains) == DecisionTable()
+
+
+@pytest.mark.parametrize(
+    ("chains", "where", "rule"),
+    [
+        (
+            {"default": ["vote", "coin_toss"]},
+            "conflict_resolution.chains.default[1]",
+            "unknown step",
+        ),
+        (
+            {"critical": ["source_verification", "vote"]},
+            "conflict_resolution.chains.critical[1]",
+            "settle at tier 1 only by source verification",
+        ),
+        ({"minor": ["vote"]}, "conflict_resolution.chains.minor", "unknown key"),
+        ("vote", "conflict_resolution.chains", "mapping"),
+    ],
+)
+def test_bad_chains_fail_at_their_key_path_in_the_policy(
+    chains: object, where: str, rule: str
+) -> None:
+    with pytest.raises(ConfigError) as err:
+        ResolutionPolicy.from_mapping({"chains": chains}, source="accord.yaml")
+    assert err.value.context["key_path"] == where
+    assert rule in err.value.context["rule"]

@@ -9,6 +9,7 @@ that complete each other. Everything here is pure: no I/O, no clock, no global s
 
 from accord.conflicts.classification import (
     DEFAULT_DISPUTE_TYPES,
+    ChainOverrides,
     Classification,
     DecisionTable,
     classify,
@@ -42,6 +43,7 @@ __all__ = [
     "MAX_LABEL_LENGTH",
     "STARTING_TIERS",
     "AnswerGroup",
+    "ChainOverrides",
     "Classification",
     "ConflictKind",
     "DecisionTable",

@@ -25,6 +25,12 @@ def read_decision_table(data: Any, *, source: str, prefix: str) -> dict[str, Any
     return _Reader(source, prefix).table(data)
 
 
+def read_chains(data: Any, *, source: str, prefix: str) -> dict[str, Any]:
+    """Decision-table chain fields (``default_chain``, ``critical_chain``, ``chains``) from the
+    parsed ``chains`` mapping of the section at ``prefix``."""
+    return _Reader(source, prefix)._chains(data)
+
+
 class _Reader(YamlReader):
     def table(self, data: Any) -> dict[str, Any]:
         section = self._mapping(data, (), _TOP_KEYS)

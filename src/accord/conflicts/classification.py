@@ -1,16 +1,21 @@
 """Classifying a detected conflict: its DCP-07 dispute type, starting tier and strategy chain.
 
 The playbook's decision matrix (nature × criticality → strategy) is a :class:`DecisionTable`:
-sensible defaults, overridable per company from YAML::
+sensible defaults, overridable per company from YAML. The ``classification`` section sets the
+dispute types and starting tiers; the chains are part of the resolution policy
+(``conflict_resolution.chains``, read into :class:`ChainOverrides`)::
 
     classification:
       critical_starts_at_human_appeal: false
       dispute_types: {logical_conflict: directive_conflict}
+    conflict_resolution:
       chains:
         numerical_inconsistency:
           high: [source_verification, confidence, vote, arbitration, human]
         default: [source_verification, confidence, authority, vote, arbitration, human]
         critical: [source_verification, arbitration, human]
+
+(``classification.chains``, the same mapping, is still read for one release: deprecated.)
 
 Defaults: direct contradictions and numerical inconsistencies are ``capability_conflict``,
 logical conflicts ``policy_conflict``, priority conflicts ``resource_conflict``. The starting
@@ -28,7 +33,7 @@ from typing import Any, Self
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from accord.conflicts._table_config import read_decision_table
+from accord.conflicts._table_config import read_chains, read_decision_table
 from accord.conflicts.detection import Detection
 from accord.conflicts.dispute_type import STARTING_TIERS, DisputeType, Tier
 from accord.conflicts.kinds import ConflictKind, Severity
@@ -84,19 +89,20 @@ class DecisionTable(BaseModel):
 
     @model_validator(mode="after")
     def _valid_chains(self) -> Self:
-        _check_chain(self.default_chain, "default_chain", critical=False)
-        _check_chain(self.critical_chain, "critical_chain", critical=True)
-        for kind, by_severity in self.chains.items():
-            for key, steps in by_severity.items():
-                if key not in _CHAIN_KEYS:
-                    raise ValueError(f"chains.{kind}: {key!r} is neither a severity nor 'default'")
-                _check_chain(steps, f"chains.{kind}.{key}", critical=key == Severity.CRITICAL)
+        _check_chains(self.default_chain, self.critical_chain, self.chains)
         return self
 
     @classmethod
     def from_mapping(cls, data: Any, *, source: str, key_prefix: str = "") -> DecisionTable:
-        """The defaults overridden by a parsed ``classification`` section (strict)."""
+        """The defaults overridden by a parsed ``classification`` section (strict; its
+        ``chains`` key is deprecated, see :class:`ChainOverrides`)."""
         return cls(**read_decision_table(data, source=source, prefix=key_prefix))
+
+    def with_chains(self, overrides: ChainOverrides) -> DecisionTable:
+        """This table with the chains ``overrides`` sets (the others kept)."""
+        return DecisionTable.model_validate(
+            {**self.model_dump(), **overrides.model_dump(exclude_defaults=True)}
+        )
 
     def dispute_type_for(self, kind: ConflictKind) -> DisputeType:
         """The dispute type a conflict of ``kind`` becomes."""
@@ -120,6 +126,46 @@ class DecisionTable(BaseModel):
         if by_severity is not None and "default" in by_severity:
             return by_severity["default"]
         return self.default_chain
+
+
+class ChainOverrides(BaseModel):
+    """The chains a configuration sets (``conflict_resolution.chains``): the default chain,
+    the critical chain and chains per conflict kind (by severity or ``default``); None or
+    empty keeps the table's own."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    default_chain: tuple[str, ...] | None = None
+    critical_chain: tuple[str, ...] | None = None
+    chains: dict[ConflictKind, dict[str, tuple[str, ...]]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _valid_chains(self) -> Self:
+        _check_chains(self.default_chain, self.critical_chain, self.chains)
+        return self
+
+    @classmethod
+    def from_mapping(cls, data: Any, *, source: str, key_prefix: str) -> ChainOverrides:
+        """Read a parsed ``chains`` mapping (strict); errors name ``<key_prefix>.chains…``."""
+        if data is None:
+            return cls()
+        return cls(**read_chains(data, source=source, prefix=key_prefix))
+
+
+def _check_chains(
+    default_chain: tuple[str, ...] | None,
+    critical_chain: tuple[str, ...] | None,
+    chains: dict[ConflictKind, dict[str, tuple[str, ...]]],
+) -> None:
+    if default_chain is not None:
+        _check_chain(default_chain, "default_chain", critical=False)
+    if critical_chain is not None:
+        _check_chain(critical_chain, "critical_chain", critical=True)
+    for kind, by_severity in chains.items():
+        for key, steps in by_severity.items():
+            if key not in _CHAIN_KEYS:
+                raise ValueError(f"chains.{kind}: {key!r} is neither a severity nor 'default'")
+            _check_chain(steps, f"chains.{kind}.{key}", critical=key == Severity.CRITICAL)
 
 
 def _check_chain(steps: tuple[str, ...], where: str, *, critical: bool) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -34,30 +34,16 @@ from accord.disputes.signable import answer_hash
 from accord.ids import new_id
 from accord.org import OrgChart
 from accord.resolution import (
-    TIER_ONE_RUNGS,
     LadderSettings,
+    ResolutionPolicy,
     RungContext,
+    StrategyChoice,
     TierOneOutcome,
     VerifierRegistry,
+    escalation_target,
     run_tier_one,
+    with_tier_one_rungs,
 )
-
-_NEXT_TIER = {
-    "arbitration": Tier.CONTEXTUAL_ARBITRATION,
-    "debate": Tier.CONTEXTUAL_ARBITRATION,
-    "hybrid": Tier.CONTEXTUAL_ARBITRATION,
-}
-_TIER_ORDER = (Tier.DIRECT_NEGOTIATION, Tier.CONTEXTUAL_ARBITRATION, Tier.HUMAN_APPEAL)
-
-
-def _escalation_target(classification: Classification, next_step: str | None) -> Tier:
-    """The chain's next tier, never below the tier the dispute starts at (R2, R18)."""
-    target = _NEXT_TIER.get(next_step or "", Tier.HUMAN_APPEAL)
-    return max(target, classification.starting_tier, key=_TIER_ORDER.index)
-
-
-#: Given a classified conflict and its positions, the tier-1 rungs to run (None: the chain's).
-TierOneRungs = Callable[[Classification, tuple[Position, ...]], tuple[str, ...] | None]
 
 
 @dataclass(frozen=True)
@@ -82,6 +68,15 @@ class DecideInput:
     session_id: str | None
     positions: tuple[Position, ...]
     created_at: datetime
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A decided case and the policy's choice for it, made once: tier 1 ran its ``tier1``
+    rungs, and what runs after tier 1 reuses it (None: no conflict, or no policy given)."""
+
+    case: Case
+    choice: StrategyChoice | None = None
 
 
 @dataclass(frozen=True)
@@ -119,22 +114,22 @@ def decide(
     semantic: SemanticComparator | None,
     decided_at: datetime,
     duration_ms: int = 0,
-    tier_one_rungs: TierOneRungs | None = None,
-) -> Case:
+    policy: ResolutionPolicy | None = None,
+    department: str | None = None,
+) -> Decided:
     """Decide one case at tier 1 (or record agreement / merge / escalation).
 
-    ``tier_one_rungs`` may replace the chain's tier-1 rungs (the policy's ``tier1``).
+    With a ``policy``, its choice for the conflict (kind, and the parties' ``department``) is
+    made here, once: its ``tier1`` replaces the chain's tier-1 rungs, and it is returned for
+    the tiers after.
     """
     detection = detect(item.positions, settings.detection_for(item.task_type), semantic)
     frame = _Frame(new_id("disp", item.created_at), item, detection, decided_at, duration_ms)
     if not detection.has_conflict:
-        return _agreed(frame)
+        return Decided(_agreed(frame))
     classification = classify(detection, settings.table)
-    if tier_one_rungs is not None:
-        rungs = tier_one_rungs(classification, item.positions)
-        if rungs is not None:
-            later = tuple(s for s in classification.strategy_chain if s not in TIER_ONE_RUNGS)
-            classification = classification.model_copy(update={"strategy_chain": (*rungs, *later)})
+    choice = None if policy is None else policy.choose(classification.kind, department)
+    classification = with_tier_one_rungs(classification, choice.tier1 if choice else None)
     ctx = RungContext(
         subject=item.subject,
         task_type=item.task_type,
@@ -146,8 +141,8 @@ def decide(
     )
     outcome = run_tier_one(ctx, verifiers, settings.ladder)
     if outcome.decided:
-        return _settled(frame, classification, outcome, org)
-    return _escalated(frame, classification, outcome)
+        return Decided(_settled(frame, classification, outcome, org), choice)
+    return Decided(_escalated(frame, classification, outcome), choice)
 
 
 def _agreed(frame: _Frame) -> Case:
@@ -238,7 +233,7 @@ def _settled(
 
 def _escalated(frame: _Frame, classification: Classification, outcome: TierOneOutcome) -> Case:
     positions = frame.item.positions
-    target = _escalation_target(classification, outcome.next_step)
+    target = escalation_target(classification, outcome.next_step)
     payload = EscalationPayload(
         summary=f"{frame.detection.description} on {frame.item.subject!r} ({frame.item.task_type})",
         reason=outcome.escalation_reason or "no tier-1 rung could decide",

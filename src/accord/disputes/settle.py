@@ -20,7 +20,6 @@ from sqlalchemy import Connection
 from accord.approvals import ApprovalQueue, TimeoutPolicy, WaitForever
 from accord.clock import Clock
 from accord.conflicts import (
-    Classification,
     Position,
     SemanticComparator,
     detect,
@@ -29,7 +28,7 @@ from accord.conflicts import (
 from accord.crypto import canonical_bytes
 from accord.disputes.case import Case, SettleStatus
 from accord.disputes.case_store import CaseStore
-from accord.disputes.decide import DecideInput, DecideSettings, decide
+from accord.disputes.decide import Decided, DecideInput, DecideSettings, decide
 from accord.disputes.departments import department_of_agents
 from accord.disputes.evidence_gathering import Justifier, gather_justifications
 from accord.disputes.ledger_records import case_events
@@ -269,15 +268,6 @@ class Settler:
             self._persist, batch_wide=(StoreError,)
         )
 
-    def _tier_one_rungs(
-        self, classification: Classification, positions: tuple[Position, ...]
-    ) -> tuple[str, ...] | None:
-        """The policy's ``tier1`` for this conflict, when YAML sets one."""
-        if self.tier_two is None:
-            return None
-        department = department_of_agents([p.agent for p in positions], self.tier_two.org)
-        return self.tier_two.policy.choose(classification.kind, department).tier1
-
     def check(self, request: SettleRequest) -> None:
         """Every check :meth:`settle` makes on ``request`` before deciding it, writing nothing
         (``accord settle`` checks a whole file before it records any case)."""
@@ -291,24 +281,30 @@ class Settler:
         )
         return positions
 
-    def _needs_tier_two(self, case: Case) -> bool:
-        return self.tier_two is not None and case.status is SettleStatus.ESCALATED
+    def _needs_tier_two(self, decided: Decided) -> bool:
+        return (
+            self.tier_two is not None
+            and decided.choice is not None
+            and decided.case.status is SettleStatus.ESCALATED
+        )
 
-    async def _beyond_tier_one(self, case: Case, staged: StagedApprovals) -> Case:
-        if self.tier_two is None or not self._needs_tier_two(case):
-            return case
-        tier = self.tier_two
+    async def _beyond_tier_one(self, decided: Decided, staged: StagedApprovals) -> Case:
+        """The case after the policy's strategy (the choice tier 1 was given, not a new one)."""
+        tier, choice = self.tier_two, decided.choice
+        if tier is None or choice is None or not self._needs_tier_two(decided):
+            return decided.case
         if self.approvals is not None:
             tier = dataclasses.replace(tier, approvals=staged)
-        return await run_tier_two(tier, case, now=self.clock.now)
+        return await run_tier_two(tier, decided.case, choice, clock=self.clock)
 
-    def _beyond_tier_one_sync(self, case: Case, staged: StagedApprovals) -> Case:
-        if not self._needs_tier_two(case):
+    def _beyond_tier_one_sync(self, decided: Decided, staged: StagedApprovals) -> Case:
+        case = decided.case
+        if not self._needs_tier_two(decided):
             return case
         try:
             asyncio.get_running_loop()
         except RuntimeError:
-            return asyncio.run(self._beyond_tier_one(case, staged))
+            return asyncio.run(self._beyond_tier_one(decided, staged))
         raise AccordError(
             "this case needs a tier-2 strategy (model or approval calls): inside an event "
             "loop, call settle_async instead of settle",
@@ -318,7 +314,8 @@ class Settler:
 
     def _decide(
         self, request: SettleRequest, positions: tuple[Position, ...], started: float
-    ) -> Case:
+    ) -> Decided:
+        """Tier 1, with the policy chosen once for the case (tier 2 reuses the choice)."""
         now = self.clock.now()
         item = DecideInput(
             subject=request.subject,
@@ -327,7 +324,8 @@ class Settler:
             positions=positions,
             created_at=now,
         )
-        case = decide(
+        tier = self.tier_two
+        decided = decide(
             item,
             self.settings,
             org=self.org,
@@ -335,10 +333,14 @@ class Settler:
             weights=self._weights(),
             semantic=self.semantic,
             decided_at=now,
-            tier_one_rungs=self._tier_one_rungs,
+            policy=None if tier is None else tier.policy,
+            department=None
+            if tier is None
+            else department_of_agents([p.agent for p in positions], tier.org),
         )
         elapsed = round((time.perf_counter() - started) * 1000)
-        return case.model_copy(update={"duration_ms": elapsed})
+        case = decided.case.model_copy(update={"duration_ms": elapsed})
+        return dataclasses.replace(decided, case=case)
 
     def _prepare(self, case: Case, hashes: AnswerHashes, staged: StagedApprovals) -> _Prepared:
         """The case with its ledger events already canonical: only bytes wait for the lock."""
@@ -420,8 +422,8 @@ class Settler:
             decided.append(self._decide(request, positions, started))
         hashes, staged = AnswerHashes(), StagedApprovals(self.clock.now)
         prepared = [
-            self._prepare(self._beyond_tier_one_sync(case, staged), hashes, staged)
-            for case in decided
+            self._prepare(self._beyond_tier_one_sync(item, staged), hashes, staged)
+            for item in decided
         ]
         return self._persist(prepared, hashes)
 

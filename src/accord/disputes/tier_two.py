@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
+from accord.clock import Clock
 from accord.conflicts import Severity, Tier
 from accord.disputes.case import (
     Case,
@@ -19,11 +20,10 @@ from accord.disputes.case import (
     DissentRecord,
     SettleStatus,
 )
-from accord.disputes.departments import department_of_agents
 from accord.ids import new_id
 from accord.llm import LanguageModel
 from accord.org import OrgChart
-from accord.resolution import TIER_ONE_RUNGS, RungAttempt
+from accord.resolution import TIER_ONE_RUNGS, RungAttempt, after_tier_one
 from accord.resolution.policy import ResolutionPolicy, StrategyChoice
 from accord.resolution.ports import AgentDecisionPort, ApprovalGateway
 from accord.resolution.protocol import ConflictResolver
@@ -42,11 +42,6 @@ class TierTwo:
     model: LanguageModel | None = None
     decision_port: AgentDecisionPort | None = None
     approvals: ApprovalGateway | None = None
-
-
-def department_of(case: Case, org: OrgChart | None) -> str | None:
-    """The parties' shared department, else their lowest common manager's, else None."""
-    return department_of_agents([p.agent for p in case.positions], org)
 
 
 def analysis_of(case: Case) -> list[str]:
@@ -206,8 +201,9 @@ CRITICAL_TO_PEOPLE = (
 
 
 def _critical_rule(case: Case, choice: StrategyChoice) -> tuple[Case, StrategyChoice]:
-    """A critical case goes to people unless its conflict type opted in; an opt-in is recorded
-    in the case as a ``policy`` attempt naming the key."""
+    """A critical case goes to people unless its conflict type opted in
+    (:func:`accord.resolution.after_tier_one`); the case records why: an opt-in as a
+    ``policy`` attempt naming the key, people in the escalation reason."""
     assert case.classification is not None
     if case.classification.severity is not Severity.CRITICAL:
         return case, choice
@@ -225,35 +221,34 @@ def _critical_rule(case: Case, choice: StrategyChoice) -> tuple[Case, StrategyCh
         escalation = escalation.model_copy(
             update={"reason": f"{escalation.reason}; {CRITICAL_TO_PEOPLE}"}
         )
-    people = StrategyChoice(
-        strategy="human", settings={}, tier1=choice.tier1, chosen_by="critical_without_source"
+    return case.model_copy(update={"escalation": escalation}), after_tier_one(
+        choice, case.classification.severity
     )
-    return case.model_copy(update={"escalation": escalation}), people
 
 
-async def run_tier_two(tier: TierTwo, case: Case, *, now: Callable[[], datetime]) -> Case:
-    """Run the chosen strategy; if it cannot settle and people are reachable, queue the case.
+async def run_tier_two(tier: TierTwo, case: Case, choice: StrategyChoice, *, clock: Clock) -> Case:
+    """Run the strategy of the policy's ``choice`` for this case (made once, by
+    :func:`accord.disputes.decide.decide`); if it cannot settle and people are reachable,
+    queue the case.
 
     A critical case goes straight to people (the human strategy) unless the policy opted in
     for its conflict type (:data:`accord.resolution.policy.CRITICAL_KEY`)."""
     if case.status is not SettleStatus.ESCALATED or case.classification is None:
         return case
-    kind = case.classification.kind
-    department = department_of(case, tier.org)
-    case, choice = _critical_rule(case, tier.policy.choose(kind, department))
+    department = choice.department
+    case, choice = _critical_rule(case, choice)
     dispute = dispute_of(case, department)
     resolver = tier.resolver_for(choice.strategy)
     outcome = await tier.run(resolver, dispute, context_for(tier, choice, case))  # type: ignore[misc]
     assert isinstance(outcome, StrategyOutcome)
     drafts = resolver.log_dissent(dispute, outcome)
-    folded = fold_outcome(case, outcome, drafts, department=department, now=now())
+    folded = fold_outcome(case, outcome, drafts, department=department, now=clock.now())
     if outcome.status == "escalated" and tier.approvals is not None and choice.strategy != "human":
         human = tier.resolver_for("human")
-        human_choice = tier.policy.choose(kind, department)
-        ctx = context_for(tier, human_choice.model_copy(update={"settings": {}}), folded)
+        ctx = context_for(tier, choice.model_copy(update={"settings": {}}), folded)
         queued = await tier.run(human, dispute, ctx)  # type: ignore[misc]
         assert isinstance(queued, StrategyOutcome)
-        folded = fold_outcome(folded, queued, (), department=department, now=now())
+        folded = fold_outcome(folded, queued, (), department=department, now=clock.now())
     return folded
 
 

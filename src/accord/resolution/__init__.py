@@ -2,6 +2,9 @@
 
 Tier 1 (``direct_negotiation``) is deterministic and costs no model tokens: source
 verification > confidence > authority > vote, in the order of the case's strategy chain.
+The :class:`ResolutionPolicy` (``conflict_resolution`` in YAML, the ladder's one source) is
+chosen once per case (:class:`StrategyChoice`): its tier-1 rungs, the escalation target
+(:func:`escalation_target`) and the strategy after tier 1 (:func:`after_tier_one`).
 
 Tiers 2 and 3 are ``ConflictResolver`` strategies chosen by name from a
 :class:`StrategyRegistry` (built-ins: authority, debate, human, hybrid; plugins through the
@@ -12,10 +15,18 @@ from accord.resolution._strategy_support import option_texts_of, options_of
 from accord.resolution.authority import AuthoritySettings, AuthorityStrategy
 from accord.resolution.builtin import BUILTIN_STRATEGIES, builtin_resolvers
 from accord.resolution.debate import DebateSettings, DebateStrategy
+from accord.resolution.escalation import (
+    NEXT_TIER,
+    TIER_ORDER,
+    after_tier_one,
+    escalation_target,
+    with_tier_one_rungs,
+)
 from accord.resolution.human import HumanSettings, HumanStrategy
 from accord.resolution.hybrid import HybridSettings, HybridStrategy
 from accord.resolution.ladder import TIER_ONE_RUNGS, LadderSettings, run_tier_one
 from accord.resolution.outcome import RungAttempt, TierOneOutcome
+from accord.resolution.policy import CRITICAL_KEY, ResolutionPolicy, StrategyChoice
 from accord.resolution.ports import AgentDecisionPort, ApprovalGateway
 from accord.resolution.protocol import ConflictResolver, ResolverBase, draft_dissent
 from accord.resolution.registry import (
@@ -31,8 +42,11 @@ from accord.resolution.strategy_types import Dispute, DissentDraft, StrategyOutc
 
 __all__ = [
     "BUILTIN_STRATEGIES",
+    "CRITICAL_KEY",
     "ENTRY_POINT_GROUP",
+    "NEXT_TIER",
     "TIER_ONE_RUNGS",
+    "TIER_ORDER",
     "AgentDecisionPort",
     "ApprovalGateway",
     "AuthoritySettings",
@@ -48,20 +62,25 @@ __all__ = [
     "HybridStrategy",
     "LadderSettings",
     "PluginError",
+    "ResolutionPolicy",
     "ResolverBase",
     "RungAttempt",
     "RungContext",
     "SourceFinding",
     "SourceVerifier",
+    "StrategyChoice",
     "StrategyContext",
     "StrategyOutcome",
     "StrategyRegistry",
     "TierOneOutcome",
     "VerifierRegistry",
+    "after_tier_one",
     "builtin_resolvers",
     "draft_dissent",
+    "escalation_target",
     "option_texts_of",
     "options_of",
     "run_isolated",
     "run_tier_one",
+    "with_tier_one_rungs",
 ]

@@ -1,9 +1,16 @@
-"""Which strategy settles an escalated conflict: ``conflict_resolution`` in YAML.
+"""What runs after tier 1, and which tier-1 rungs run first: ``conflict_resolution`` in YAML.
+
+This section is the one source of the escalation ladder's configuration (the chains were
+``classification.chains`` before; that key is still read for one release, with a warning).
 
 ```yaml
 conflict_resolution:
   strategy: hybrid      # company default: authority | debate | human | hybrid | a plugin
   tier1: [source_verification, confidence, authority, vote]
+  chains:               # the strategy chain per conflict kind x severity (company-wide)
+    default: [source_verification, confidence, authority, vote, arbitration, human]
+    critical: [source_verification, arbitration, human]
+    numerical_inconsistency: {high: [source_verification, confidence, vote, arbitration, human]}
   debate: {max_tokens_per_argument: 300, judge: manager, max_rounds: 2}
   hybrid: {review_agent: "agent:reviewer", escalate_on_ambiguity: true}
   departments:
@@ -13,9 +20,11 @@ conflict_resolution:
     direct_contradiction: {strategy: authority, critical_without_source: strategy}
 ```
 
-Precedence is **conflict type > department > company**: the most specific level that names a
-strategy chooses it, and each strategy's settings are merged key by key in the same order, so
-a department can change one debate setting and inherit the rest.
+The chain of a conflict (``chains``, looked up as in :class:`accord.conflicts.DecisionTable`)
+orders its tier-1 rungs and names the tier it escalates to; a level's ``tier1`` replaces the
+chain's tier-1 rungs. Precedence is **conflict type > department > company**: the most
+specific level that names a strategy chooses it, and each strategy's settings are merged key by
+key in the same order, so a department can change one debate setting and inherit the rest.
 
 A **critical** conflict that source verification did not settle goes to people whatever
 strategy is chosen (playbook §7: "critique sans vérif externe"). Only a conflict type may opt
@@ -32,7 +41,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic import ValidationError as PydanticValidationError
 
 from accord.config_errors import config_error, from_pydantic, key_path, pydantic_rule
-from accord.conflicts import ConflictKind
+from accord.conflicts import ChainOverrides, ConflictKind
 from accord.errors import ConfigError
 from accord.resolution.ladder import TIER_ONE_RUNGS
 
@@ -87,6 +96,8 @@ class StrategyChoice(BaseModel):
     """The policy key that lets the strategy settle a critical conflict without source
     verification (``conflict_resolution.conflict_types.<type>.critical_without_source``);
     None: critical conflicts go to people."""
+    department: str | None = None
+    """The department it was chosen for (None: none, or the parties span no one department)."""
 
 
 class ResolutionPolicy(BaseModel):
@@ -97,6 +108,8 @@ class ResolutionPolicy(BaseModel):
     company: _Level = _Level(strategy="authority")
     departments: dict[str, _Level] = Field(default_factory=dict)
     conflict_types: dict[ConflictKind, _Level] = Field(default_factory=dict)
+    chains: ChainOverrides = ChainOverrides()
+    """``conflict_resolution.chains``: the strategy chains the decision table uses."""
 
     @classmethod
     def from_mapping(
@@ -110,6 +123,9 @@ class ResolutionPolicy(BaseModel):
         body = dict(data)
         departments = body.pop("departments", {}) or {}
         types = body.pop("conflict_types", {}) or {}
+        chains = ChainOverrides.from_mapping(
+            body.pop("chains", None), source=source, key_prefix=key_prefix
+        )
         company = _level(body, source, key_prefix, default_strategy="authority")
         _only_per_type(company, source, key_prefix)
         if not isinstance(departments, Mapping):
@@ -131,7 +147,9 @@ class ResolutionPolicy(BaseModel):
         }
         for name, level in by_department.items():
             _only_per_type(level, source, key_path(key_prefix, ["departments", name]))
-        return cls(company=company, departments=by_department, conflict_types=by_type)
+        return cls(
+            company=company, departments=by_department, conflict_types=by_type, chains=chains
+        )
 
     def levels(self, kind: ConflictKind | None, department: str | None) -> list[tuple[str, _Level]]:
         """Company first, most specific last."""
@@ -166,6 +184,7 @@ class ResolutionPolicy(BaseModel):
             tier1=tier1,
             chosen_by=chosen_by,
             critical_opt_in=opt_in,
+            department=department,
         )
 
     def check_departments(
@@ -239,6 +258,13 @@ def _level(data: Any, source: str, where: str, default_strategy: str | None = No
     if not isinstance(data, Mapping):
         raise _error(source, where, "must be a mapping")
     payload = dict(data)
+    if "chains" in payload:  # the company's own chains were taken out before
+        raise _error(
+            source,
+            key_path(where, ["chains"]),
+            "chains are set once, for the company: conflict_resolution.chains (a conflict "
+            "kind's chains go inside it)",
+        )
     if default_strategy is not None:
         payload.setdefault("strategy", default_strategy)
     try:
