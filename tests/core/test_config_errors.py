@@ -147,6 +147,10 @@ class _SectionReader(YamlReader):
             raise self._error(("entries",), "at most one entry")
         return entries
 
+    def placed(self, error: ValidationError) -> ConfigError:
+        """A rule the entries broke together, placed at the entry that broke it."""
+        return self._broken_item_rule(error, {"agents": {"manager_id": "manager"}})
+
 
 @pytest.mark.parametrize(
     ("data", "code", "path", "rule"),
@@ -197,9 +201,7 @@ def test_a_yaml_reader_places_a_rule_broken_by_a_list_item_at_that_item_s_key() 
         agent="agent:c",
     )
 
-    error = _SectionReader("org.yaml", "org")._broken_item_rule(
-        broken, {"agents": {"manager_id": "manager"}}
-    )
+    error = _SectionReader("org.yaml", "org").placed(broken)
 
     assert error.code == "org.unknown_manager"
     assert error.context["key_path"] == "org.agents[2].manager"
