@@ -30,7 +30,17 @@ from accord.api.guards import BEARER
 from accord.api.metrics import Metrics
 from accord.api.query_check import refuse_unknown_query
 from accord.api.request_context import request_context
-from accord.api.routes import approvals, cases, health, ledger, metrics, settle
+from accord.api.routes import (
+    approvals,
+    boundaries,
+    cases,
+    dissent,
+    health,
+    ledger,
+    metrics,
+    parked,
+    settle,
+)
 from accord.api.sweeper import Sweeper
 from accord.api.ui import pages
 from accord.app import Accord
@@ -53,6 +63,7 @@ def create_app(
     secure_cookies: bool = False,
     csrf_secret: str | None = None,
     session_store: Store | None = None,
+    poll_interval: float = parked.DEFAULT_POLL_SECONDS,
 ) -> Litestar:
     """The service for ``accord``; ``sweep_every=None`` runs no deadline sweeper.
 
@@ -60,7 +71,10 @@ def create_app(
     Several worker processes must share ``csrf_secret`` and a ``session_store`` (a
     ``FileStore``); one process may keep the defaults (a random secret, memory).
     ``secure_cookies`` marks cookies Secure: set it when served behind TLS.
+    ``poll_interval`` is how often a parked task's long-poll or event stream checks the store.
     """
+    if poll_interval <= 0:
+        raise ValueError("poll_interval is a positive number of seconds")
     registry = Metrics(accord.db)
     gate = threading.Lock()
     sweeper = Sweeper(accord, sweep_every, gate) if sweep_every is not None else None
@@ -71,9 +85,18 @@ def create_app(
             settle.settle_batch,
             cases.list_cases,
             cases.get_case,
+            cases.get_timeline,
             approvals.list_approvals,
             approvals.get_approval,
             approvals.decide,
+            parked.park,
+            parked.get_parked,
+            parked.wait_for_decision,
+            parked.decision_events,
+            dissent.list_dissent,
+            boundaries.list_boundaries,
+            boundaries.get_boundary,
+            boundaries.resolve_boundary,
             ledger.verify,
             ledger.tail,
             ledger.inclusion_proof,
@@ -105,6 +128,7 @@ def create_app(
                 "metrics": registry,
                 "sweeper": sweeper,
                 "write_gate": gate,
+                "poll_interval": poll_interval,
             }
         ),
         exception_handlers=EXCEPTION_HANDLERS,

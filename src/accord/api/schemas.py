@@ -11,7 +11,10 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from accord.disputes import Case
+from accord.approvals import ParkedTask, Resumption
+from accord.boundary import Boundary, ProbeAttempt
+from accord.disputes import Case, DissentRecord
+from accord.disputes.case_timeline import TimelineEvent
 
 NO_NUL = r"^[^\x00]*$"
 """Strings stored in columns may not hold NUL (PostgreSQL refuses it): a 400 here, not a 500."""
@@ -178,3 +181,55 @@ class LedgerTail(BaseModel):
 class Health(BaseModel):
     status: str
     detail: str | None = None
+
+
+class ParkIn(_In):
+    """The agent's task context, returned unchanged when the task resumes (JSON only)."""
+
+    context: Annotated[dict[str, Any], Field(max_length=200)] = {}
+
+
+class ParkedOut(BaseModel):
+    task_id: str
+    item_id: str
+    agent_id: str
+    parked_at: datetime
+    resumed_at: datetime | None
+    item_status: str
+
+    @classmethod
+    def of(cls, task: ParkedTask, item_status: str) -> ParkedOut:
+        return cls(
+            task_id=task.task_id,
+            item_id=task.item_id,
+            agent_id=task.agent_id,
+            parked_at=task.parked_at,
+            resumed_at=task.resumed_at,
+            item_status=item_status,
+        )
+
+
+class WaitOut(BaseModel):
+    """``resumed`` with the resumption (decision and context), or still ``pending``."""
+
+    resumed: bool
+    status: str
+    resumption: Resumption | None
+
+
+class DissentPage(BaseModel):
+    items: list[DissentRecord]
+
+
+class BoundaryList(BaseModel):
+    items: list[Boundary]
+
+
+class BoundaryOut(BaseModel):
+    boundary: Boundary
+    attempts: list[ProbeAttempt]
+
+
+class Timeline(BaseModel):
+    case_id: str
+    events: list[TimelineEvent]

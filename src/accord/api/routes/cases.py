@@ -1,4 +1,5 @@
-"""``GET /api/v1/cases`` (filters, keyset paging) and ``GET /api/v1/cases/{case_id}``."""
+"""``GET /api/v1/cases`` (filters, keyset paging), ``GET /api/v1/cases/{case_id}`` and its
+timeline."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ from litestar.params import Parameter
 from accord.api.errors import error_responses
 from accord.api.guards import READERS, allow
 from accord.api.routes._state import accord_of
-from accord.api.schemas import CaseOut, CasePage, CaseRow
+from accord.api.schemas import CaseOut, CasePage, CaseRow, Timeline
 from accord.disputes.case_pages import MAX_PAGE, CaseFilter, case_page
+from accord.disputes.case_timeline import case_timeline
 
 Filter = Annotated[str | None, Parameter(max_length=256)]
 
@@ -62,3 +64,19 @@ def list_cases(
 def get_case(state: State, case_id: Annotated[str, Parameter(max_length=64)]) -> CaseOut:
     """One case: the decision, the positions, the escalation."""
     return CaseOut.of(accord_of(state).cases.get(case_id))
+
+
+@get(
+    "/cases/{case_id:str}/timeline",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403, 404),
+    tags=["cases"],
+)
+def get_timeline(state: State, case_id: Annotated[str, Parameter(max_length=64)]) -> Timeline:
+    """What happened to a case, oldest first: opened, each tier's attempts, escalation, the
+    approval request and decision, the resolution."""
+    accord = accord_of(state)
+    case = accord.cases.get(case_id)
+    item = accord.approvals.get(case.approval_item_id) if case.approval_item_id else None
+    return Timeline(case_id=case.case_id, events=case_timeline(case, item))

@@ -1,0 +1,50 @@
+"""``GET /api/v1/dissent``: the overruled positions, filtered as ``accord dissent`` filters."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated
+
+from litestar import get
+from litestar.datastructures import State
+from litestar.params import Parameter
+
+from accord.api.errors import error_responses
+from accord.api.guards import READERS, allow
+from accord.api.routes._state import accord_of
+from accord.api.schemas import DissentPage
+from accord.disputes.case_pages import MAX_PAGE
+
+Filter = Annotated[str | None, Parameter(max_length=256)]
+
+
+@get(
+    "/dissent",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403, 422),
+    tags=["dissent"],
+)
+def list_dissent(
+    state: State,
+    agent: Filter = None,
+    department: Filter = None,
+    kind: Filter = None,
+    strategy: Filter = None,
+    text: Filter = None,
+    since: Annotated[datetime | None, Parameter()] = None,
+    until: Annotated[datetime | None, Parameter()] = None,
+    limit: Annotated[int, Parameter(ge=1, le=MAX_PAGE)] = 50,
+) -> DissentPage:
+    """Dissent records matching every given filter, oldest first (``text`` searches them)."""
+    records = accord_of(state).dissent.query(
+        agent=agent,
+        department=department,
+        kind=kind,
+        strategy=strategy,
+        since=since,
+        until=until,
+        text=text,
+        limit=limit,
+    )
+    return DissentPage(items=records)

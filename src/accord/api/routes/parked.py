@@ -1,0 +1,151 @@
+"""Parked tasks over HTTP: an agent parks its task on a case that waits for people, then
+waits for the decision by long-poll or server-sent events, from any process.
+
+A task resumes exactly once: the answer that carries the decision marks the task resumed,
+so a second waiter gets 409 ``approvals.already_resumed`` (as in the library). Waiting never
+reads the wall clock: it polls the store ``wait / poll_interval`` times.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated, Any, cast
+
+import anyio.to_thread
+from litestar import Request, get, post
+from litestar.datastructures import State
+from litestar.params import JSONBody, Parameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+
+from accord.api.api_keys import ApiKey, Role
+from accord.api.auth_errors import Forbidden
+from accord.api.errors import error_responses
+from accord.api.guards import READERS, allow, caller
+from accord.api.routes._state import accord_of
+from accord.api.schemas import ParkedOut, ParkIn, WaitOut
+from accord.app import Accord
+from accord.approvals import ParkedTask
+from accord.errors import AccordError
+
+MAX_WAIT_SECONDS = 60.0
+DEFAULT_POLL_SECONDS = 0.5
+TaskId = Annotated[str, Parameter(max_length=64)]
+
+
+def poll_interval_of(state: State) -> float:
+    return cast(float, cast(Any, state).get("poll_interval", DEFAULT_POLL_SECONDS))
+
+
+def _own_task(accord: Accord, key: ApiKey, task_id: str) -> ParkedTask:
+    """The task, if the key may follow it: its own agent's, or any for overseers."""
+    task = accord.parking.get(task_id)
+    if key.role is Role.AGENT and task.agent_id != key.agent_id:
+        raise Forbidden(
+            f"this key acts as {key.agent_id}, not as {task.agent_id}",
+            field="task_id",
+            rule="an agent key follows only its own agent's parked tasks",
+        )
+    return task
+
+
+@post(
+    "/cases/{case_id:str}/park",
+    guards=[allow(Role.AGENT)],
+    sync_to_thread=True,
+    status_code=201,
+    responses=error_responses(400, 401, 403, 404, 413, 422),
+    tags=["parked tasks"],
+)
+def park(
+    request: Request[object, object, State],
+    state: State,
+    case_id: Annotated[str, Parameter(max_length=64)],
+    data: JSONBody[ParkIn],
+) -> ParkedOut:
+    """Park the key's agent's task on a case waiting for people, with its context."""
+    accord = accord_of(state)
+    agent_id = caller(request).agent_id
+    assert agent_id is not None  # an agent key is always bound to its agent
+    handle = accord.park(case_id, agent_id, data.context)
+    return ParkedOut.of(accord.parking.get(handle.task_id), _item_status(accord, handle.item_id))
+
+
+@get(
+    "/parked/{task_id:str}",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403, 404),
+    tags=["parked tasks"],
+)
+def get_parked(request: Request[object, object, State], state: State, task_id: TaskId) -> ParkedOut:
+    """A parked task and the status of the approval item it waits on."""
+    accord = accord_of(state)
+    task = _own_task(accord, caller(request), task_id)
+    return ParkedOut.of(task, _item_status(accord, task.item_id))
+
+
+@get(
+    "/parked/{task_id:str}/decision",
+    guards=[allow(*READERS)],
+    responses=error_responses(400, 401, 403, 404, 409),
+    tags=["parked tasks"],
+)
+async def wait_for_decision(
+    request: Request[object, object, State],
+    state: State,
+    task_id: TaskId,
+    wait: Annotated[float, Parameter(ge=0.0, le=MAX_WAIT_SECONDS)] = 0.0,
+) -> WaitOut:
+    """Long-poll: up to ``wait`` seconds for the decision. Decided: the task resumes (once)
+    and the answer carries the decision; still pending: ``resumed: false``."""
+    accord = accord_of(state)
+    key = caller(request)
+    await anyio.to_thread.run_sync(_own_task, accord, key, task_id)
+    interval = poll_interval_of(state)
+    polls = int(wait / interval) if wait > 0 else 0
+    for attempt in range(polls + 1):
+        resumption = await anyio.to_thread.run_sync(accord.parking.resume_if_decided, task_id)
+        if resumption is not None:
+            return WaitOut(resumed=True, status="decided", resumption=resumption)
+        if attempt < polls:
+            await asyncio.sleep(interval)
+    return WaitOut(resumed=False, status="pending", resumption=None)
+
+
+@get(
+    "/parked/{task_id:str}/events",
+    guards=[allow(*READERS)],
+    responses=error_responses(400, 401, 403, 404),
+    tags=["parked tasks"],
+)
+async def decision_events(
+    request: Request[object, object, State], state: State, task_id: TaskId
+) -> ServerSentEvent:
+    """Server-sent events: ``pending`` comments while people decide, then one ``decided``
+    event with the resumption (the task resumes), or ``refused`` naming why; then it ends."""
+    accord = accord_of(state)
+    await anyio.to_thread.run_sync(_own_task, accord, caller(request), task_id)
+    return ServerSentEvent(_events(accord, task_id, poll_interval_of(state)))
+
+
+async def _events(
+    accord: Accord, task_id: str, interval: float
+) -> AsyncIterator[ServerSentEventMessage]:
+    while True:
+        try:
+            resumption = await anyio.to_thread.run_sync(accord.parking.resume_if_decided, task_id)
+        except AccordError as refused:
+            body = {"code": refused.code, "message": str(refused)}
+            yield ServerSentEventMessage(data=json.dumps(body), event="refused")
+            return
+        if resumption is not None:
+            yield ServerSentEventMessage(data=resumption.model_dump_json(), event="decided")
+            return
+        yield ServerSentEventMessage(comment="pending")
+        await asyncio.sleep(interval)
+
+
+def _item_status(accord: Accord, item_id: str) -> str:
+    return accord.approvals.get(item_id).status.value
