@@ -1,0 +1,125 @@
+"""Forming a panel (R10–R13, R32, R35): nominations, eligibility per candidate, the draw."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from accord.disputes.negotiation import RevealedNonce
+from accord.disputes.panels import (
+    ArbitratorPool,
+    Nomination,
+    PanelMode,
+    PanelRefused,
+    PanelThreshold,
+)
+from accord.org import LifecycleState
+
+from ._builders import (
+    COMPLAINANT,
+    NOW,
+    Disputes,
+    Interactions,
+    formed,
+    member,
+    nominate,
+    pool,
+    refused,
+)
+
+
+def test_r10_a_panel_seats_three_members_by_default_deciding_2_of_3() -> None:
+    formation = formed()
+    assert len(formation.members) == 3
+    assert (formation.threshold.m, formation.threshold.n) == (2, 3)
+    assert formation.mode is PanelMode.BINDING
+    assert formation.panel_id.startswith("panel:")
+    assert formation.member_ids == formation.selection.selected
+
+
+def test_r39_a_3_of_5_panel_seats_five() -> None:
+    formation = formed(threshold=PanelThreshold.of(3, 5))
+    assert len(formation.members) == 5
+
+
+def test_r10_eligibility_is_checked_and_recorded_for_every_nominee() -> None:
+    arbitrators = pool(member("arb:tired", vitality=500, organization_id="initech"))
+    formation = formed(arbitrators)
+    checked = {e.agent_id: e for e in formation.eligibility}
+    assert set(checked) == {m.agent_id for m in arbitrators.members}
+    assert checked["arb:tired"].breaks("R12")
+    assert "arb:tired" not in formation.selection.candidates
+
+
+def test_r11_an_ineligible_nominee_is_never_drawn() -> None:
+    busy = {frozenset((f"arb:{i:02d}", "agent:audit")): ["disp:x"] for i in range(3)}
+    formation = formed(disputes=Disputes(busy))
+    drawn = set(formation.member_ids)
+    assert drawn.isdisjoint({"arb:00", "arb:01", "arb:02"})
+    assert drawn <= {"arb:03", "arb:04", "arb:05"}
+
+
+def test_r10_too_few_eligible_nominees_is_refused_with_every_candidates_reasons() -> None:
+    recent = {frozenset((f"arb:{i:02d}", "agent:billing")): NOW for i in range(4)}
+    with pytest.raises(PanelRefused) as excinfo:
+        formed(interactions=Interactions(recent))
+    refused(excinfo, "panels.too_few_eligible", "R10")
+    eligibility = excinfo.value.context["eligibility"]
+    assert len(eligibility) == 6
+    assert sum(not e["eligible"] for e in eligibility) == 4
+
+
+def test_r10_the_panel_is_drawn_from_the_parties_nominees() -> None:
+    nominees = ["arb:01", "arb:03", "arb:05"]
+    nominations = (
+        *nominate("arb:01", "arb:03", by="agent:billing"),
+        *nominate("arb:03", "arb:05", by="agent:audit"),
+    )
+    formation = formed(nominations=nominations)
+    assert formation.selection.candidates == tuple(nominees)
+    assert sorted(formation.member_ids) == nominees
+
+
+def test_r10_a_non_party_cannot_nominate() -> None:
+    with pytest.raises(PanelRefused) as excinfo:
+        formed(nominations=nominate("arb:01", by="agent:outsider"))
+    refused(excinfo, "panels.nominator_not_a_party", "R10")
+
+
+def test_r10_a_nominee_outside_the_pool_is_refused() -> None:
+    nominations = (Nomination(nominated_by="agent:audit", agent_id="arb:friend", nominated_at=NOW),)
+    with pytest.raises(PanelRefused) as excinfo:
+        formed(nominations=nominations)
+    refused(excinfo, "panels.not_in_pool", "R10")
+
+
+def test_r13_a_suspended_nominee_is_recorded_ineligible() -> None:
+    arbitrators = pool(member("arb:zz", state=LifecycleState.SUSPENDED, organization_id="x"))
+    formation = formed(arbitrators)
+    assert next(e for e in formation.eligibility if e.agent_id == "arb:zz").breaks("R13")
+
+
+def test_r35_the_record_says_whether_the_pool_spans_organisations() -> None:
+    assert formed().pool_spans_organizations
+    single = ArbitratorPool.of([member(f"arb:{i}") for i in range(3)], single_organization=True)
+    assert not formed(single).pool_spans_organizations
+
+
+def test_r35_only_the_parties_nonces_seed_the_draw() -> None:
+    stranger = RevealedNonce(agent_id="arb:00", nonce_hex="11" * 32)
+    with pytest.raises(PanelRefused) as excinfo:
+        formed(nonces=(stranger,))
+    refused(excinfo, "panels.seed_nonce_not_a_party", "R35")
+
+
+def test_r04_the_voting_deadline_lies_after_formation() -> None:
+    with pytest.raises(PanelRefused) as excinfo:
+        formed(vote_deadline=NOW - timedelta(seconds=1))
+    refused(excinfo, "panels.bad_vote_deadline", "R4")
+
+
+def test_r10_a_panel_decides_between_two_distinct_parties() -> None:
+    with pytest.raises(PanelRefused) as excinfo:
+        formed(parties=(COMPLAINANT,))
+    refused(excinfo, "panels.bad_parties", "R10")
