@@ -170,3 +170,10 @@ def test_r07_a_proposal_resolves_exactly_when_every_party_has_accepted(
         state = state.accept(agent_id, "prop:1", at=NOW)
     assert (state.agreement is not None) == (accepting == set(PARTIES[1:]))
     assert (state.status(NOW) is NegotiationStatus.RESOLVED) == (state.agreement is not None)
+
+
+def test_r09_a_negotiation_deadline_is_a_timezone_aware_instant() -> None:
+    with pytest.raises(ValueError, match="timezone"):
+        Negotiation(
+            dispute_id="disp:1", parties=("agent:a", "agent:b"), deadline=datetime(2026, 11, 29)
+        )

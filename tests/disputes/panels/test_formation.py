@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 
+from accord.crypto import canonical_bytes
 from accord.disputes.negotiation import RevealedNonce
 from accord.disputes.panels import (
     ArbitratorPool,
     Nomination,
+    PanelFormation,
     PanelMode,
     PanelRefused,
     PanelThreshold,
@@ -123,3 +125,16 @@ def test_r10_a_panel_decides_between_two_distinct_parties() -> None:
     with pytest.raises(PanelRefused) as excinfo:
         formed(parties=(COMPLAINANT,))
     refused(excinfo, "panels.bad_parties", "R10")
+
+
+def test_r36_the_formation_record_has_canonical_bytes_for_signing() -> None:
+    formation = formed()
+    body = canonical_bytes(formation.model_dump(mode="json"))
+    assert PanelFormation.model_validate_json(body) == formation
+
+
+def test_r04_a_panel_deadline_is_a_timezone_aware_instant() -> None:
+    with pytest.raises(ValueError, match="timezone"):
+        PanelFormation.model_validate(
+            {**formed().model_dump(), "vote_deadline": datetime(2026, 11, 29, 13, 0)}
+        )

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 
 from accord.disputes.negotiation.framing import framed, utf8
 from accord.disputes.negotiation.random_draws import DRAW_ALGORITHM, DrawStream
@@ -157,8 +157,8 @@ class CoinFlip(BaseModel):
 
     dispute_id: str = Field(min_length=1)
     parties: tuple[str, ...]
-    commit_deadline: datetime
-    reveal_deadline: datetime
+    commit_deadline: AwareDatetime
+    reveal_deadline: AwareDatetime
     commits: tuple[Commit, ...] = ()
     reveals: tuple[Reveal, ...] = ()
 

@@ -20,7 +20,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Self
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 
 from accord.disputes.negotiation.refusals import NegotiationRefused
 from accord.ids import new_id
@@ -88,7 +88,7 @@ class Negotiation(BaseModel):
 
     dispute_id: str = Field(min_length=1)
     parties: tuple[str, ...]
-    deadline: datetime
+    deadline: AwareDatetime
     acknowledged: tuple[str, ...] = ()
     proposals: tuple[Proposal, ...] = ()
     counter_evidence: tuple[CounterEvidence, ...] = ()

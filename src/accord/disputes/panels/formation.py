@@ -18,7 +18,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Self
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import AwareDatetime, BaseModel, ConfigDict, model_validator
 
 from accord.disputes.negotiation.coin_flip import RevealedNonce
 from accord.disputes.panels.eligibility import (
@@ -60,8 +60,8 @@ class PanelFormation(BaseModel):
     eligibility: tuple[CandidateEligibility, ...]
     selection: PanelSelection
     members: tuple[PoolMember, ...]
-    formed_at: datetime
-    vote_deadline: datetime
+    formed_at: AwareDatetime
+    vote_deadline: AwareDatetime
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:

@@ -22,21 +22,27 @@ from accord.crypto.record_signature import RecordSignature, sign_record, verify_
 VOTE_RECORD_TYPE: Literal["dcp07_panel_vote"] = "dcp07_panel_vote"
 VoteChoice = Literal["approve", "dissent"]
 _HASH = r"^sha256:[0-9a-f]{64}$"
+_INSTANT = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$"
 
 
-class PanelVote(BaseModel):
-    """One member's signed vote."""
+class VoteBody(BaseModel):
+    """A member's vote as signed: everything but the signature."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     record_type: Literal["dcp07_panel_vote"] = VOTE_RECORD_TYPE
-    dispute_id: str
-    panel_id: str
-    agent_id: str
+    dispute_id: str = Field(min_length=1)
+    panel_id: str = Field(min_length=1)
+    agent_id: str = Field(min_length=1)
     vote: VoteChoice
     resolution_hash: str = Field(pattern=_HASH)
     reasoning_hash: str = Field(pattern=_HASH)
-    cast_at: str
+    cast_at: str = Field(pattern=_INSTANT)
+
+
+class PanelVote(VoteBody):
+    """One member's signed vote."""
+
     signature: RecordSignature
 
     def signed_body(self) -> dict[str, Any]:
@@ -61,24 +67,19 @@ def cast_vote(
     signer: Ed25519Signer,
 ) -> PanelVote:
     """The member's vote, signed with ``signer`` (the member's own key)."""
-    body: dict[str, Any] = {
-        "record_type": VOTE_RECORD_TYPE,
-        "dispute_id": dispute_id,
-        "panel_id": panel_id,
-        "agent_id": agent_id,
-        "vote": vote,
-        "resolution_hash": resolution_hash,
-        "reasoning_hash": reasoning_hash(reasoning),
-        "cast_at": isoformat(at),
-    }
-    PanelVote.model_validate({**body, "signature": _placeholder()})  # field rules before signing
-    return PanelVote.model_validate({**body, "signature": sign_record(body, signer)})
+    body = VoteBody(
+        dispute_id=dispute_id,
+        panel_id=panel_id,
+        agent_id=agent_id,
+        vote=vote,
+        resolution_hash=resolution_hash,
+        reasoning_hash=reasoning_hash(reasoning),
+        cast_at=isoformat(at),
+    )
+    signed = body.model_dump(mode="json")
+    return PanelVote(**signed, signature=sign_record(signed, signer))
 
 
 def verify_vote(vote: PanelVote, public_key: bytes) -> None:
     """Return if ``public_key`` signed ``vote``; else ``SignatureInvalid``."""
     verify_record(vote.signed_body(), vote.signature, public_key)
-
-
-def _placeholder() -> RecordSignature:
-    return RecordSignature(alg="ed25519", kid="-", sig_b64="", domain_sep="-")
