@@ -22,7 +22,7 @@ from accord.disputes.panels import (
     verify_vote,
     vote_independently,
 )
-from accord.llm import ModelOverCap, ModelRequest, ScriptedModel
+from accord.llm import ModelOverCap, ModelRequest, ModelTimeout, ScriptedModel
 
 from ._builders import DISPUTE, NOW, formed, key_of, keys, refused
 
@@ -134,7 +134,9 @@ def test_r14_a_panel_of_different_judges_votes_independently_and_is_tallied(
             formation, 2, for_party("agent:billing", "r2"), for_party("agent:billing", "r2")
         ),
     ]
-    results = run(vote_independently(judges, QUESTION, formation, clock=FrozenClock(NOW)))
+    deliberation = run(vote_independently(judges, QUESTION, formation, clock=FrozenClock(NOW)))
+    results = deliberation.votes
+    assert deliberation.failures == ()
     assert [r.vote.vote for r in results] == ["approve", "dissent", "approve"]
     for judge in judges:  # nobody saw another member's reasoning
         model = judge.model
@@ -170,3 +172,20 @@ def test_r14_the_resolution_put_to_the_vote_favours_a_party() -> None:
         PanelQuestion.model_validate(
             {**QUESTION.model_dump(), "proposal": {"favours": "agent:x", "description": "d"}}
         )
+
+
+def test_r14_a_member_whose_model_fails_casts_no_vote_and_the_others_still_vote(
+    formation: PanelFormation,
+) -> None:
+    judges = [
+        arbitrator(formation, 0, for_party("agent:billing"), for_party("agent:billing")),
+        arbitrator(formation, 1, ModelTimeout("the provider did not answer")),
+        arbitrator(formation, 2, for_party("agent:billing"), for_party("agent:billing")),
+    ]
+    deliberation = run(vote_independently(judges, QUESTION, formation, clock=FrozenClock(NOW)))
+    assert [v.vote.agent_id for v in deliberation.votes] == [
+        formation.member_ids[0],
+        formation.member_ids[2],
+    ]
+    (failure,) = deliberation.failures
+    assert (failure.agent_id, failure.code) == (formation.member_ids[1], "llm.timeout")

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from accord.crypto import canonical_bytes
 from accord.disputes.negotiation import RevealedNonce
@@ -15,6 +17,7 @@ from accord.disputes.panels import (
     PanelMode,
     PanelRefused,
     PanelThreshold,
+    verify_formation,
 )
 from accord.org import LifecycleState
 
@@ -138,3 +141,54 @@ def test_r04_a_panel_deadline_is_a_timezone_aware_instant() -> None:
         PanelFormation.model_validate(
             {**formed().model_dump(), "vote_deadline": datetime(2026, 11, 29, 13, 0)}
         )
+
+
+candidate_facts = st.tuples(
+    st.integers(0, 1000),  # vitality
+    st.sampled_from(list(LifecycleState)),
+    st.sampled_from(["own", "user:ana", "user:bo"]),  # principal (the parties': ana, bo)
+    st.booleans(),  # an active dispute with the respondent
+    st.booleans(),  # interacted with the complainant yesterday
+)
+
+
+@given(facts=st.lists(candidate_facts, min_size=3, max_size=9))
+def test_r11_r12_r13_r32_a_formed_panel_never_seats_an_ineligible_candidate(
+    facts: list[tuple[int, LifecycleState, str, bool, bool]],
+) -> None:
+    members, busy, recent = [], {}, {}
+    for i, (vitality, state, principal, disputing, talked) in enumerate(facts):
+        agent_id = f"arb:{i:02d}"
+        members.append(
+            member(
+                agent_id,
+                organization_id=("acme", "initech")[i % 2],
+                principal_id=f"user:{i}" if principal == "own" else principal,
+                vitality=vitality,
+                state=state,
+            )
+        )
+        if disputing:
+            busy[frozenset((agent_id, "agent:audit"))] = ["disp:other"]
+        if talked:
+            recent[frozenset((agent_id, "agent:billing"))] = NOW - timedelta(days=1)
+    arbitrators = ArbitratorPool.of(members)
+    eligible = {
+        m.agent_id
+        for m, (vitality, state, principal, disputing, talked) in zip(members, facts, strict=True)
+        if vitality > 600
+        and state is LifecycleState.ACTIVE
+        and principal == "own"
+        and not disputing
+        and not talked
+    }
+    ports = {"disputes": Disputes(busy), "interactions": Interactions(recent)}
+    if len(eligible) < 3:
+        with pytest.raises(PanelRefused) as excinfo:
+            formed(arbitrators, **ports)
+        refused(excinfo, "panels.too_few_eligible", "R10")
+        return
+    formation = formed(arbitrators, **ports)
+    assert set(formation.member_ids) <= eligible
+    assert {e.agent_id for e in formation.eligibility if e.eligible} == eligible
+    verify_formation(formation)

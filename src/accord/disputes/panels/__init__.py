@@ -11,7 +11,9 @@ its requirement.
 
 from accord.disputes.panels.agent_arbitrator import (
     AgentArbitrator,
+    ArbitratorFailure,
     ArbitratorVote,
+    PanelDeliberation,
     vote_independently,
 )
 from accord.disputes.panels.ballot import PanelBallot
@@ -59,6 +61,7 @@ __all__ = [
     "SELECTION_ALGORITHM",
     "ActiveDisputes",
     "AgentArbitrator",
+    "ArbitratorFailure",
     "ArbitratorKind",
     "ArbitratorPool",
     "ArbitratorVote",
@@ -70,6 +73,7 @@ __all__ = [
     "Nomination",
     "PanelBallot",
     "PanelDecision",
+    "PanelDeliberation",
     "PanelFormation",
     "PanelMode",
     "PanelQuestion",

@@ -26,6 +26,7 @@ from accord.disputes.panels.formation import PanelFormation
 from accord.disputes.panels.question import PanelQuestion
 from accord.disputes.panels.refusals import PanelRefused
 from accord.disputes.panels.votes import PanelVote, VoteChoice, cast_vote
+from accord.llm.errors import ModelError
 from accord.llm.protocol import LanguageModel
 from accord.llm.swap import SwapVerdict, judge_with_swap
 
@@ -98,17 +99,38 @@ class AgentArbitrator:
         return ArbitratorVote(vote=vote, reasoning=reasoning, verdict=verdict)
 
 
+class ArbitratorFailure(BaseModel):
+    """A member whose model failed: it casts no vote (absent at the tally), and why."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    agent_id: str
+    code: str
+    message: str
+
+
+class PanelDeliberation(BaseModel):
+    """What the panel's agents answered: the votes cast, and the members whose model failed."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    votes: tuple[ArbitratorVote, ...]
+    failures: tuple[ArbitratorFailure, ...]
+
+
 async def vote_independently(
     arbitrators: Sequence[AgentArbitrator],
     question: PanelQuestion,
     formation: PanelFormation,
     *,
     clock: Clock,
-) -> tuple[ArbitratorVote, ...]:
+) -> PanelDeliberation:
     """Every arbitrator deliberates on its own (concurrently; none sees another's answer).
 
-    Refused (R14) when two arbitrators share an agent id or a model object: independent
-    evaluation needs different judges.
+    A member whose model fails (any ``ModelError``: timeout, over cap, bad output) casts no
+    vote and is listed in ``failures``; the others still vote. Refused (R14) when two
+    arbitrators share an agent id or a model object: independent evaluation needs different
+    judges.
     """
     ids = [a.agent_id for a in arbitrators]
     models = [id(a.model) for a in arbitrators]
@@ -122,9 +144,24 @@ async def vote_independently(
         )
     for arbitrator in arbitrators:
         _require_member(arbitrator, formation, question)
-    return tuple(
-        await asyncio.gather(*(a.deliberate(question, formation, clock=clock) for a in arbitrators))
+    answers = await asyncio.gather(
+        *(a.deliberate(question, formation, clock=clock) for a in arbitrators),
+        return_exceptions=True,
     )
+    votes: list[ArbitratorVote] = []
+    failures: list[ArbitratorFailure] = []
+    for arbitrator, answer in zip(arbitrators, answers, strict=True):
+        if isinstance(answer, ModelError):
+            failures.append(
+                ArbitratorFailure(
+                    agent_id=arbitrator.agent_id, code=answer.code, message=answer.message
+                )
+            )
+        elif isinstance(answer, BaseException):
+            raise answer
+        else:
+            votes.append(answer)
+    return PanelDeliberation(votes=tuple(votes), failures=tuple(failures))
 
 
 def _decide(verdict: SwapVerdict, favoured: str) -> tuple[VoteChoice, str]:

@@ -13,8 +13,15 @@ Algorithm ``dcp07-panel-selection-v1``:
 The record (:class:`PanelSelection`) holds the dispute id, the nonces, the candidates, ``n``,
 the seed and the result; :func:`verify_selection` recomputes 1–3 from it and refuses a
 mismatch. At least one revealed nonce is needed (a seed from the dispute id alone would be
-known to whoever made the id). The nonces' own commitments are checked by the coin flip
-(:class:`accord.disputes.negotiation.CoinFlip`) that revealed them.
+known to whoever made the id). The nonces come from a commit–reveal round
+(:class:`accord.disputes.negotiation.CoinFlip`: tier 1's coin flip, or one run when the panel
+is formed), which checks each nonce against its commitment.
+
+Known limit, kept visible in the record: the seed hashes the nonces of the parties that
+revealed (``seed_nonces`` names them). The last party to reveal can compute the panel with and
+without its own nonce and withhold it to get the other draw; the commit–reveal round makes a
+withheld reveal a forfeit (R8), so the lifecycle should count it against the withholder. With a
+single contributor the draw rests on that party's randomness alone.
 """
 
 from __future__ import annotations
