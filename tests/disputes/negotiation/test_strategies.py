@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from accord.disputes.negotiation import (
     NegotiationRefused,
@@ -112,3 +114,40 @@ def test_r08_capability_needs_named_requirements() -> None:
     with pytest.raises(NegotiationRefused) as excinfo:
         by_capability({"agent:a": [], "agent:b": []}, required=[])
     assert excinfo.value.code == "negotiation.bad_required_capabilities"
+
+
+AGENTS = ["agent:a", "agent:b", "agent:c", "agent:d"]
+
+
+@given(
+    ranks=st.dictionaries(st.sampled_from(AGENTS), st.integers(-3, 3)),
+    directive=st.lists(st.sampled_from(AGENTS), unique=True, max_size=2),
+)
+def test_r08_priority_decides_for_the_directive_else_a_unique_top_rank(
+    ranks: dict[str, int], directive: list[str]
+) -> None:
+    order = by_priority(AGENTS, policy=ranks, directive=directive)
+    assert sorted(order.order) == AGENTS
+    if directive:
+        assert order.first == directive[0]
+        return
+    top = max(ranks.values(), default=None)
+    leaders = [a for a, r in ranks.items() if r == top]
+    assert order.first == (leaders[0] if len(leaders) == 1 else None)
+
+
+@given(
+    holdings=st.fixed_dictionaries(
+        {a: st.lists(st.sampled_from(["sql", "python", "docs", "ops"]), max_size=3) for a in AGENTS}
+    )
+)
+def test_r08_capability_decides_exactly_when_one_party_is_most_relevant(
+    holdings: dict[str, list[str]],
+) -> None:
+    required = ["sql", "python", "docs"]
+    order = by_capability(holdings, required=required)
+    scores = {a: relevance(c, required) for a, c in holdings.items()}
+    best = max(scores.values())
+    leaders = [a for a, s in scores.items() if s == best]
+    assert order.first == (leaders[0] if len(leaders) == 1 else None)
+    assert [scores[a] for a in order.order] == sorted(scores.values(), reverse=True)

@@ -36,15 +36,16 @@ def by_priority(
         )
     ranks = dict(policy or {})
 
-    def key(agent_id: str) -> tuple[int, int, int, str]:
+    def key(agent_id: str) -> tuple[int, int, str]:
+        """(group, place in the group, agent id): directive, then ranked, then unranked."""
         if agent_id in directive:
-            return (0, directive.index(agent_id), 0, agent_id)
+            return (0, directive.index(agent_id), agent_id)
         rank = ranks.get(agent_id)
-        return (1, 0, -(rank if rank is not None else -(1 << 62)), agent_id)
+        return (2, 0, agent_id) if rank is None else (1, -rank, agent_id)
 
     ordered = sorted(parties, key=key)
     first, second = key(ordered[0]), key(ordered[1])
-    decided = first[:3] != second[:3] and (first[0] == 0 or ordered[0] in ranks)
+    decided = first[0] != 2 and first[:2] != second[:2]
     source = "principal directive" if first[0] == 0 else "policy rank"
     return NegotiatedOrder(
         strategy=STRATEGY,
