@@ -36,6 +36,7 @@ from accord.disputes.panels.nominations import Nomination, check_nominations
 from accord.disputes.panels.party import Party
 from accord.disputes.panels.pool import MIN_PANEL_SIZE, ArbitratorKind, ArbitratorPool, PoolMember
 from accord.disputes.panels.question import PanelQuestion, PartyPosition, ProposedResolution
+from accord.disputes.panels.queued_human_arbitrator import QueuedHumanArbitrator, vote_from_decision
 from accord.disputes.panels.refusals import PanelRefused
 from accord.disputes.panels.selection import (
     SELECTION_ALGORITHM,
@@ -86,6 +87,7 @@ __all__ = [
     "PartyPosition",
     "PoolMember",
     "ProposedResolution",
+    "QueuedHumanArbitrator",
     "VoteChoice",
     "cast_vote",
     "check_candidate",
@@ -99,5 +101,6 @@ __all__ = [
     "verify_formation",
     "verify_selection",
     "verify_vote",
+    "vote_from_decision",
     "vote_independently",
 ]

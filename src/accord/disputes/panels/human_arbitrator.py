@@ -1,7 +1,8 @@
 """Arbitrators that are people: the port through which a panel asks a human member to vote.
 
-The implementation belongs to the composition root (it puts an item in the approval queue for
-the member's principal). The person's answer comes back as a :class:`PanelVote` signed with
+:class:`accord.disputes.panels.queued_human_arbitrator.QueuedHumanArbitrator` implements it
+over the approval queue (the composition root chooses how each member's item is routed). The
+person's answer comes back as a :class:`PanelVote` signed with
 the member's reviewer key, and is counted by :meth:`PanelBallot.cast` like any other vote —
 with the same refusals (non-member, second vote, after the deadline).
 """
