@@ -15,6 +15,7 @@ from accord.disputes.negotiation import (
     MIN_NONCE_BYTES,
     CoinFlip,
     NegotiationRefused,
+    coin_order,
     coin_outcome_from_reveals,
     commitment,
     new_nonce,
@@ -219,3 +220,31 @@ def test_r08_the_winner_is_always_a_party_that_revealed(revealers: set[str], non
 def test_r08_revealed_nonces_are_what_a_panel_seed_hashes() -> None:
     state = committed().reveal(B, NONCE_B, "tails", at=NOW).reveal(A, NONCE_A, "heads", at=NOW)
     assert [(n.agent_id, n.nonce) for n in state.revealed_nonces()] == [(A, NONCE_A), (B, NONCE_B)]
+
+
+def test_r08_a_flip_opened_with_options_refuses_any_other_choice() -> None:
+    state = CoinFlip(
+        dispute_id="disp:1",
+        parties=(A, B),
+        commit_deadline=COMMIT_BY,
+        reveal_deadline=REVEAL_BY,
+        options=("prop:1", "prop:2"),
+    )
+    state = state.commit(A, commitment("disp:1", A, NONCE_A, "prop:9"), at=NOW)
+    state = state.commit(B, commitment("disp:1", B, NONCE_B, "prop:2"), at=NOW)
+    with pytest.raises(NegotiationRefused) as excinfo:
+        state.reveal(A, NONCE_A, "prop:9", at=NOW)
+    refused(excinfo, "coin.unknown_choice")
+    assert state.reveal(B, NONCE_B, "prop:2", at=NOW).reveals[0].choice == "prop:2"
+
+
+def test_r08_the_coin_gives_a_turn_order_with_its_winner_first() -> None:
+    state = committed().reveal(A, NONCE_A, "heads", at=NOW).reveal(B, NONCE_B, "tails", at=NOW)
+    outcome = state.outcome(now=NOW)
+    order = coin_order(outcome, state.parties)
+    assert order.strategy == "random"
+    assert order.first == outcome.winner
+    assert set(order.order) == {A, B}
+    nobody = coin_order(committed().outcome(now=REVEAL_BY + timedelta(seconds=1)), (A, B))
+    assert not nobody.decided
+    assert nobody.order == (A, B)

@@ -42,12 +42,14 @@ from typing import Self
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 
 from accord.disputes.negotiation.framing import framed, utf8
+from accord.disputes.negotiation.order import NegotiatedOrder
 from accord.disputes.negotiation.random_draws import DRAW_ALGORITHM, DrawStream
 from accord.disputes.negotiation.refusals import NegotiationRefused
 
 COMMIT_TAG = "DCP-07-COIN-COMMIT-v1"
 OUTCOME_TAG = "DCP-07-COIN-OUTCOME-v1"
 COIN_ALGORITHM = "dcp07-coin-v1"
+STRATEGY = "random"
 MIN_NONCE_BYTES = 32
 _COMMITMENT = re.compile(r"^sha256:[0-9a-f]{64}$")
 _R8 = "R8"
@@ -115,6 +117,22 @@ class CoinOutcome(BaseModel):
     choice: str | None
 
 
+def coin_order(outcome: CoinOutcome, parties: Sequence[str]) -> NegotiatedOrder:
+    """R8's random strategy as a turn order: the winner first, the others by agent id;
+    undecided when nobody revealed."""
+    rest = sorted(p for p in parties if p != outcome.winner)
+    if outcome.winner is None:
+        return NegotiatedOrder(
+            strategy=STRATEGY, order=tuple(rest), decided=False, rationale="nobody revealed"
+        )
+    return NegotiatedOrder(
+        strategy=STRATEGY,
+        order=(outcome.winner, *rest),
+        decided=True,
+        rationale=f"{outcome.winner} won the commit–reveal coin flip (seed {outcome.seed_hex})",
+    )
+
+
 def coin_outcome_from_reveals(
     dispute_id: str, parties: Sequence[str], reveals: Sequence[Reveal]
 ) -> CoinOutcome:
@@ -149,6 +167,8 @@ def coin_outcome_from_reveals(
 class CoinFlip(BaseModel):
     """A commit–reveal coin flip between a dispute's parties, as an immutable state.
 
+    ``options``, when given, are the only choices a reveal may carry (e.g. proposal ids).
+
     :meth:`commit` and :meth:`reveal` return the next state or raise ``NegotiationRefused``
     (requirement R8) and leave this one unchanged.
     """
@@ -159,6 +179,7 @@ class CoinFlip(BaseModel):
     parties: tuple[str, ...]
     commit_deadline: AwareDatetime
     reveal_deadline: AwareDatetime
+    options: tuple[str, ...] = ()
     commits: tuple[Commit, ...] = ()
     reveals: tuple[Reveal, ...] = ()
 
@@ -248,6 +269,15 @@ class CoinFlip(BaseModel):
                 "choice",
                 "a non-empty choice",
                 agent_id=agent_id,
+            )
+        if self.options and choice not in self.options:
+            raise _refused(
+                f"{choice!r} is not one of this flip's options",
+                "coin.unknown_choice",
+                "choice",
+                "a choice is one of the options the flip was opened with",
+                agent_id=agent_id,
+                options=list(self.options),
             )
         expected = commitment(self.dispute_id, agent_id, nonce, choice)
         if not hmac.compare_digest(expected.encode("ascii"), made.commitment.encode("ascii")):
