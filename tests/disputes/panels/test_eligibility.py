@@ -119,3 +119,9 @@ def test_r32_eligibility_reads_the_interaction_log(database_url: str) -> None:
 def test_r32_an_eligibility_record_says_eligible_exactly_when_it_has_no_reason() -> None:
     with pytest.raises(ValueError, match="exactly when no reason"):
         CandidateEligibility(agent_id="arb:x", eligible=False, reasons=(), checked_at=NOW)
+
+
+def test_r12_the_vitality_floor_is_configurable_and_the_window_is_not_negative() -> None:
+    assert check({"vitality": 700}, rules=EligibilityRules(min_vitality=800)).breaks("R12")
+    with pytest.raises(ValueError, match="not negative"):
+        EligibilityRules(interaction_window=timedelta(days=-1))
