@@ -55,5 +55,8 @@ NOT_AUDITED_TABLES: Mapping[str, str] = {
     "api_keys": "the service's sign-in credentials (hashed tokens, roles, revocation), not "
     "signed records: a key only authenticates; what its holder decides is signed by the "
     "principal's reviewer key and checked by verify",
+    "agent_interactions": "the interaction log (R32): facts fed in from outside (who talked to "
+    "whom, when) that panel eligibility reads; no record signs them; each panel formation "
+    "record keeps, per candidate, what eligibility concluded from them",
 }
 """Tables of ``store/tables.py`` that ``verify`` does not vouch for, and why."""

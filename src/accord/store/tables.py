@@ -195,3 +195,15 @@ api_keys = Table(
     Column("expires_at", String(40), nullable=True),
     Column("revoked_at", String(40), nullable=True),
 )
+
+#: The interaction log (R32): one row per A2A interaction between two agents, stored as an
+#: ordered pair (``agent_a < agent_b``) so either direction finds it; insert-only.
+agent_interactions = Table(
+    "agent_interactions",
+    metadata,
+    Column("interaction_id", String(64), primary_key=True),
+    Column("agent_a", String(256), nullable=False),
+    Column("agent_b", String(256), nullable=False),
+    Column("occurred_at", String(40), nullable=False),
+    Index("ix_agent_interactions_pair", "agent_a", "agent_b", "occurred_at"),
+)

@@ -1,0 +1,24 @@
+"""Arbitrators that are people: the port through which a panel asks a human member to vote.
+
+:class:`accord.disputes.panels.queued_human_arbitrator.QueuedHumanArbitrator` implements it
+over the approval queue (the composition root chooses how each member's item is routed). The
+person's answer comes back as a :class:`PanelVote` signed with
+the member's reviewer key, and is counted by :meth:`PanelBallot.cast` like any other vote —
+with the same refusals (non-member, second vote, after the deadline).
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from accord.disputes.panels.formation import PanelFormation
+from accord.disputes.panels.pool import PoolMember
+from accord.disputes.panels.question import PanelQuestion
+
+
+class HumanArbitratorPort(Protocol):
+    """Asks a human panel member for a vote; returns the id of the queued request."""
+
+    def request_vote(
+        self, member: PoolMember, question: PanelQuestion, formation: PanelFormation
+    ) -> str: ...
