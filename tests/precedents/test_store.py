@@ -149,7 +149,7 @@ def test_a_registry_insert_is_one_transaction_on_the_index_tables_too(
         ),
         lead,
     )
-    assert _counts(db) == [1, 2, 3, 0]
+    assert _counts(db) == [1, 2, 6, 0]  # each condition indexed once per dispute type
 
 
 def test_too_many_drafts_in_one_call_are_refused(

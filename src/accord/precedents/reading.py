@@ -1,4 +1,4 @@
-"""Reading bundles back with their derived ``superseded_by`` (one query per table)."""
+"""Reading bundles back with their derived ``superseded_by``."""
 
 from __future__ import annotations
 
@@ -10,10 +10,25 @@ from accord.precedents.bundle import JurisprudenceBundle
 from accord.precedents.precedent import Precedent
 from accord.store.tables import precedent_bundles, precedent_supersessions
 
+_edges = precedent_supersessions.c
+
+
+def superseding_ids(conn: Connection, ids: Sequence[str]) -> dict[str, list[str]]:
+    """For each of ``ids`` a later bundle superseded, the superseding ids, oldest first."""
+    edges = conn.execute(
+        select(_edges.superseded_id, _edges.superseding_id)
+        .where(_edges.superseded_id.in_(ids))
+        .order_by(_edges.created_at, _edges.superseding_id)
+    ).all()
+    found: dict[str, list[str]] = {}
+    for old, new in edges:
+        found.setdefault(old, []).append(new)
+    return found
+
 
 def load_precedents(conn: Connection, ids: Sequence[str]) -> dict[str, Precedent]:
-    """The stored bundles among ``ids``, by id, each with the ids that superseded it (oldest
-    first); ids not in the registry are absent."""
+    """The stored bundles among ``ids``, by id, each with the ids that superseded it; ids
+    not in the registry are absent."""
     if not ids:
         return {}
     documents = conn.execute(
@@ -21,18 +36,11 @@ def load_precedents(conn: Connection, ids: Sequence[str]) -> dict[str, Precedent
             precedent_bundles.c.jurisprudence_id.in_(ids)
         )
     ).all()
-    edges = conn.execute(
-        select(precedent_supersessions.c.superseded_id, precedent_supersessions.c.superseding_id)
-        .where(precedent_supersessions.c.superseded_id.in_(ids))
-        .order_by(precedent_supersessions.c.created_at, precedent_supersessions.c.superseding_id)
-    ).all()
-    superseded_by: dict[str, list[str]] = {}
-    for old, new in edges:
-        superseded_by.setdefault(old, []).append(new)
+    successors = superseding_ids(conn, ids)
     return {
         jid: Precedent(
             bundle=JurisprudenceBundle.model_validate_json(document),
-            superseded_by=tuple(superseded_by.get(jid, ())),
+            superseded_by=tuple(successors.get(jid, ())),
         )
         for jid, document in documents
     }

@@ -27,7 +27,9 @@ def refused(
     message: str, *, field: str, rule: str, code: str, **context: object
 ) -> PrecedentRefused:
     """A :class:`PrecedentRefused` reading ``field: message``."""
-    return PrecedentRefused(f"{field}: {message}", code=code, field=field, rule=rule, **context)
+    return PrecedentRefused(
+        f"{field}: {message} ({rule})", code=code, field=field, rule=rule, **context
+    )
 
 
 @contextmanager

@@ -43,24 +43,26 @@ class RegistryRows:
         applies_to = dict.fromkeys(
             [bundle.classification.dispute_type, *bundle.applicability.applicable_dispute_types]
         )
-        self.types.extend(
-            {
-                "dispute_type": kind.value,
-                "jurisprudence_id": jid,
-                "authority_rank": rank,
-                "created_at": bundle.created_at,
-                "seq": seq,
-            }
-            for kind in applies_to
-        )
+        ranking = {"authority_rank": rank, "created_at": bundle.created_at, "seq": seq}
         applicability = bundle.applicability
-        for conditions, kind in (
-            (applicability.applicable_conditions, APPLICABLE),
-            (applicability.inapplicable_conditions, INAPPLICABLE),
-        ):
-            self.conditions.extend(
-                {"condition": c, "applicability": kind, "jurisprudence_id": jid} for c in conditions
+        for dispute_type in applies_to:
+            self.types.append(
+                {"dispute_type": dispute_type.value, "jurisprudence_id": jid, **ranking}
             )
+            for conditions, kind in (
+                (applicability.applicable_conditions, APPLICABLE),
+                (applicability.inapplicable_conditions, INAPPLICABLE),
+            ):
+                self.conditions.extend(
+                    {
+                        "dispute_type": dispute_type.value,
+                        "applicability": kind,
+                        "condition": condition,
+                        "jurisprudence_id": jid,
+                        **ranking,
+                    }
+                    for condition in conditions
+                )
         self.supersessions.extend(
             {"superseded_id": old, "superseding_id": jid, "created_at": bundle.created_at}
             for old in bundle.supersedes

@@ -3,28 +3,103 @@
 Matching and ranking are :class:`~accord.precedents.query.PrecedentQuery`'s rules: the
 dispute type, every given condition applicable, none inapplicable; authority first
 (human_appeal > contextual_arbitration > direct_negotiation), then the most recent; bundles a
-later bundle superseded after every bundle in force. With conditions the candidates come from
-the conditions index (only bundles listing a given condition are read); without, the type
-index is read in ranking order and stops at the limit, in-force bundles first, then
-superseded ones.
+later bundle superseded after every bundle in force.
+
+With conditions, the candidates are one primary-key range of ``precedent_conditions`` per
+condition (type, ``applicable``, condition), grouped to those listing every condition; each is
+checked against the ``inapplicable`` range by primary key. Without, the ranked type index is
+read in order and stops at the limit: bundles in force first, then superseded ones. The
+statements are built once, with bound parameters, and return the signed documents directly.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from sqlalchemy import Connection, Select, and_, case, exists, func, select
+from sqlalchemy import BindParameter, Connection, Row, Select, bindparam, case, exists, func, select
 
+from accord.precedents.bundle import JurisprudenceBundle
 from accord.precedents.precedent import Precedent
 from accord.precedents.query import DEFAULT_LIMIT, PrecedentQuery
-from accord.precedents.reading import load_precedents
+from accord.precedents.reading import superseding_ids
 from accord.precedents.refusals import as_precedent_error
 from accord.precedents.rows import APPLICABLE, INAPPLICABLE
 from accord.store.database import Database
-from accord.store.tables import precedent_conditions, precedent_supersessions, precedent_types
+from accord.store.tables import (
+    precedent_bundles,
+    precedent_conditions,
+    precedent_supersessions,
+    precedent_types,
+)
 
-_types = precedent_types.c
-_edges = precedent_supersessions.c
+_DISPUTE_TYPE: BindParameter[str] = bindparam("dispute_type")
+_CONDITIONS: BindParameter[list[str]] = bindparam("conditions", expanding=True)
+_COUNT: BindParameter[int] = bindparam("count")
+_LIMIT: BindParameter[int] = bindparam("limit")
+
+
+def _by_type(*, superseded: bool) -> Select[str, str, int]:
+    types = precedent_types.c
+    edge = exists().where(precedent_supersessions.c.superseded_id == types.jurisprudence_id)
+    return (
+        select(
+            types.jurisprudence_id,
+            precedent_bundles.c.document,
+            case((edge, 1), else_=0),
+        )
+        .join(
+            precedent_bundles,
+            precedent_bundles.c.jurisprudence_id == types.jurisprudence_id,
+        )
+        .where(types.dispute_type == _DISPUTE_TYPE, edge if superseded else ~edge)
+        .order_by(types.authority_rank.desc(), types.created_at.desc(), types.seq.desc())
+        .limit(_LIMIT)
+    )
+
+
+def _by_conditions() -> Select[str, str, int]:
+    held = precedent_conditions.alias("held")
+    barred = precedent_conditions.alias("barred")
+    excluded = exists().where(
+        barred.c.dispute_type == _DISPUTE_TYPE,
+        barred.c.applicability == INAPPLICABLE,
+        barred.c.condition.in_(_CONDITIONS),
+        barred.c.jurisprudence_id == held.c.jurisprudence_id,
+    )
+    candidates = (
+        select(held.c.jurisprudence_id, held.c.authority_rank, held.c.created_at, held.c.seq)
+        .where(
+            held.c.dispute_type == _DISPUTE_TYPE,
+            held.c.applicability == APPLICABLE,
+            held.c.condition.in_(_CONDITIONS),
+            ~excluded,
+        )
+        .group_by(held.c.jurisprudence_id, held.c.authority_rank, held.c.created_at, held.c.seq)
+        .having(func.count() == _COUNT)
+        .subquery("candidates")
+    )
+    found = candidates.c
+    edge = exists().where(precedent_supersessions.c.superseded_id == found.jurisprudence_id)
+    superseded = case((edge, 1), else_=0)
+    return (
+        select(found.jurisprudence_id, precedent_bundles.c.document, superseded)
+        .join(
+            precedent_bundles,
+            precedent_bundles.c.jurisprudence_id == found.jurisprudence_id,
+        )
+        .order_by(
+            superseded,
+            found.authority_rank.desc(),
+            found.created_at.desc(),
+            found.seq.desc(),
+        )
+        .limit(_LIMIT)
+    )
+
+
+_IN_FORCE = _by_type(superseded=False)
+_SUPERSEDED = _by_type(superseded=True)
+_WITH_CONDITIONS = _by_conditions()
 
 
 class PrecedentSearch:
@@ -54,69 +129,29 @@ class PrecedentSearch:
     def run(self, query: PrecedentQuery) -> list[Precedent]:
         """The ranked matches of a validated query."""
         with self._db.read() as conn:
-            ids = _matching_ids(conn, query)
-            found = load_precedents(conn, ids)
-        return [found[jid] for jid in ids]
+            rows = _ranked_rows(conn, query)
+            superseded = [row[0] for row in rows if row[2]]
+            successors = superseding_ids(conn, superseded) if superseded else {}
+        return [
+            Precedent(
+                bundle=JurisprudenceBundle.model_validate_json(document),
+                superseded_by=tuple(successors.get(jid, ())),
+            )
+            for jid, document, _ in rows
+        ]
 
 
-def _matching_ids(conn: Connection, query: PrecedentQuery) -> list[str]:
+def _ranked_rows(conn: Connection, query: PrecedentQuery) -> Sequence[Row[str, str, int]]:
+    params: dict[str, object] = {
+        "dispute_type": query.dispute_type.value,
+        "limit": query.limit,
+    }
     if query.conditions:
-        return list(conn.execute(_by_conditions(query)).scalars())
-    in_force = list(conn.execute(_by_type(query, superseded=False, limit=query.limit)).scalars())
+        params["conditions"] = list(query.conditions)
+        params["count"] = len(query.conditions)
+        return conn.execute(_WITH_CONDITIONS, params).all()
+    in_force = conn.execute(_IN_FORCE, params).all()
     rest = query.limit - len(in_force)
     if rest == 0:
         return in_force
-    return in_force + list(conn.execute(_by_type(query, superseded=True, limit=rest)).scalars())
-
-
-def _by_type(query: PrecedentQuery, *, superseded: bool, limit: int) -> Select[str]:
-    was_superseded = exists().where(_edges.superseded_id == _types.jurisprudence_id)
-    return (
-        select(_types.jurisprudence_id)
-        .where(
-            _types.dispute_type == query.dispute_type.value,
-            was_superseded if superseded else ~was_superseded,
-        )
-        .order_by(_types.authority_rank.desc(), _types.created_at.desc(), _types.seq.desc())
-        .limit(limit)
-    )
-
-
-def _by_conditions(query: PrecedentQuery) -> Select[str]:
-    wanted = list(query.conditions)
-    held = precedent_conditions.alias("held")
-    barred = precedent_conditions.alias("barred")
-    excluded = exists().where(
-        barred.c.jurisprudence_id == _types.jurisprudence_id,
-        barred.c.applicability == INAPPLICABLE,
-        barred.c.condition.in_(wanted),
-    )
-    candidates = (
-        select(_types.jurisprudence_id, _types.authority_rank, _types.created_at, _types.seq)
-        .select_from(held)
-        .join(
-            precedent_types,
-            and_(
-                _types.jurisprudence_id == held.c.jurisprudence_id,
-                _types.dispute_type == query.dispute_type.value,
-            ),
-        )
-        .where(held.c.applicability == APPLICABLE, held.c.condition.in_(wanted), ~excluded)
-        .group_by(_types.jurisprudence_id, _types.authority_rank, _types.created_at, _types.seq)
-        .having(func.count() == len(wanted))
-        .subquery("candidates")
-    )
-    found = candidates.c
-    last_if_superseded = case(
-        (exists().where(_edges.superseded_id == found.jurisprudence_id), 1), else_=0
-    )
-    return (
-        select(found.jurisprudence_id)
-        .order_by(
-            last_if_superseded,
-            found.authority_rank.desc(),
-            found.created_at.desc(),
-            found.seq.desc(),
-        )
-        .limit(query.limit)
-    )
+    return [*in_force, *conn.execute(_SUPERSEDED, {**params, "limit": rest}).all()]

@@ -228,13 +228,19 @@ precedent_types = Table(
     ),
 )
 
-#: Search index: each applicable or inapplicable condition of a bundle.
+#: Search index: each applicable or inapplicable condition of a bundle, once per dispute type
+#: the bundle applies to, with the ranking columns, so a search by type and condition reads
+#: one primary-key range of this table.
 precedent_conditions = Table(
     "precedent_conditions",
     metadata,
-    Column("condition", String(256), primary_key=True),
+    Column("dispute_type", String(40), primary_key=True),
     Column("applicability", String(16), primary_key=True),
+    Column("condition", String(256), primary_key=True),
     Column("jurisprudence_id", String(64), primary_key=True),
+    Column("authority_rank", Integer, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Column("seq", BigInteger, nullable=False),
 )
 
 #: Supersession edges (R26): the newer bundle lists the older in its signed ``supersedes``;

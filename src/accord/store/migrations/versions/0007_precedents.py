@@ -43,9 +43,13 @@ def upgrade() -> None:
     )
     op.create_table(
         "precedent_conditions",
-        sa.Column("condition", sa.String(256), primary_key=True),
+        sa.Column("dispute_type", sa.String(40), primary_key=True),
         sa.Column("applicability", sa.String(16), primary_key=True),
+        sa.Column("condition", sa.String(256), primary_key=True),
         sa.Column("jurisprudence_id", sa.String(64), primary_key=True),
+        sa.Column("authority_rank", sa.Integer, nullable=False),
+        sa.Column("created_at", sa.String(40), nullable=False),
+        sa.Column("seq", sa.BigInteger, nullable=False),
     )
     op.create_table(
         "precedent_supersessions",
