@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.conftest import REPO_ROOT
 from tests.precedents.conftest import draft_data
 
 from .conftest import Run
@@ -125,3 +126,11 @@ def test_search_needs_an_existing_database(run: Run) -> None:
     result = run("precedents", "search", "--type", "policy_conflict", *OPTS)
     assert result.exit_code == 2
     assert "no database" in result.stderr
+
+
+def test_the_example_draft_in_the_repository_is_accepted(run: Run) -> None:
+    example = REPO_ROOT / "examples" / "precedents" / "draft.json"
+    result = run("precedents", "add", str(example), *OPTS, "--json")
+    assert result.exit_code == 0, result.output
+    (bundle,) = json.loads(result.stdout)
+    assert bundle["applicability"]["inapplicable_conditions"] == ["safety_critical_job"]
