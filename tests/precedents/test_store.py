@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 
 import pytest
@@ -10,8 +11,14 @@ from sqlalchemy import func, select
 from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer
 from accord.errors import AccordError
-from accord.precedents import PrecedentNotFound, PrecedentRefused, PrecedentStore, verify_bundle
-from accord.store import Database
+from accord.precedents import (
+    JurisprudenceBundle,
+    PrecedentNotFound,
+    PrecedentRefused,
+    PrecedentStore,
+    verify_bundle,
+)
+from accord.store import Database, open_database
 from accord.store.tables import (
     precedent_bundles,
     precedent_conditions,
@@ -158,3 +165,35 @@ def test_too_many_drafts_in_one_call_are_refused(
     with pytest.raises(AccordError) as caught:
         store.add_many([draft()] * 10_001, lead)
     assert caught.value.code == "precedents.too_many"
+
+
+def test_r23_two_writers_racing_keep_one_unbroken_chain(
+    database_url: str, draft: Draft, lead: Ed25519Signer, frozen_clock: FrozenClock
+) -> None:
+    databases = [open_database(database_url) for _ in range(2)]
+    try:
+        stores = [PrecedentStore(d, frozen_clock) for d in databases]
+
+        def write(store: PrecedentStore) -> None:
+            for _ in range(10):
+                store.add(draft(), lead)
+
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            list(pool.map(write, stores))
+        with databases[0].read() as conn:
+            rows = conn.execute(
+                select(
+                    precedent_bundles.c.seq,
+                    precedent_bundles.c.document,
+                    precedent_bundles.c.bundle_hash,
+                ).order_by(precedent_bundles.c.seq)
+            ).all()
+    finally:
+        for d in databases:
+            d.dispose()
+    assert [r.seq for r in rows] == list(range(1, 21))
+    previous = "GENESIS"
+    for row in rows:
+        bundle = JurisprudenceBundle.model_validate_json(row.document)
+        assert bundle.prev_hash == previous
+        previous = row.bundle_hash
