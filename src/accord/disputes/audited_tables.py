@@ -55,13 +55,13 @@ NOT_AUDITED_TABLES: Mapping[str, str] = {
     "api_keys": "the service's sign-in credentials (hashed tokens, roles, revocation), not "
     "signed records: a key only authenticates; what its holder decides is signed by the "
     "principal's reviewer key and checked by verify",
-    "precedent_bundles": "not audited yet: each bundle is signed by its panel lead and "
-    "hash-chained in the registry (prev_hash), but verify does not check the registry",
-    "precedent_types": "a search index rebuilt from each bundle's signed classification and "
-    "applicability; not audited yet",
-    "precedent_conditions": "a search index rebuilt from each bundle's signed applicability; "
-    "not audited yet",
-    "precedent_supersessions": "derived from the newer bundle's signed supersedes list "
-    "(superseded_by is read from here); not audited yet",
+    "precedent_bundles": "checked by accord.precedents.verify_registry (signature, chain, "
+    "columns), not yet by Accord.verify: bundles are signed by panel leads' keys",
+    "precedent_types": "a search index: verify_registry compares it with the rows each "
+    "signed bundle gives; not yet checked by Accord.verify",
+    "precedent_conditions": "a search index: verify_registry compares it with the rows each "
+    "signed bundle gives; not yet checked by Accord.verify",
+    "precedent_supersessions": "derived from the newer bundles' signed supersedes lists: "
+    "verify_registry compares them; not yet checked by Accord.verify",
 }
 """Tables of ``store/tables.py`` that ``verify`` does not vouch for, and why."""

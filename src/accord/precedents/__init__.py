@@ -3,7 +3,8 @@
 A resolved dispute becomes a :class:`JurisprudenceBundle` (built from a :class:`BundleDraft`
 by :func:`build_bundle`, signed by the panel lead); :class:`PrecedentStore` keeps the
 registry, :class:`PrecedentSearch` finds the bundles that apply to a dispute, ranked by
-authority then recency, superseded ones last with their derived ``superseded_by``.
+authority then recency, superseded ones last with their derived ``superseded_by``;
+:func:`verify_registry` checks every stored bundle, link and index row.
 """
 
 from accord.precedents.authority import AUTHORITY_RANKS, authority_rank
@@ -23,6 +24,7 @@ from accord.precedents.draft_file import read_draft_file
 from accord.precedents.precedent import Precedent
 from accord.precedents.query import PrecedentQuery
 from accord.precedents.refusals import PrecedentNotFound, PrecedentRefused
+from accord.precedents.registry_check import verify_registry
 from accord.precedents.search import PrecedentSearch
 from accord.precedents.store import PrecedentStore
 
@@ -50,4 +52,5 @@ __all__ = [
     "build_bundle",
     "read_draft_file",
     "verify_bundle",
+    "verify_registry",
 ]

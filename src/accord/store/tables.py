@@ -223,9 +223,7 @@ precedent_types = Table(
     Column("authority_rank", Integer, nullable=False),
     Column("created_at", String(40), nullable=False),
     Column("seq", BigInteger, nullable=False),
-    Index(
-        "ix_precedent_types_ranked", "dispute_type", "authority_rank", "created_at", "seq"
-    ),
+    Index("ix_precedent_types_ranked", "dispute_type", "authority_rank", "created_at", "seq"),
 )
 
 #: Search index: each applicable or inapplicable condition of a bundle, once per dispute type
