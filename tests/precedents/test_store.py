@@ -112,10 +112,9 @@ def test_r26_superseding_an_unknown_bundle_is_refused_and_nothing_is_written(
     assert _counts(db) == before
 
 
-def test_r26_a_bundle_may_supersede_one_added_earlier_in_the_same_call(
+def test_r26_two_bundles_of_one_call_may_supersede_the_same_stored_bundle(
     store: PrecedentStore, draft: Draft, lead: Ed25519Signer
 ) -> None:
-    # the first draft's id is only known once built: supersede a stored one, chained in one go
     stored = store.add(draft(), lead)
     newer, newest = store.add_many(
         [draft(supersedes=[stored.jurisprudence_id]), draft(supersedes=[stored.jurisprudence_id])],

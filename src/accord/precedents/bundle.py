@@ -66,12 +66,14 @@ Prose = Annotated[
 
 
 def _unique(values: tuple[str, ...]) -> tuple[str, ...]:
+    if len(set(values)) == len(values):  # the common case, at C speed
+        return values
     seen: set[str] = set()
     for value in values:
         if value in seen:
             raise ValueError(f"{value!r} is listed twice: each entry at most once")
         seen.add(value)
-    return values
+    raise AssertionError("unreachable: a repeated value was found above")  # pragma: no cover
 
 
 Conditions = Annotated[tuple[Label, ...], Field(max_length=MAX_CONDITIONS), AfterValidator(_unique)]

@@ -4,8 +4,8 @@ Bundles enter through :meth:`PrecedentStore.add` (or ``add_many``): each draft i
 signed inside one write transaction, chained after the registry's newest bundle
 (``prev_hash`` = the hashes of its canonical bytes, ``GENESIS`` for the first), and stored
 with its index rows and supersession edges — all of a call's bundles or none. Nothing here
-updates a stored bundle. A bundle may supersede only bundles already in the registry (or
-earlier in the same call) and not newer than itself, so supersession never forms a cycle.
+updates a stored bundle. A bundle may supersede only bundles already in the registry and not
+newer than itself; its own id is new, so supersession never forms a cycle.
 """
 
 from __future__ import annotations
@@ -38,6 +38,7 @@ from accord.store.tables import (
 )
 
 _JURISPRUDENCE_ID = re.compile(JURISPRUDENCE_ID_PATTERN.removesuffix("$") + r"\Z")
+_IDS_PER_QUERY = 500
 MAX_BUNDLES_PER_CALL = 10_000
 """Most drafts one ``add_many`` call signs and stores in its transaction."""
 
@@ -93,11 +94,15 @@ class PrecedentStore:
                 else ChainLink(prev_hash=head.bundle_hash, prev_hash_secondary=head[2])
             )
             known: dict[str, str] = {}
-            if named:
+            for start in range(0, len(named), _IDS_PER_QUERY):
                 rows_found = conn.execute(
                     select(
                         precedent_bundles.c.jurisprudence_id, precedent_bundles.c.created_at
-                    ).where(precedent_bundles.c.jurisprudence_id.in_(named))
+                    ).where(
+                        precedent_bundles.c.jurisprudence_id.in_(
+                            named[start : start + _IDS_PER_QUERY]
+                        )
+                    )
                 ).all()
                 known.update((jid, created) for jid, created in rows_found)
             for index, draft in enumerate(drafts):
@@ -105,7 +110,6 @@ class PrecedentStore:
                 bundle = build_bundle(draft, signer=signer, at=at, link=link)
                 seq += 1
                 link = rows.add(bundle, seq)
-                known[bundle.jurisprudence_id] = bundle.created_at
                 built.append(bundle)
             self._db.insert_rows(conn, precedent_bundles, rows.bundles)
             self._db.insert_rows(conn, precedent_types, rows.types)
