@@ -134,3 +134,15 @@ def test_the_example_draft_in_the_repository_is_accepted(run: Run) -> None:
     assert result.exit_code == 0, result.output
     (bundle,) = json.loads(result.stdout)
     assert bundle["applicability"]["inapplicable_conditions"] == ["safety_critical_job"]
+
+
+def test_the_search_table_never_cuts_an_id_on_a_narrow_terminal(run: Run) -> None:
+    added = _add(run, draft_data(), draft_data(authority_level="human_appeal"))
+    for width in ("200", "70"):
+        table = run(
+            "precedents", "search", "--type", "resource_conflict", *OPTS, env={"COLUMNS": width}
+        ).stdout
+        ids = "".join(line.split("│")[1].strip() for line in table.splitlines() if "│" in line)
+        for bundle in added:
+            assert bundle["jurisprudence_id"] in ids
+        assert "jur:" in table
