@@ -5,18 +5,30 @@ dispute type, every given condition applicable, none inapplicable; authority fir
 (human_appeal > contextual_arbitration > direct_negotiation), then the most recent; bundles a
 later bundle superseded after every bundle in force.
 
-With conditions, the candidates are one primary-key range of ``precedent_conditions`` per
-condition (type, ``applicable``, condition), grouped to those listing every condition; each is
-checked against the ``inapplicable`` range by primary key. Without, the ranked type index is
-read in order and stops at the limit: bundles in force first, then superseded ones. The
-statements are built once, with bound parameters, and return the signed documents directly.
+With conditions, the candidates are the primary-key range of ``precedent_conditions`` for
+(type, ``applicable``, first condition); each other condition, and each ``inapplicable``
+one, is a lookup by the whole primary key — a plan that does not depend on statistics.
+Without, the ranked type index is read in order and stops at the limit: bundles in force
+first, then superseded ones. The statements are built once (per number of conditions), with
+bound parameters, and return the signed documents directly.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 
-from sqlalchemy import BindParameter, Connection, Row, Select, bindparam, case, exists, func, select
+from sqlalchemy import (
+    BindParameter,
+    Connection,
+    Exists,
+    Row,
+    Select,
+    bindparam,
+    case,
+    exists,
+    select,
+)
 
 from accord.precedents.bundle import JurisprudenceBundle
 from accord.precedents.precedent import Precedent
@@ -33,8 +45,6 @@ from accord.store.tables import (
 )
 
 _DISPUTE_TYPE: BindParameter[str] = bindparam("dispute_type")
-_CONDITIONS: BindParameter[list[str]] = bindparam("conditions", expanding=True)
-_COUNT: BindParameter[int] = bindparam("count")
 _LIMIT: BindParameter[int] = bindparam("limit")
 
 
@@ -57,49 +67,53 @@ def _by_type(*, superseded: bool) -> Select[str, str, int]:
     )
 
 
-def _by_conditions() -> Select[str, str, int]:
+def _by_conditions(count: int) -> Select[str, str, int]:
+    """Driven by the first condition's range of ``precedent_conditions``; every other check
+    is a lookup by the whole primary key, so the plan does not depend on statistics."""
     held = precedent_conditions.alias("held")
-    barred = precedent_conditions.alias("barred")
-    excluded = exists().where(
-        barred.c.dispute_type == _DISPUTE_TYPE,
-        barred.c.applicability == INAPPLICABLE,
-        barred.c.condition.in_(_CONDITIONS),
-        barred.c.jurisprudence_id == held.c.jurisprudence_id,
-    )
-    candidates = (
-        select(held.c.jurisprudence_id, held.c.authority_rank, held.c.created_at, held.c.seq)
+
+    def listed(index: int, applicability: str) -> Exists:
+        other = precedent_conditions.alias(f"{applicability}_{index}")
+        return exists().where(
+            other.c.dispute_type == _DISPUTE_TYPE,
+            other.c.applicability == applicability,
+            other.c.condition == bindparam(f"c{index}"),
+            other.c.jurisprudence_id == held.c.jurisprudence_id,
+        )
+
+    edge = exists().where(precedent_supersessions.c.superseded_id == held.c.jurisprudence_id)
+    superseded = case((edge, 1), else_=0)
+    return (
+        select(held.c.jurisprudence_id, precedent_bundles.c.document, superseded)
+        .join(
+            precedent_bundles,
+            precedent_bundles.c.jurisprudence_id == held.c.jurisprudence_id,
+        )
         .where(
             held.c.dispute_type == _DISPUTE_TYPE,
             held.c.applicability == APPLICABLE,
-            held.c.condition.in_(_CONDITIONS),
-            ~excluded,
-        )
-        .group_by(held.c.jurisprudence_id, held.c.authority_rank, held.c.created_at, held.c.seq)
-        .having(func.count() == _COUNT)
-        .subquery("candidates")
-    )
-    found = candidates.c
-    edge = exists().where(precedent_supersessions.c.superseded_id == found.jurisprudence_id)
-    superseded = case((edge, 1), else_=0)
-    return (
-        select(found.jurisprudence_id, precedent_bundles.c.document, superseded)
-        .join(
-            precedent_bundles,
-            precedent_bundles.c.jurisprudence_id == found.jurisprudence_id,
+            held.c.condition == bindparam("c0"),
+            *(listed(i, APPLICABLE) for i in range(1, count)),
+            *(~listed(i, INAPPLICABLE) for i in range(count)),
         )
         .order_by(
             superseded,
-            found.authority_rank.desc(),
-            found.created_at.desc(),
-            found.seq.desc(),
+            held.c.authority_rank.desc(),
+            held.c.created_at.desc(),
+            held.c.seq.desc(),
         )
         .limit(_LIMIT)
     )
 
 
+@cache
+def _with_conditions(count: int) -> Select[str, str, int]:
+    """The statement for ``count`` conditions (built once per count, at most 64)."""
+    return _by_conditions(count)
+
+
 _IN_FORCE = _by_type(superseded=False)
 _SUPERSEDED = _by_type(superseded=True)
-_WITH_CONDITIONS = _by_conditions()
 
 
 class PrecedentSearch:
@@ -147,9 +161,8 @@ def _ranked_rows(conn: Connection, query: PrecedentQuery) -> Sequence[Row[str, s
         "limit": query.limit,
     }
     if query.conditions:
-        params["conditions"] = list(query.conditions)
-        params["count"] = len(query.conditions)
-        return conn.execute(_WITH_CONDITIONS, params).all()
+        params.update({f"c{i}": condition for i, condition in enumerate(query.conditions)})
+        return conn.execute(_with_conditions(len(query.conditions)), params).all()
     in_force = conn.execute(_IN_FORCE, params).all()
     rest = query.limit - len(in_force)
     if rest == 0:
