@@ -5,8 +5,9 @@ every bundle is built, signed (Ed25519, DCP-DISPUTE-SIG-v2) and chained like any
 transactions of 5,000 bundles whose rows go to the driver as one executemany per table.
 Queries mix no condition (25 %), one (50 %) and two (25 %) over a vocabulary of 400
 conditions, limit 10, timed end to end through ``PrecedentSearch.search`` (validation, SQL,
-parsing the signed documents). The baseline is the same library's primary-key read
-(``PrecedentStore.get``), timed in the same run.
+parsing the signed documents). The baseline, timed in the same run, is the cheapest read
+there is: one document by primary key in a read transaction, not parsed. The machine is
+shared, so the ratio is the figure to compare across runs; the p99 target is absolute.
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ from datetime import UTC, datetime, timedelta
 
 import psycopg
 from common import Result
+from sqlalchemy import bindparam, select
 from sqlalchemy.engine import make_url
 
 from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer
 from accord.precedents import BundleDraft, PrecedentSearch, PrecedentStore
 from accord.store import Database, open_database
+from accord.store.tables import precedent_bundles
 
 SEED = bytes(range(32))
 BATCH = 5_000
@@ -117,11 +120,23 @@ def measure(db: Database, ids: list[str]) -> dict[str, float]:
     found = sum(len(search.search(TYPES[0], [c], limit=10)) for c in CONDITIONS[:20])
     search_p50, search_p99 = _percentiles(_timed(queries))
     picked = [rng.choice(ids) for _ in range(QUERIES)]
+    by_key = select(precedent_bundles.c.document).where(
+        precedent_bundles.c.jurisprudence_id == bindparam("jid")
+    )
+
+    def primary_key_read(jid: str) -> object:
+        with db.read() as conn:
+            return conn.execute(by_key, {"jid": jid}).scalar_one()
+
+    keyed: list[Callable[[], object]] = [lambda j=j: primary_key_read(j) for j in picked]
+    key_p50, key_p99 = _percentiles(_timed(keyed))
     lookups: list[Callable[[], object]] = [lambda j=j: store.get(j) for j in picked]
     get_p50, get_p99 = _percentiles(_timed(lookups))
     return {
         "search_p50_ms": search_p50,
         "search_p99_ms": search_p99,
+        "key_p50_ms": key_p50,
+        "key_p99_ms": key_p99,
         "get_p50_ms": get_p50,
         "get_p99_ms": get_p99,
         "avg_results_one_condition": found / 20,
@@ -150,7 +165,7 @@ def _engine_results(engine: str, url: str, n: int) -> list[Result]:
         figures = measure(db, ids)
     finally:
         db.dispose()
-    ratio = figures["search_p99_ms"] / figures["get_p99_ms"]
+    ratio = figures["search_p99_ms"] / figures["key_p99_ms"]
     return [
         Result(
             f"bulk load {n:,} signed bundles ({engine}, add_many of {BATCH:,})",
@@ -162,15 +177,15 @@ def _engine_results(engine: str, url: str, n: int) -> list[Result]:
             f"precedent search p50 over {n:,} ({engine})",
             figures["search_p50_ms"],
             "ms",
-            baseline="get by id p50",
-            ratio=figures["search_p50_ms"] / figures["get_p50_ms"],
+            baseline="primary-key read p50",
+            ratio=figures["search_p50_ms"] / figures["key_p50_ms"],
             notes=f"0-2 conditions, limit 10, {QUERIES:,} queries",
         ),
         Result(
             f"precedent search p99 over {n:,} ({engine})",
             figures["search_p99_ms"],
             "ms",
-            baseline="get by id p99",
+            baseline="primary-key read p99",
             ratio=ratio,
             target=f"< {TARGET_P99_MS:g} ms",
             passed=figures["search_p99_ms"] < TARGET_P99_MS,
@@ -178,10 +193,18 @@ def _engine_results(engine: str, url: str, n: int) -> list[Result]:
             extra=figures,
         ),
         Result(
-            f"get by id p99 ({engine}, baseline)",
+            f"primary-key read p99 ({engine}, baseline)",
+            figures["key_p99_ms"],
+            "ms",
+            notes=f"p50 {figures['key_p50_ms']:.3f} ms; one document by id, not parsed",
+        ),
+        Result(
+            f"PrecedentStore.get p99 ({engine})",
             figures["get_p99_ms"],
             "ms",
-            notes=f"p50 {figures['get_p50_ms']:.3f} ms; read + parse one signed bundle",
+            baseline="primary-key read p99",
+            ratio=figures["get_p99_ms"] / figures["key_p99_ms"],
+            notes=f"p50 {figures['get_p50_ms']:.3f} ms; read + edges + parse one bundle",
         ),
     ]
 
