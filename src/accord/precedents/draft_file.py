@@ -23,15 +23,16 @@ MAX_DRAFT_FILE_BYTES = 16 * 1024 * 1024
 """Largest drafts file read (checked before reading)."""
 
 
-def read_draft_file(path: Path, limits: Limits) -> list[BundleDraft]:
-    """The drafts in ``path``; ``ValidationError`` naming the file, field and rule."""
+def read_draft_file(
+    path: Path, limits: Limits, *, max_bytes: int = MAX_DRAFT_FILE_BYTES
+) -> list[BundleDraft]:
+    """The drafts in ``path`` (at most ``max_bytes``); ``ValidationError`` naming the file,
+    the field and the rule."""
     where = str(path)
     try:
         size = path.stat().st_size
-        if size > MAX_DRAFT_FILE_BYTES:
-            raise exceeded(
-                "precedent_file_bytes", MAX_DRAFT_FILE_BYTES, size, field=where, unit="bytes"
-            )
+        if size > max_bytes:
+            raise exceeded("precedent_file_bytes", max_bytes, size, field=where, unit="bytes")
         raw = path.read_bytes()
     except OSError as exc:
         raise ValidationError(
@@ -52,11 +53,8 @@ def read_draft_file(path: Path, limits: Limits) -> list[BundleDraft]:
     data = parse_json(text, limits, where=where)
     items: list[Any] = data if isinstance(data, list) else [data]
     if not items or len(items) > MAX_BUNDLES_PER_CALL:
-        raise PrecedentRefused(
-            f"{where}: {len(items):,} drafts",
-            field=where,
-            rule=f"one draft object, or an array of 1 to {MAX_BUNDLES_PER_CALL:,}",
-        )
+        rule = f"one draft object, or an array of 1 to {MAX_BUNDLES_PER_CALL:,}"
+        raise PrecedentRefused(f"{where}: {len(items):,} drafts ({rule})", field=where, rule=rule)
     return [
         _draft(item, f"{where}: [{i}]" if isinstance(data, list) else where)
         for i, item in enumerate(items)
