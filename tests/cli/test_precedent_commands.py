@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
+from accord.clock import FrozenClock
+from accord.crypto import Keyring
+from accord.precedents import BundleDraft, PrecedentStore
+from accord.store import open_database
 from tests.conftest import REPO_ROOT
 from tests.precedents.conftest import draft_data
 
@@ -146,3 +151,41 @@ def test_the_search_table_never_cuts_an_id_on_a_narrow_terminal(run: Run) -> Non
         for bundle in added:
             assert bundle["jurisprudence_id"] in ids
         assert "jur:" in table
+
+
+def test_r23_verify_passes_on_an_intact_registry_and_names_a_tampered_bundle(run: Run) -> None:
+    added = _add(run, draft_data(), draft_data())
+    ok = run("precedents", "verify", *OPTS)
+    assert ok.exit_code == 0, ok.output
+    assert "VERIFIED 2 jurisprudence bundle(s)" in ok.stdout
+    with sqlite3.connect("precedents.db") as conn:
+        conn.execute(
+            "UPDATE precedent_bundles SET document = replace(document, 'Split', 'Keep') "
+            "WHERE seq = 2"
+        )
+    bad = run("precedents", "verify", *OPTS)
+    assert bad.exit_code == 1
+    assert "NOT VERIFIED" in bad.stderr
+    assert f"bundle 2 ({added[1]['jurisprudence_id']})" in bad.stderr
+    assert "precedents.registry_broken" in bad.stderr
+
+
+def test_verify_trusts_only_the_service_key_unless_a_folder_of_panel_leads_is_named(
+    run: Run, tmp_path: Path
+) -> None:
+    _add(run, draft_data())
+    leads = tmp_path / "leads"
+    keyring = Keyring(leads, FrozenClock())
+    keyring.create("lead")
+    lead = keyring.signer("lead")
+    db = open_database(DB)
+    try:
+        PrecedentStore(db, FrozenClock()).add(BundleDraft.model_validate(draft_data()), lead)
+    finally:
+        db.dispose()
+    untrusted = run("precedents", "verify", *OPTS)
+    assert untrusted.exit_code == 1
+    assert f"kid {lead.kid}, not a trusted key" in untrusted.stderr
+    trusted = run("precedents", "verify", *OPTS, "--public-keys", str(leads))
+    assert trusted.exit_code == 0, trusted.output
+    assert "VERIFIED 2 jurisprudence bundle(s)" in trusted.stdout

@@ -16,13 +16,15 @@ from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
 from accord.cli.tables import listing, print_json, text_cell
-from accord.errors import AccordError, NotFound
+from accord.crypto import load_public_keys
+from accord.errors import AccordError, NotFound, VerificationFailed
 from accord.precedents import (
     JurisprudenceBundle,
     Precedent,
     PrecedentSearch,
     PrecedentStore,
     read_draft_file,
+    verify_registry,
 )
 from accord.precedents.query import DEFAULT_LIMIT, MAX_LIMIT
 
@@ -141,3 +143,44 @@ def add(
             ", ".join(b.supersedes) or "-",
         )
     Console().print(table)
+
+
+@precedents_app.command("verify")
+def verify(
+    public_keys: Annotated[
+        Path | None,
+        typer.Option(
+            "--public-keys",
+            help="Also trust the signers whose *.pub.json files are in this folder (panel "
+            "leads); by default only the service key is trusted.",
+        ),
+    ] = None,
+    db: DbOption = None,
+    keys: KeysOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Check every bundle's signature, chain link, stored columns and index rows.
+
+    Exit 0 when the registry verifies; 1 naming the first bundle or row that does not; 2 when
+    the input is unusable."""
+    accord = open_accord(
+        config, db, keys, create_service_key=False, must_exist=True, read_only=True
+    )
+    try:
+        root = accord.trust_root()
+        trusted = {root.kid: root.public_key}
+        if public_keys is not None:
+            trusted.update(load_public_keys(public_keys))
+        count = verify_registry(accord.db, trusted)
+    except VerificationFailed as exc:
+        report_problem("NOT VERIFIED", exc)
+        raise typer.Exit(1) from exc
+    except AccordError as exc:
+        raise _fail(exc) from exc
+    finally:
+        accord.close()
+    Console().print(
+        f"[bold green]VERIFIED[/] {count} jurisprudence bundle(s): signatures by "
+        f"{len(trusted)} trusted key(s), chain from GENESIS, search index and supersession "
+        "edges as the bundles say"
+    )
