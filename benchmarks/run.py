@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import crowd_bench
 import ledger_bench
 import memory_bench
+import precedent_bench
 import service_bench
 import settle_bench
 import strategies_bench
@@ -27,6 +28,7 @@ SECTIONS = {
     "crowd": crowd_bench,
     "memory": memory_bench,
     "service": service_bench,
+    "precedents": precedent_bench,
 }
 
 

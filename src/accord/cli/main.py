@@ -21,6 +21,7 @@ from accord.cli import (
     demo_service,
     dissent_commands,
     init_command,
+    precedent_commands,
     serve_command,
     session_commands,
     settle_commands,
@@ -77,6 +78,7 @@ app.add_typer(approval_commands.approvals_app, name="approvals")
 app.add_typer(session_commands.session_app, name="session")
 app.add_typer(session_commands.boundaries_app, name="boundaries")
 app.add_typer(schema_app, name="schema")
+app.add_typer(precedent_commands.precedents_app, name="precedents")
 app.command("sweep")(approval_commands.sweep)
 app.command("settle")(settle_commands.settle)
 app.command("cases")(settle_commands.cases)

@@ -58,5 +58,13 @@ NOT_AUDITED_TABLES: Mapping[str, str] = {
     "agent_interactions": "the interaction log (R32): facts fed in from outside (who talked to "
     "whom, when) that panel eligibility reads; no record signs them; each panel formation "
     "record keeps, per candidate, what eligibility concluded from them",
+    "precedent_bundles": "checked by accord.precedents.verify_registry (signature, chain, "
+    "columns), not yet by Accord.verify: bundles are signed by panel leads' keys",
+    "precedent_types": "a search index: verify_registry compares it with the rows each "
+    "signed bundle gives; not yet checked by Accord.verify",
+    "precedent_conditions": "a search index: verify_registry compares it with the rows each "
+    "signed bundle gives; not yet checked by Accord.verify",
+    "precedent_supersessions": "derived from the newer bundles' signed supersedes lists: "
+    "verify_registry compares them; not yet checked by Accord.verify",
 }
 """Tables of ``store/tables.py`` that ``verify`` does not vouch for, and why."""

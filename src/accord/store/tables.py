@@ -207,3 +207,59 @@ agent_interactions = Table(
     Column("occurred_at", String(40), nullable=False),
     Index("ix_agent_interactions_pair", "agent_a", "agent_b", "occurred_at"),
 )
+
+#: The jurisprudence registry (DCP-07 §7): one row per signed bundle. ``document`` is the
+#: canonical signed bundle and is authoritative; it is written once and never updated.
+#: ``seq`` orders the registry's hash chain (each bundle's prev_hash is the previous row's
+#: ``bundle_hash``); the other columns are derived copies kept for queries.
+precedent_bundles = Table(
+    "precedent_bundles",
+    metadata,
+    Column("jurisprudence_id", String(64), primary_key=True),
+    Column("seq", BigInteger, nullable=False, unique=True),
+    Column("dispute_type", String(40), nullable=False),
+    Column("authority_rank", Integer, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Column("bundle_hash", String(80), nullable=False),
+    Column("bundle_hash_secondary", String(80), nullable=False),
+    Column("document", Text, nullable=False),
+)
+
+#: Search index: one row per dispute type a bundle applies to (its own and its
+#: ``applicable_dispute_types``), in ranking order (authority, then recency).
+precedent_types = Table(
+    "precedent_types",
+    metadata,
+    Column("dispute_type", String(40), primary_key=True),
+    Column("jurisprudence_id", String(64), primary_key=True),
+    Column("authority_rank", Integer, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Column("seq", BigInteger, nullable=False),
+    Index("ix_precedent_types_ranked", "dispute_type", "authority_rank", "created_at", "seq"),
+)
+
+#: Search index: each applicable or inapplicable condition of a bundle, once per dispute type
+#: the bundle applies to, with the ranking columns, so a search by type and condition reads
+#: one primary-key range of this table.
+precedent_conditions = Table(
+    "precedent_conditions",
+    metadata,
+    Column("dispute_type", String(40), primary_key=True),
+    Column("applicability", String(16), primary_key=True),
+    Column("condition", String(256), primary_key=True),
+    Column("jurisprudence_id", String(64), primary_key=True),
+    Column("authority_rank", Integer, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Column("seq", BigInteger, nullable=False),
+)
+
+#: Supersession edges (R26): the newer bundle lists the older in its signed ``supersedes``;
+#: ``superseded_by`` is read from here, so no signed record is ever rewritten.
+precedent_supersessions = Table(
+    "precedent_supersessions",
+    metadata,
+    Column("superseded_id", String(64), primary_key=True),
+    Column("superseding_id", String(64), primary_key=True),
+    Column("created_at", String(40), nullable=False),
+    Index("ix_precedent_supersessions_superseding", "superseding_id"),
+)

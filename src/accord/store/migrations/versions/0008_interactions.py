@@ -1,7 +1,7 @@
 """The interaction log (R32): A2A interactions between agents.
 
 Revision ID: 0008_interactions
-Revises: 0005_api_keys
+Revises: 0007_precedents
 Create Date: 2026-12-01
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0008_interactions"
-down_revision = "0005_api_keys"
+down_revision = "0007_precedents"
 branch_labels = None
 depends_on = None
 
