@@ -55,5 +55,9 @@ NOT_AUDITED_TABLES: Mapping[str, str] = {
     "api_keys": "the service's sign-in credentials (hashed tokens, roles, revocation), not "
     "signed records: a key only authenticates; what its holder decides is signed by the "
     "principal's reviewer key and checked by verify",
+    "deadlines": "scheduling state, not a record: each armed row copies a deadline a signed "
+    "record already carries (an approval item's deadline, a dispute's escalation_deadline) "
+    "and what firing it did is signed by that subject's own event (approval_expired, "
+    "approval_escalated, the dispute's escalation), which verify checks",
 }
 """Tables of ``store/tables.py`` that ``verify`` does not vouch for, and why."""
