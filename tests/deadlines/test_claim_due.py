@@ -141,7 +141,8 @@ def test_a_failing_handler_rolls_back_only_its_own_work_and_its_row_stays_armed(
         after = armed_for(conn, KIND, "s:bad")
         assert after is not None
         assert (after.attempts, after.state) == (1, DeadlineState.ARMED)
-        assert after.last_error is not None and "store is down" in after.last_error
+        assert after.last_error is not None
+        assert "store is down" in after.last_error
         assert armed_for(conn, "marker", "marker:s:bad") is None  # rolled back
         assert armed_for(conn, "marker", "marker:s:good") is not None  # committed
 
