@@ -13,6 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import crowd_bench
+import deadline_bench
 import ledger_bench
 import memory_bench
 import service_bench
@@ -27,6 +28,7 @@ SECTIONS = {
     "crowd": crowd_bench,
     "memory": memory_bench,
     "service": service_bench,
+    "deadlines": deadline_bench,
 }
 
 

@@ -28,7 +28,8 @@ class DeadlineHandler(Protocol):
     """Acts on one due deadline inside the sweeper's write transaction ``conn``.
 
     Whatever it writes commits with the row marked fired, or not at all: raising rolls
-    back its work and leaves the row armed for the next sweep (attempts counted)."""
+    back its work and leaves the row armed for the next sweep (attempts counted). It never
+    cancels or re-arms its own deadline (kind and subject): it returns ``next_due``."""
 
     def __call__(self, conn: Connection, deadline: Deadline, now: datetime) -> Handled: ...
 

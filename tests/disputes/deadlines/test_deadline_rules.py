@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from accord.clock import FrozenClock
 from accord.conflicts import DisputeType, Severity, Tier
 from accord.disputes.deadline_rules import (
     TIER_ORDER,
@@ -15,7 +16,6 @@ from accord.disputes.deadline_rules import (
     tier_deadline,
 )
 from accord.errors import ValidationError
-from accord.clock import FrozenClock
 
 
 def test_r02_directive_conflicts_start_at_arbitration_and_the_others_at_negotiation() -> None:
