@@ -27,7 +27,12 @@ from accord.approvals.position_summary import PositionSummary
 from accord.approvals.principal import Principal
 from accord.approvals.reviewer import Reviewer
 from accord.approvals.rows import item_from_row, item_row
-from accord.approvals.timeout_handler import APPROVAL_TIMEOUT, ApprovalTimeoutHandler, step_tier
+from accord.approvals.timeout_handler import (
+    APPROVAL_TIMEOUT,
+    ApprovalTimeoutHandler,
+    TimedOut,
+    step_tier,
+)
 from accord.approvals.transitions import (
     after_deadline,
     decided_by_human,
@@ -289,7 +294,7 @@ class ApprovalQueue:
     def timeout_handler(self) -> DeadlineHandler:
         """The ``approval_timeout`` handler for a sweeper that fires every deadline kind
         (``accord sweep``): each timeout's event is emitted as its deadline fires."""
-        return ApprovalTimeoutHandler(self._apply_timeout)
+        return ApprovalTimeoutHandler(self._timed_out_and_emitted)
 
     def _sweep_batch(
         self, now: datetime | None, limit: int
@@ -300,46 +305,31 @@ class ApprovalQueue:
             raise ValidationError(
                 "sweep needs a timezone-aware time", field="now", rule="timezone-aware UTC"
             )
-        changed: builtins.list[ApprovalItem] = []
-        emitted: builtins.list[Event] = []
-
-        def apply_collecting(
-            conn: Connection, deadline: Deadline, at: datetime
-        ) -> ApprovalItem | None:
-            applied = self._apply_timeout_without_emitting(conn, deadline, at)
-            if applied is None:
-                return None
-            after, event = applied
-            changed.append(after)
-            emitted.append(event)
-            return after
-
         with self._db.write() as conn:
             claimed = claim_due(
                 conn,
                 now=now,
                 limit=limit,
                 sweeper_id=self.sweeper_id,
-                handlers={APPROVAL_TIMEOUT: ApprovalTimeoutHandler(apply_collecting)},
+                handlers={APPROVAL_TIMEOUT: ApprovalTimeoutHandler(self._timed_out)},
             )
-            self._emit(conn, emitted)
-        return changed, len(claimed.fired) + len(claimed.failed)
+            applied: builtins.list[TimedOut] = [
+                f.handled.value for f in claimed.fired if f.handled.value is not None
+            ]
+            self._emit(conn, [event for _, event in applied])  # one batch per transaction
+        return [item for item, _ in applied], len(claimed.fired) + len(claimed.failed)
 
-    def _apply_timeout(
+    def _timed_out_and_emitted(
         self, conn: Connection, deadline: Deadline, now: datetime
-    ) -> ApprovalItem | None:
-        applied = self._apply_timeout_without_emitting(conn, deadline, now)
-        if applied is None:
-            return None
-        after, event = applied
-        self._emit(conn, [event])
-        return after
+    ) -> TimedOut | None:
+        applied = self._timed_out(conn, deadline, now)
+        if applied is not None:
+            self._emit(conn, [applied[1]])
+        return applied
 
-    def _apply_timeout_without_emitting(
-        self, conn: Connection, deadline: Deadline, now: datetime
-    ) -> tuple[ApprovalItem, Event] | None:
-        """The item ``deadline`` names, its policy applied; None if it no longer waits on
-        this deadline (decided, withdrawn, or gone)."""
+    def _timed_out(self, conn: Connection, deadline: Deadline, now: datetime) -> TimedOut | None:
+        """The item ``deadline`` names, its policy applied, and the event; None if it no
+        longer waits on this deadline (decided, withdrawn, or gone)."""
         row = (
             conn.execute(
                 select(approval_items.c.document).where(

@@ -13,30 +13,36 @@ from datetime import datetime
 
 from sqlalchemy import Connection
 
+from accord.approvals.events import Event
 from accord.approvals.item import ApprovalItem
 from accord.deadlines import Deadline, Handled
 
 #: The deadline kind of an approval item's timeout.
 APPROVAL_TIMEOUT = "approval_timeout"
 
-ApplyTimeout = Callable[[Connection, Deadline, datetime], ApprovalItem | None]
+TimedOut = tuple[ApprovalItem, Event]
+"""An item as its passed deadline changed it, and the event recording the change."""
+ApplyTimeout = Callable[[Connection, Deadline, datetime], TimedOut | None]
 """Applies the policy to the item a deadline names; None when the item has moved on."""
 
 
 class ApprovalTimeoutHandler:
-    """The ``approval_timeout`` deadline handler (built by ``ApprovalQueue``)."""
+    """The ``approval_timeout`` deadline handler (built by ``ApprovalQueue``); its
+    ``Handled.value`` is the :data:`TimedOut` pair (None for a stale deadline)."""
 
     def __init__(self, apply: ApplyTimeout) -> None:
         self._apply = apply
 
     def __call__(self, conn: Connection, deadline: Deadline, now: datetime) -> Handled:
-        after = self._apply(conn, deadline, now)
-        if after is None:
+        applied = self._apply(conn, deadline, now)
+        if applied is None:
             return Handled(outcome="stale")
+        after, _ = applied
         return Handled(
             outcome=timeout_outcome(after),
             next_due=after.deadline,
             next_tier=step_tier(after.escalation_step) if after.deadline else None,
+            value=applied,
         )
 
 

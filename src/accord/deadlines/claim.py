@@ -2,8 +2,10 @@
 
 The claim selects ``armed`` rows whose ``due_at`` has passed, oldest first, ``FOR UPDATE SKIP
 LOCKED`` on PostgreSQL (rows another transaction holds are left to it) — on SQLite the write
-transaction itself is the single writer. Each row is handled inside a savepoint by the
-handler registered for its kind; then the batch's rows are marked ``fired`` (one UPDATE per
+transaction itself is the single writer. Each row is handled by the handler registered for
+its kind, the batch under one savepoint (row by row, a savepoint each, if a handler raised,
+so handlers run again after their work is rolled back: they keep no state outside the
+transaction); then the batch's rows are marked ``fired`` (one UPDATE per
 outcome, each row only if still ``armed``: a count that differs rolls everything back) and
 the deadlines the handlers asked for are armed, so a row fires once however many sweepers
 race. A handler that raises rolls back its own work only, and its row stays armed
@@ -16,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import Connection, select, update
 
@@ -91,24 +94,25 @@ def claim_due(
         query = query.where(deadlines.c.deadline_id.not_in(sorted(skip)))
     if conn.dialect.name == "postgresql":
         query = query.with_for_update(skip_locked=True)
-    pending: list[tuple[Deadline, Handled, Deadline | None]] = []
-    rows = conn.execute(query).mappings().all()
+    due_rows = [deadline_from_row(row) for row in conn.execute(query).mappings().all()]
     # savepoints straight through the driver: SQLAlchemy's statement overhead per row was
     # about a third of firing a deadline (the transaction stays SQLAlchemy's)
     cursor = conn.connection.cursor()
     try:
-        for row in rows:
-            due = deadline_from_row(row)
-            cursor.execute(f"SAVEPOINT {_SAVEPOINT}")
-            try:
-                outcome = _handle(conn, due, now, handlers)
-            except Exception as exc:  # a handler's failure must not stop the other deadlines
-                cursor.execute(f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}")
+        pending = _handle_batch(conn, cursor, due_rows, now, handlers)
+        if pending is None:  # a handler failed: again, one savepoint per row
+            pending = []
+            for due in due_rows:
+                cursor.execute(f"SAVEPOINT {_SAVEPOINT}")
+                try:
+                    outcome = _handle(conn, due, now, handlers)
+                except Exception as exc:  # a handler's failure must not stop the others
+                    cursor.execute(f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}")
+                    cursor.execute(f"RELEASE SAVEPOINT {_SAVEPOINT}")
+                    claimed.failed.append(_record_failure(conn, due, exc))
+                    continue
                 cursor.execute(f"RELEASE SAVEPOINT {_SAVEPOINT}")
-                claimed.failed.append(_record_failure(conn, due, exc))
-                continue
-            cursor.execute(f"RELEASE SAVEPOINT {_SAVEPOINT}")
-            pending.append(outcome)
+                pending.append(outcome)
     finally:
         cursor.close()
     _mark_fired(conn, [(due, done) for due, done, _ in pending], now, sweeper_id)
@@ -118,6 +122,22 @@ def claim_due(
             FiredDeadline(_as_fired(due, handled, now, sweeper_id), handled, rearm)
         )
     return claimed
+
+
+def _handle_batch(
+    conn: Connection, cursor: Any, due_rows: list[Deadline], now: datetime, handlers: Handlers
+) -> list[tuple[Deadline, Handled, Deadline | None]] | None:
+    """Every row's handler under one savepoint (one round trip per batch, not two per row);
+    None, with the batch's work rolled back, if any handler raised."""
+    cursor.execute(f"SAVEPOINT {_SAVEPOINT}")
+    try:
+        pending = [_handle(conn, due, now, handlers) for due in due_rows]
+    except Exception:  # retried row by row, so only the failing handler's work is lost
+        cursor.execute(f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}")
+        cursor.execute(f"RELEASE SAVEPOINT {_SAVEPOINT}")
+        return None
+    cursor.execute(f"RELEASE SAVEPOINT {_SAVEPOINT}")
+    return pending
 
 
 def _handle(
