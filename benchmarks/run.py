@@ -13,6 +13,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import crowd_bench
+import deadline_bench
 import ledger_bench
 import memory_bench
 import precedent_bench
@@ -29,6 +30,7 @@ SECTIONS = {
     "memory": memory_bench,
     "service": service_bench,
     "precedents": precedent_bench,
+    "deadlines": deadline_bench,
 }
 
 

@@ -156,7 +156,7 @@ def test_unknown_items_and_statuses_are_reported(run: Run, queued: str) -> None:
 def test_sweep_applies_nothing_before_the_deadline(run: Run, queued: str) -> None:
     swept = run("sweep", "--db", DB, "--keys", "keys")
     assert swept.exit_code == 0
-    assert "0 item(s) swept" in swept.output
+    assert "0 deadline(s) fired" in swept.output
 
 
 def test_sweep_applies_every_due_deadline_beyond_one_batch_and_prints_counts(run: Run) -> None:
@@ -171,7 +171,7 @@ def test_sweep_applies_every_due_deadline_beyond_one_batch_and_prints_counts(run
         accord.close()
     swept = run("sweep", "--db", DB, "--keys", "keys")
     assert swept.exit_code == 0, swept.output
-    assert "130 item(s) swept: 130 expired" in swept.output
+    assert "130 deadline(s) fired: 130 expired" in swept.output
     left = run("approvals", "list", "--db", DB, "--keys", "keys", "--json")
     assert json.loads(left.stdout) == []
     assert run("verify", "--db", DB, "--keys", "keys").exit_code == 0

@@ -1,8 +1,9 @@
-"""The approval deadline sweeper, run in the server's process as a background task.
+"""The deadline sweeper, run in the server's process as a background task.
 
 Deadlines are rows, so sweeping is idempotent and safe with several server processes (each
-claims due rows with ``SKIP LOCKED`` on PostgreSQL); this task only calls ``Accord.sweep``
-every ``interval`` seconds until stopped. A failing sweep is logged and retried next time.
+claims due rows with ``SKIP LOCKED`` on PostgreSQL); this task runs the same sweep as
+``accord sweep`` — every deadline kind Accord arms — every ``interval`` seconds until
+stopped. A failing sweep is logged and retried next time.
 """
 
 from __future__ import annotations
@@ -14,17 +15,28 @@ import threading
 import anyio.to_thread
 
 from accord.app import Accord
-from accord.approvals import ApprovalItem
+from accord.deadlines import DeadlineSweep, SweepReport
+from accord.disputes.deadline_sweep import deadline_sweep
 from accord.log import get_logger
 
 log = get_logger("accord.api")
 
 
 class Sweeper:
-    def __init__(self, accord: Accord, interval: float, gate: threading.Lock | None = None) -> None:
+    def __init__(
+        self,
+        accord: Accord,
+        interval: float,
+        gate: threading.Lock | None = None,
+        *,
+        sweep: DeadlineSweep | None = None,
+    ) -> None:
+        """``sweep`` defaults to :func:`deadline_sweep` over ``accord``'s database, clock and
+        approval queue (pass one to add the dispute lifecycle's port)."""
         if interval <= 0:
             raise ValueError("the sweep interval is a positive number of seconds")
         self._accord = accord
+        self._sweep = sweep
         self._gate = gate or threading.Lock()
         self._interval = interval
         self._stop = asyncio.Event()
@@ -32,21 +44,26 @@ class Sweeper:
         self.sweeps = 0
 
     async def sweep_once(self) -> int:
-        """One sweep in a worker thread; returns how many items changed (0 after an error)."""
+        """One sweep in a worker thread; returns how many deadlines fired (0 after an error)."""
         try:
-            swept = await anyio.to_thread.run_sync(self._sweep_gated)
+            report = await anyio.to_thread.run_sync(self._sweep_gated)
         except Exception as exc:  # the loop must survive a database hiccup
             log.error("sweeper.failed", error=repr(exc))
             return 0
         finally:
             self.sweeps += 1
-        if swept:
-            log.info("sweeper.swept", items=len(swept))
-        return len(swept)
+        if report.fired or report.failed:
+            log.info("sweeper.swept", fired=len(report.fired), failed=len(report.failed))
+        return len(report.fired)
 
-    def _sweep_gated(self) -> list[ApprovalItem]:
+    def _sweep_gated(self) -> SweepReport:
         with self._gate:
-            return self._accord.sweep()
+            if self._sweep is None:
+                accord = self._accord
+                self._sweep = deadline_sweep(
+                    accord.db, accord.clock, accord.approvals, read_only=accord.read_only
+                )
+            return self._sweep.run()
 
     async def _run(self) -> None:
         while True:

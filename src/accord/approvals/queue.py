@@ -1,8 +1,11 @@
 """The human approval queue: request, list, decide (compare-and-set) and sweep deadlines.
 
-Deadlines are rows, not timers: any ``ApprovalQueue`` on the same database — in this process
-or another, before or after a restart — sweeps them, and compare-and-set on ``status`` and
-``version`` settles each transition exactly once.
+Deadlines are rows, not timers: an item with a deadline arms an ``approval_timeout`` row of
+the shared deadline mechanism (``accord.deadlines``) in the transaction that queues it, and a
+decision or withdrawal cancels it. Any sweeper on the same database — this queue's
+:meth:`ApprovalQueue.sweep`, or ``accord sweep`` firing every kind — in this process or
+another, before or after a restart, fires each row once, and compare-and-set on the item's
+``status`` and ``version`` settles each transition exactly once.
 """
 
 from __future__ import annotations
@@ -24,6 +27,12 @@ from accord.approvals.position_summary import PositionSummary
 from accord.approvals.principal import Principal
 from accord.approvals.reviewer import Reviewer
 from accord.approvals.rows import item_from_row, item_row
+from accord.approvals.timeout_handler import (
+    APPROVAL_TIMEOUT,
+    ApprovalTimeoutHandler,
+    TimedOut,
+    step_tier,
+)
 from accord.approvals.transitions import (
     after_deadline,
     decided_by_human,
@@ -32,6 +41,7 @@ from accord.approvals.transitions import (
     withdrawn,
 )
 from accord.clock import Clock, isoformat
+from accord.deadlines import Deadline, DeadlineHandler, arm, cancel, claim_due, new_sweeper_id
 from accord.errors import AccordError, NotFound, ValidationError
 from accord.ids import new_id
 from accord.store import Database
@@ -50,14 +60,17 @@ class ApprovalQueue:
         *,
         on_event: EventSink | None = None,
         party_owners: Mapping[str, str] | None = None,
+        sweeper_id: str | None = None,
     ) -> None:
         """``party_owners`` maps agent ids to the principal responsible for them (the org
         chart's ``principal_id``): that principal may not decide an item the agent is party to.
+        ``sweeper_id`` is recorded as ``fired_by`` on the deadlines this queue's sweep fires.
         """
         self._db = db
         self._clock = clock
         self._on_event = on_event
         self._party_owners = dict(party_owners or {})
+        self.sweeper_id = sweeper_id or new_sweeper_id()
 
     # -- asking -----------------------------------------------------------------------------
 
@@ -130,6 +143,15 @@ class ApprovalQueue:
                 }
             )
         self._db.insert_rows(conn, approval_items, [item_row(item)])
+        if item.deadline is not None:
+            arm(
+                conn,
+                kind=APPROVAL_TIMEOUT,
+                subject_id=item.item_id,
+                due_at=item.deadline,
+                now=now,
+                tier=step_tier(item.escalation_step),
+            )
         self._emit(conn, [events.requested(item)])
         return item
 
@@ -214,6 +236,7 @@ class ApprovalQueue:
                 now=self._clock.now(),
             )
             self._compare_and_set(conn, before, after)
+            self._disarm(conn, after)
             kind, record = events.transition(before, after)
             self._emit(conn, [(kind, reviewer.signed(record))])
             return after
@@ -230,6 +253,7 @@ class ApprovalQueue:
         before = self._load(conn, item_id)
         after = withdrawn(before)
         self._compare_and_set(conn, before, after)
+        self._disarm(conn, after)
         kind, record = events.transition(before, after)
         record.update(
             cancelled_by=cancelled_by,
@@ -243,41 +267,17 @@ class ApprovalQueue:
         """Apply the timeout policy to up to ``limit`` pending items whose deadline has passed.
 
         Returns the items as changed (expired, escalated, or waiting without a deadline). Due
-        rows are claimed with ``FOR UPDATE SKIP LOCKED`` on PostgreSQL, so concurrent sweepers
-        split the work; each change is compare-and-set, so none is applied twice.
+        ``approval_timeout`` deadline rows are claimed with ``FOR UPDATE SKIP LOCKED`` on
+        PostgreSQL and each is fired once, in one transaction whose events are emitted
+        together; each item change is compare-and-set, so none is applied twice.
         """
-        now = now or self._clock.now()
-        if now.tzinfo is None:
-            raise ValidationError(
-                "sweep needs a timezone-aware time", field="now", rule="timezone-aware UTC"
-            )
-        query = (
-            select(approval_items.c.document)
-            .where(approval_items.c.status == ApprovalStatus.PENDING.value)
-            .where(approval_items.c.deadline.is_not(None))
-            .where(approval_items.c.deadline <= isoformat(now))
-            .order_by(approval_items.c.deadline, approval_items.c.item_id)
-            .limit(limit)
-        )
-        if not self._db.is_sqlite:
-            query = query.with_for_update(skip_locked=True)
-        changed: builtins.list[ApprovalItem] = []
-        emitted: builtins.list[Event] = []
-        with self._db.write() as conn:
-            for row in conn.execute(query).mappings():
-                before = item_from_row(row)
-                after = after_deadline(before, now)
-                if self._compare_and_set(conn, before, after, raise_on_conflict=False):
-                    changed.append(after)
-                    emitted.append(events.transition(before, after))
-            self._emit(conn, emitted)
-        return changed
+        return self._sweep_batch(now, limit)[0]
 
     def sweep_due(
         self, now: datetime | None = None, batch: int = 100
     ) -> builtins.list[ApprovalItem]:
         """Apply every deadline due at ``now``: :meth:`sweep` in transactions of ``batch``
-        items, until a batch finds nothing left to change (items another sweeper holds are
+        items, until a batch finds nothing left to fire (items another sweeper holds are
         its own). Returns every item changed, in the order they were swept."""
         if batch < 1:
             raise ValidationError(
@@ -285,9 +285,73 @@ class ApprovalQueue:
             )
         now = now or self._clock.now()
         changed: builtins.list[ApprovalItem] = []
-        while swept := self.sweep(now, limit=batch):  # each change moves an item forward
+        while True:
+            swept, claimed = self._sweep_batch(now, batch)
             changed.extend(swept)
-        return changed
+            if not claimed:
+                return changed
+
+    def timeout_handler(self) -> DeadlineHandler:
+        """The ``approval_timeout`` handler for a sweeper that fires every deadline kind
+        (``accord sweep``): each timeout's event is emitted as its deadline fires."""
+        return ApprovalTimeoutHandler(self._timed_out_and_emitted)
+
+    def _sweep_batch(
+        self, now: datetime | None, limit: int
+    ) -> tuple[builtins.list[ApprovalItem], int]:
+        """One transaction: the items changed, and how many deadline rows it claimed."""
+        now = now or self._clock.now()
+        if now.tzinfo is None:
+            raise ValidationError(
+                "sweep needs a timezone-aware time", field="now", rule="timezone-aware UTC"
+            )
+        with self._db.write() as conn:
+            claimed = claim_due(
+                conn,
+                now=now,
+                limit=limit,
+                sweeper_id=self.sweeper_id,
+                handlers={APPROVAL_TIMEOUT: ApprovalTimeoutHandler(self._timed_out)},
+            )
+            applied: builtins.list[TimedOut] = [
+                f.handled.value for f in claimed.fired if f.handled.value is not None
+            ]
+            self._emit(conn, [event for _, event in applied])  # one batch per transaction
+        return [item for item, _ in applied], len(claimed.fired) + len(claimed.failed)
+
+    def _timed_out_and_emitted(
+        self, conn: Connection, deadline: Deadline, now: datetime
+    ) -> TimedOut | None:
+        applied = self._timed_out(conn, deadline, now)
+        if applied is not None:
+            self._emit(conn, [applied[1]])
+        return applied
+
+    def _timed_out(self, conn: Connection, deadline: Deadline, now: datetime) -> TimedOut | None:
+        """The item ``deadline`` names, its policy applied, and the event; None if it no
+        longer waits on this deadline (decided, withdrawn, or gone)."""
+        row = (
+            conn.execute(
+                select(approval_items.c.document).where(
+                    approval_items.c.item_id == deadline.subject_id
+                )
+            )
+            .mappings()
+            .first()
+        )
+        if row is None:
+            return None
+        before = item_from_row(row)
+        if not before.is_pending or before.deadline is None:
+            return None
+        after = after_deadline(before, now)
+        if not self._compare_and_set(conn, before, after, raise_on_conflict=False):
+            return None
+        return after, events.transition(before, after)
+
+    def _disarm(self, conn: Connection, item: ApprovalItem) -> None:
+        """A closed item's timeout will not fire."""
+        cancel(conn, kind=APPROVAL_TIMEOUT, subject_id=item.item_id, now=self._clock.now())
 
     # -- plumbing ---------------------------------------------------------------------------
 

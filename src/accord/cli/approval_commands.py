@@ -1,4 +1,4 @@
-"""`accord approvals list | show | decide` and `accord sweep`: people deciding escalated cases.
+"""`accord approvals list | show | decide`: people deciding escalated cases.
 
 The decider is the principal a reviewer key was registered for (``--key FILE`` or
 ``$ACCORD_REVIEWER_KEY``; made by ``accord keys new --role reviewer --principal human:NAME``),
@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import getpass
 import os
-from collections import Counter
 from pathlib import Path
 from typing import Annotated
 
@@ -19,7 +18,7 @@ import typer
 from rich.console import Console
 
 from accord.app import PASSPHRASE_ENV, Accord
-from accord.approvals import ApprovalItem, Reviewer
+from accord.approvals import Reviewer
 from accord.cli.opening import open_accord, print_one
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
@@ -146,34 +145,3 @@ def approvals_decide(
         + (f" {decision.choice!r}" if decision.choice else "")
         + f" by {decision.decided_by}"
     )
-
-
-def sweep(
-    db: DbOption = None,
-    keys: KeysOption = None,
-    config: ConfigOption = None,
-    as_json: JsonOption = False,
-) -> None:
-    """Apply every due approval deadline exactly once (run from cron or a timer)."""
-    accord = open_accord(config, db, keys)
-    try:
-        swept = accord.sweep()
-    finally:
-        accord.close()
-    if as_json:
-        print_json([i.model_dump(mode="json") for i in swept])
-        return
-    for item in swept:
-        Console().print(
-            f"{item.item_id}: {item.status.value}"
-            + (f" (now offered to {item.current_role})" if item.current_role else "")
-        )
-    counts = Counter(_sweep_outcome(item) for item in swept)
-    detail = ", ".join(f"{counts[k]} {k}" for k in ("expired", "escalated", "waiting") if counts[k])
-    Console().print(f"{len(swept)} item(s) swept" + (f": {detail}" if detail else ""))
-
-
-def _sweep_outcome(item: ApprovalItem) -> str:
-    if item.status.value != "pending":
-        return "expired"
-    return "waiting" if item.deadline is None else "escalated"

@@ -25,6 +25,7 @@ from accord.cli import (
     serve_command,
     session_commands,
     settle_commands,
+    sweep_command,
 )
 from accord.cli.demo import demo_config, run_day
 from accord.cli.demo_files import DemoPaths, remove_demo_files
@@ -79,7 +80,7 @@ app.add_typer(session_commands.session_app, name="session")
 app.add_typer(session_commands.boundaries_app, name="boundaries")
 app.add_typer(schema_app, name="schema")
 app.add_typer(precedent_commands.precedents_app, name="precedents")
-app.command("sweep")(approval_commands.sweep)
+app.command("sweep")(sweep_command.sweep)
 app.command("settle")(settle_commands.settle)
 app.command("cases")(settle_commands.cases)
 app.command("case")(settle_commands.case)

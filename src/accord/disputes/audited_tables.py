@@ -66,5 +66,9 @@ NOT_AUDITED_TABLES: Mapping[str, str] = {
     "signed bundle gives; not yet checked by Accord.verify",
     "precedent_supersessions": "derived from the newer bundles' signed supersedes lists: "
     "verify_registry compares them; not yet checked by Accord.verify",
+    "deadlines": "scheduling state, not a record: each armed row copies a deadline a signed "
+    "record already carries (an approval item's deadline, a dispute's escalation_deadline) "
+    "and what firing it did is signed by that subject's own event (approval_expired, "
+    "approval_escalated, the dispute's escalation), which verify checks",
 }
 """Tables of ``store/tables.py`` that ``verify`` does not vouch for, and why."""

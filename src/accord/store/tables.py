@@ -13,6 +13,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    text,
 )
 
 metadata = MetaData()
@@ -262,4 +263,37 @@ precedent_supersessions = Table(
     Column("superseding_id", String(64), primary_key=True),
     Column("created_at", String(40), nullable=False),
     Index("ix_precedent_supersessions_superseding", "superseding_id"),
+)
+
+#: One row per armed deadline (a DCP tier's, an approval item's §12.4 timeout): deadlines are
+#: rows, not timers. A sweeper claims due ``armed`` rows (``FOR UPDATE SKIP LOCKED`` on
+#: PostgreSQL) and marks each ``fired`` exactly once, in the transaction that handles it; at
+#: most one row per (kind, subject) is armed at a time (a partial unique index).
+deadlines = Table(
+    "deadlines",
+    metadata,
+    Column("deadline_id", String(64), primary_key=True),
+    Column("kind", String(40), nullable=False),
+    Column("subject_id", String(64), nullable=False),
+    Column("tier", String(40), nullable=True),
+    Column("due_at", String(40), nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("armed_at", String(40), nullable=False),
+    Column("fired_at", String(40), nullable=True),
+    Column("cancelled_at", String(40), nullable=True),
+    Column("fired_by", String(128), nullable=True),
+    Column("outcome", String(40), nullable=True),
+    Column("attempts", Integer, nullable=False),
+    Column("last_error", Text, nullable=True),
+    Column("version", Integer, nullable=False),
+    Index("ix_deadlines_state_due", "state", "due_at"),
+    Index("ix_deadlines_subject", "kind", "subject_id"),
+    Index(
+        "ux_deadlines_armed_subject",
+        "kind",
+        "subject_id",
+        unique=True,
+        sqlite_where=text("state = 'armed'"),
+        postgresql_where=text("state = 'armed'"),
+    ),
 )

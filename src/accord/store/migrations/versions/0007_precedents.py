@@ -1,7 +1,7 @@
 """The jurisprudence registry: signed bundles, their search index and supersession edges.
 
 Revision ID: 0007_precedents
-Revises: 0005_api_keys
+Revises: 0006_deadlines
 Create Date: 2026-12-01
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007_precedents"
-down_revision = "0005_api_keys"
+down_revision = "0006_deadlines"
 branch_labels = None
 depends_on = None
 

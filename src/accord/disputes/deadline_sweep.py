@@ -1,0 +1,41 @@
+"""The one deadline sweep: every kind Accord arms, fired by one sweeper.
+
+``accord sweep`` and the service's background sweeper both build it here: the approval
+queue's §12.4 timeouts always, the DCP-07 tier escalation (R4) when the case lifecycle's
+:class:`~accord.disputes.tier_deadlines.EscalateOnDeadline` port is given — without it,
+``dispute_tier`` rows stay armed (nothing is fired that nothing can handle).
+"""
+
+from __future__ import annotations
+
+from accord.approvals import ApprovalQueue
+from accord.approvals.timeout_handler import APPROVAL_TIMEOUT
+from accord.clock import Clock
+from accord.deadlines import DeadlineHandler, DeadlineSweep
+from accord.disputes.tier_deadlines import DISPUTE_TIER, DisputeTierHandler, EscalateOnDeadline
+from accord.errors import AccordError
+from accord.store import Database
+
+
+def deadline_sweep(
+    db: Database,
+    clock: Clock,
+    approvals: ApprovalQueue,
+    *,
+    disputes: EscalateOnDeadline | None = None,
+    sweeper_id: str | None = None,
+    read_only: bool = False,
+) -> DeadlineSweep:
+    """A sweeper firing approval timeouts, and dispute tiers when ``disputes`` is given.
+
+    ``read_only`` (an Accord opened to read) refuses with ``accord.read_only``."""
+    if read_only:
+        raise AccordError(
+            "cannot sweep: this Accord was opened read-only (Accord.open(read_only=True))",
+            code="accord.read_only",
+            action="sweep",
+        )
+    handlers: dict[str, DeadlineHandler] = {APPROVAL_TIMEOUT: approvals.timeout_handler()}
+    if disputes is not None:
+        handlers[DISPUTE_TIER] = DisputeTierHandler(disputes)
+    return DeadlineSweep(db, clock, handlers, sweeper_id=sweeper_id)
