@@ -24,6 +24,7 @@ def test_the_tier_one_api_is_exported() -> None:
 def test_the_escalation_ladder_and_its_policy_are_exported() -> None:
     for name in [
         "CRITICAL_KEY",
+        "CRITICAL_TO_PEOPLE",
         "NEXT_TIER",
         "TIER_ORDER",
         "ResolutionPolicy",

@@ -23,7 +23,7 @@ from accord.disputes.case import (
 from accord.ids import new_id
 from accord.llm import LanguageModel
 from accord.org import OrgChart
-from accord.resolution import TIER_ONE_RUNGS, RungAttempt, after_tier_one
+from accord.resolution import CRITICAL_TO_PEOPLE, TIER_ONE_RUNGS, RungAttempt, after_tier_one
 from accord.resolution.policy import ResolutionPolicy, StrategyChoice
 from accord.resolution.ports import AgentDecisionPort, ApprovalGateway
 from accord.resolution.protocol import ConflictResolver
@@ -191,13 +191,6 @@ def fold_outcome(
             "escalation": payload,
         }
     )
-
-
-#: Why a critical conflict tier 1 could not verify goes to people (playbook §7).
-CRITICAL_TO_PEOPLE = (
-    "critical conflict without source verification: people decide (seed 002 §7; a conflict "
-    "type may opt in with conflict_resolution.conflict_types.<type>.critical_without_source)"
-)
 
 
 def _critical_rule(case: Case, choice: StrategyChoice) -> tuple[Case, StrategyChoice]:

@@ -16,6 +16,7 @@ from accord.resolution.authority import AuthoritySettings, AuthorityStrategy
 from accord.resolution.builtin import BUILTIN_STRATEGIES, builtin_resolvers
 from accord.resolution.debate import DebateSettings, DebateStrategy
 from accord.resolution.escalation import (
+    CRITICAL_TO_PEOPLE,
     NEXT_TIER,
     TIER_ORDER,
     after_tier_one,
@@ -43,6 +44,7 @@ from accord.resolution.strategy_types import Dispute, DissentDraft, StrategyOutc
 __all__ = [
     "BUILTIN_STRATEGIES",
     "CRITICAL_KEY",
+    "CRITICAL_TO_PEOPLE",
     "ENTRY_POINT_GROUP",
     "NEXT_TIER",
     "TIER_ONE_RUNGS",

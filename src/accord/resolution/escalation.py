@@ -45,9 +45,17 @@ def with_tier_one_rungs(
     return classification.model_copy(update={"strategy_chain": (*rungs, *later)})
 
 
+#: Why a critical conflict tier 1 could not verify goes to people (playbook §7).
+CRITICAL_TO_PEOPLE = (
+    "critical conflict without source verification: people decide (seed 002 §7; a conflict "
+    "type may opt in with conflict_resolution.conflict_types.<type>.critical_without_source)"
+)
+
+
 def after_tier_one(choice: StrategyChoice, severity: Severity) -> StrategyChoice:
     """The strategy that runs once tier 1 escalated: the policy's ``choice``, except that a
-    critical conflict goes to people (the human strategy) unless its conflict type opted in."""
+    critical conflict goes to people (the human strategy) unless its conflict type opted in
+    (the case then records :data:`CRITICAL_TO_PEOPLE`)."""
     if severity is not Severity.CRITICAL or choice.critical_opt_in is not None:
         return choice
     return StrategyChoice(
@@ -60,6 +68,7 @@ def after_tier_one(choice: StrategyChoice, severity: Severity) -> StrategyChoice
 
 
 __all__ = [
+    "CRITICAL_TO_PEOPLE",
     "NEXT_TIER",
     "TIER_ORDER",
     "after_tier_one",
