@@ -1,14 +1,18 @@
-"""``Accord``: the composition root that wires configuration, storage, keys and the ledger."""
+"""``Accord``: the library's facade — settle, decide, park, close sessions, verify, query.
+
+``Accord.open`` (or ``Accord.from_config``) has :func:`accord.app.wiring.wire` build every
+part, injected ones included; the facade only delegates. Its parts are private: read-only
+properties name the ones users, the CLI and the service need.
+"""
 
 from __future__ import annotations
 
-import asyncio
-import dataclasses
-import os
-from collections.abc import Awaitable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Unpack
 
+from accord.app.gather import FanOut, gather_positions
+from accord.app.wiring import AccordParts, WiringOptions, wire
 from accord.approvals import (
     ApprovalItem,
     ApprovalQueue,
@@ -19,170 +23,155 @@ from accord.approvals import (
     UnconfiguredReviewer,
 )
 from accord.auditor import verify_database
-from accord.boundary import (
-    Boundary,
-    BoundaryService,
-    BoundaryStore,
-    CloseReport,
-    ModelTextCrux,
-)
-from accord.clock import Clock, SystemClock
+from accord.boundary import Boundary, BoundaryService, CloseReport
+from accord.clock import Clock
 from accord.config import LoadedConfig, load_config
 from accord.conflicts import Position
 from accord.crypto import Ed25519Signer, Keyring
-from accord.disputes import Case, CaseStore, Justifier, Settler, SettleRequest
-from accord.disputes.approval_bridge import ApprovalBridge
+from accord.disputes import Case, CaseStore, Justifier, SettleRequest
 from accord.disputes.dissent_store import DissentStore
 from accord.disputes.outcome_view import case_outcome
 from accord.disputes.reliability_cache import ReliabilityCache
 from accord.disputes.reviewers import reviewer_for
-from accord.disputes.session_close import (
-    close_session_report,
-    settle_from_receipt,
-)
-from accord.disputes.settle import MIN_POSITIONS
-from accord.disputes.tier_two import TierTwo
-from accord.errors import AccordError, StoreError, ValidationError
+from accord.disputes.session_close import close_session_report
+from accord.errors import AccordError, ValidationError
 from accord.learning import CaseOutcome
 from accord.ledger import Checkpoint, Ledger, TrustRoot, VerificationReport
-from accord.ledger.witness import witnesses_from_settings
-from accord.llm import LanguageModel, build_model
-from accord.log import get_logger
+from accord.llm import LanguageModel
 from accord.org import OrgChart
-from accord.plugins import ConfiguredProbes, load_tie_breakers
-from accord.resolution import (
-    AgentDecisionPort,
-    StrategyRegistry,
-    VerifierRegistry,
-    run_isolated,
-)
-from accord.resolution.model_comparator import ModelSemanticComparator
-from accord.store import (
-    Database,
-    missing_sqlite_file,
-    open_database,
-    resolve_database_url,
-    sqlite_relative_to,
-)
-
-PASSPHRASE_ENV = "ACCORD_KEY_PASSPHRASE"
-log = get_logger("accord")
+from accord.plugins import ConfiguredProbes
+from accord.resolution import VerifierRegistry
+from accord.store import Database
 
 
 class Accord:
-    """One configured Accord instance: database, keys, ledger, cases and the settle service."""
+    """One configured Accord instance: database, keys, ledger, cases and the settle service.
 
-    def __init__(
-        self,
-        *,
-        db: Database,
-        keyring: Keyring,
-        ledger: Ledger,
-        config: LoadedConfig,
-        clock: Clock,
-        read_only: bool = False,
-    ) -> None:
-        self.db = db
-        self.keyring = keyring
-        self.ledger = ledger
-        self.config = config
-        self.clock = clock
-        self.read_only = read_only
+    Open one with :meth:`open`; the constructor takes the parts :func:`accord.app.wiring.wire`
+    built. Nothing is assigned to an ``Accord`` after that (``__slots__``, frozen parts,
+    read-only properties): what differs between deployments or tests is injected when it is
+    opened.
+    """
+
+    __slots__ = ("_parts",)
+
+    def __init__(self, parts: AccordParts) -> None:
+        self._parts = parts
+
+    @classmethod
+    def open(
+        cls, config_path: str | Path | None = None, **options: Unpack[WiringOptions]
+    ) -> Accord:
+        """Load ``config_path`` (None: the defaults), open (and migrate) the database, load
+        keys and the ledger, and wire every part.
+
+        Precedence for the database URL: ``db_url`` > ``ACCORD_DB`` > the config file >
+        ``sqlite:///accord.db``; for the key directory: ``keys_dir`` > ``ACCORD_KEYS`` >
+        the config file. With ``must_exist`` a SQLite file that is not there is an error
+        (``store.no_database``) instead of a new, empty database — for commands that only read.
+        With ``read_only`` no application code is imported (strategy plugins, probes) and no
+        model is built; settling, deciding, sweeping and closing sessions are refused.
+        ``model``, ``strategies``, ``decision_port``, ``verifiers``, ``clock`` and ``environ``
+        are injected as :func:`accord.app.wiring.wire` describes.
+        """
+        config = load_config(Path(config_path) if config_path is not None else None)
+        return cls(wire(config, **options))
+
+    @classmethod
+    def from_config(cls, config: LoadedConfig, **options: Unpack[WiringOptions]) -> Accord:
+        """As :meth:`open`, for a configuration already loaded (``accord.config.load_config``)."""
+        return cls(wire(config, **options))
+
+    # --- what users, the CLI and the service read ------------------------------------------
+
+    @property
+    def db(self) -> Database:
+        """The database (for stores beside the cases, e.g. API keys)."""
+        return self._parts.db
+
+    @property
+    def keyring(self) -> Keyring:
+        """The key folder this instance signs with."""
+        return self._parts.keyring
+
+    @property
+    def ledger(self) -> Ledger:
+        """The signed, hash-chained ledger."""
+        return self._parts.ledger
+
+    @property
+    def config(self) -> LoadedConfig:
+        """The configuration this instance was opened with."""
+        return self._parts.config
+
+    @property
+    def clock(self) -> Clock:
+        """The clock every record's time comes from."""
+        return self._parts.clock
+
+    @property
+    def read_only(self) -> bool:
         """Opened to read: no strategy plugins, probes or models are loaded, and settling,
         deciding, sweeping and closing sessions raise ``accord.read_only``."""
-        self.cases = CaseStore(db)
-        self.dissent = DissentStore(db)
-        self.verifiers = VerifierRegistry()
-        learning = config.settings.learning
-        semantic_model = config.settings.settle.semantic
-        semantic = (
-            None
-            if semantic_model is None or read_only
-            else ModelSemanticComparator(build_model(semantic_model, environ=os.environ))
-        )
-        self.reliability = ReliabilityCache(
-            self.cases, refit_every=learning.refit_every, min_answers=learning.min_answers
-        )
-        # plugins are other people's code: a read-only Accord imports none (nor checks the
-        # policy's strategy names against them)
-        self.strategies = StrategyRegistry.with_defaults(discover=not read_only)
-        for problem in self.strategies.plugin_errors:
-            log.warning("strategy_plugin.failed", plugin=problem.name, error=problem.error)
-        if not read_only:
-            config.policy.check_strategies(
-                self.strategies.names(),
-                source=config.source,
-                settings_models=self.strategies.settings_models(),
-            )
-        if config.org is not None:
-            config.policy.check_departments(
-                [d.name for d in config.org.departments()], source=config.source
-            )
-        model_settings = config.settings.model
-        self.model: LanguageModel | None = (
-            None
-            if model_settings is None or read_only
-            else build_model(model_settings, environ=os.environ)
-        )
-        self.tier_two = TierTwo(
-            policy=config.policy,
-            resolver_for=self.strategies.get,
-            run=run_isolated,
-            org=config.org,
-            model=self.model,
-            decision_port=None,
-            approvals=None,
-        )
-        self.approvals = ApprovalQueue(
-            db,
-            clock,
-            on_event=ApprovalBridge(ledger, self.cases, clock.now),
-            party_owners={}
-            if config.org is None
-            else {a.agent_id: a.principal_id for a in config.org.agents()},
-        )
-        self.parking = Parking(db, self.approvals, clock)
-        self.probes = ConfiguredProbes(config, read_only=read_only)
-        self.boundaries = BoundaryService(
-            BoundaryStore(db, ledger.append_within),
-            self.probes,
-            clock,
-            text_crux=ModelTextCrux(self.model) if self.model is not None else None,
-            on_resolved=settle_from_receipt(self.cases, ledger, self.approvals),
-        )
-        load_tie_breakers(config, self.boundaries.hints)
-        self.settler = Settler(
-            ledger=ledger,
-            store=self.cases,
-            clock=clock,
-            settings=config.decide,
-            org=config.org,
-            verifiers=self.verifiers,
-            weights=self.reliability.weights if learning.reliability else None,
-            semantic=semantic,
-            tier_two=self.tier_two,
-            approvals=self.approvals,
-            approval_policy=config.approval_policy,
-            limits=config.settings.limits,
-        )
+        return self._parts.read_only
+
+    @property
+    def cases(self) -> CaseStore:
+        """Every case, as stored."""
+        return self._parts.cases
+
+    @property
+    def dissent(self) -> DissentStore:
+        """Dissent records: query, summarize, export."""
+        return self._parts.dissent
+
+    @property
+    def verifiers(self) -> VerifierRegistry:
+        """Source verifiers by task type (``accord.verifiers.register(task_type, verifier)``)."""
+        return self._parts.verifiers
+
+    @property
+    def reliability(self) -> ReliabilityCache:
+        """Agents' learned reliability weights (refit from the stored outcomes)."""
+        return self._parts.reliability
+
+    @property
+    def model(self) -> LanguageModel | None:
+        """The language model tier-2 strategies call (None: none configured or injected)."""
+        return self._parts.model
+
+    @property
+    def approvals(self) -> ApprovalQueue:
+        """The human approval queue."""
+        return self._parts.approvals
+
+    @property
+    def parking(self) -> Parking:
+        """Agents' tasks parked on cases that wait for people."""
+        return self._parts.parking
+
+    @property
+    def probes(self) -> ConfiguredProbes:
+        """Probes a successor runs to resolve a boundary (``probes.register(probe)``)."""
+        return self._parts.probes
+
+    @property
+    def boundaries(self) -> BoundaryService:
+        """Disagreement boundaries recorded when sessions close, and their tie-breaker hints."""
+        return self._parts.boundaries
+
+    @property
+    def org(self) -> OrgChart | None:
+        """The org chart, when the configuration names one."""
+        return self._parts.config.org
 
     def _refuse_if_read_only(self, action: str) -> None:
-        if self.read_only:
+        if self._parts.read_only:
             raise AccordError(
                 f"cannot {action}: this Accord was opened read-only (Accord.open(read_only=True))",
                 code="accord.read_only",
                 action=action,
             )
-
-    @property
-    def decision_port(self) -> AgentDecisionPort | None:
-        """How strategies ask an agent (e.g. the lowest common manager) to decide."""
-        return self.tier_two.decision_port
-
-    @decision_port.setter
-    def decision_port(self, port: AgentDecisionPort | None) -> None:
-        self.tier_two = dataclasses.replace(self.tier_two, decision_port=port)
-        self.settler.tier_two = self.tier_two
 
     # --- settle -------------------------------------------------------------------------
 
@@ -196,12 +185,17 @@ class Accord:
     ) -> Case:
         """Turn N agents' positions into a decided (or escalated) case, persisted and signed."""
         self._refuse_if_read_only("settle")
-        return self.settler.settle(SettleRequest(subject, positions, task_type, session_id))
+        return self._parts.settler.settle(SettleRequest(subject, positions, task_type, session_id))
 
     def settle_many(self, requests: Sequence[SettleRequest]) -> list[Case]:
         """Settle many cases in one transaction (all recorded, or none)."""
         self._refuse_if_read_only("settle")
-        return self.settler.settle_many(requests)
+        return self._parts.settler.settle_many(requests)
+
+    def check(self, request: SettleRequest) -> None:
+        """Every check :meth:`settle` makes on ``request`` before deciding it, writing nothing
+        (``accord settle`` checks a whole file before it records any case)."""
+        self._parts.settler.check(request)
 
     async def settle_async(
         self,
@@ -215,7 +209,7 @@ class Accord:
     ) -> Case:
         """As :meth:`settle`; with a ``justifier`` each agent is first asked to justify itself."""
         self._refuse_if_read_only("settle")
-        return await self.settler.settle_async(
+        return await self._parts.settler.settle_async(
             SettleRequest(subject, positions, task_type, session_id),
             justifier=justifier,
             justify_timeout=justify_timeout,
@@ -224,7 +218,7 @@ class Accord:
     async def settle_gather(
         self,
         subject: str,
-        fan_out: Mapping[str, Awaitable[Any]] | Sequence[Awaitable[Any]],
+        fan_out: FanOut,
         *,
         task_type: str = "default",
         session_id: str | None = None,
@@ -240,37 +234,7 @@ class Accord:
         ``agent``). Agents that raise, or are still running after ``timeout`` seconds
         (cancelled), are left out and logged.
         """
-        if isinstance(fan_out, Mapping):
-            named: list[tuple[str | None, Awaitable[Any]]] = list(fan_out.items())
-        elif isinstance(fan_out, Sequence) and not isinstance(fan_out, str | bytes):
-            named = [(None, awaitable) for awaitable in fan_out]
-        else:
-            raise ValidationError(
-                "fan_out must map agents to awaitables, or be a list of awaitables",
-                code="settle.bad_fan_out",
-                field="fan_out",
-                rule="a mapping agent -> awaitable, or a list of awaitables",
-            )
-        results = await _gather_within(
-            [awaitable for _, awaitable in named], timeout, [a for a, _ in named]
-        )
-        positions: list[Position | Mapping[str, Any]] = []
-        for index, ((agent, _), result) in enumerate(zip(named, results, strict=True)):
-            if isinstance(result, BaseException):
-                where = agent if agent is not None else f"fan_out[{index}]"
-                log.warning("settle_gather.agent_failed", agent=where, error=repr(result))
-                continue
-            positions.append(_gathered_position(agent, index, result))
-        if len(positions) < MIN_POSITIONS:
-            raise ValidationError(
-                f"too few answers: {len(positions)} of {len(named)} agents of the fan-out "
-                f"answered; settling needs at least {MIN_POSITIONS} (nothing was signed)",
-                code="settle.too_few_answers",
-                field="fan_out",
-                rule=f"at least {MIN_POSITIONS} agents must answer",
-                answered=len(positions),
-                asked=len(named),
-            )
+        positions = await gather_positions(fan_out, timeout=timeout)
         return await self.settle_async(
             subject,
             positions,
@@ -285,7 +249,7 @@ class Accord:
     def park(self, case: Case | str, agent_id: str, context: Mapping[str, Any]) -> TaskHandle:
         """Park an agent's task on a case that waits for people; resume with the handle."""
         self._refuse_if_read_only("park a task")
-        found = self.cases.get(case) if isinstance(case, str) else case
+        found = self._parts.cases.get(case) if isinstance(case, str) else case
         if found.approval_item_id is None:
             raise ValidationError(
                 f"case {found.case_id} is not waiting for a human decision",
@@ -293,27 +257,34 @@ class Accord:
                 field="case",
                 case_id=found.case_id,
             )
-        return self.parking.park(agent_id, found.approval_item_id, dict(context))
+        return self._parts.parking.park(agent_id, found.approval_item_id, dict(context))
 
     def principal(self, principal_id: str) -> Principal:
         """A person as configured: roles come from ``approvals.principals``."""
-        roles = self.config.settings.approvals.principals.get(principal_id, [])
+        roles = self._parts.config.settings.approvals.principals.get(principal_id, [])
         return Principal(principal_id=principal_id, roles=frozenset(roles))
 
     def register_reviewer_key(self, public_key: bytes, principal_id: str) -> str:
         """Register a reviewer key for ``principal_id`` in the ledger (a signed
         ``key_registered`` entry); returns its kid. The principal must be configured."""
         self._configured(principal_id)
-        return str(self.ledger.register_key(public_key, "reviewer", principal_id).record["kid"])
+        return str(
+            self._parts.ledger.register_key(public_key, "reviewer", principal_id).record["kid"]
+        )
+
+    def key_signer(self, key_name: str) -> Ed25519Signer:
+        """The signer of ``key_name`` in this instance's key folder; a sealed key opens with
+        the passphrase given when it was opened (``ACCORD_KEY_PASSPHRASE``)."""
+        return self._parts.keyring.signer(key_name, passphrase=self._parts.passphrase)
 
     def reviewer(self, signer: Ed25519Signer) -> Reviewer:
         """The configured reviewer whose registered, unrevoked reviewer key ``signer`` is."""
-        return reviewer_for(self.ledger.key_registry(), signer, self._configured)
+        return reviewer_for(self._parts.ledger.key_registry(), signer, self._configured)
 
     def os_login_reviewer(self, login: str) -> Reviewer:
         """``human:<login>`` as a reviewer without a key — only where ``accord.yaml`` opts in
         with ``approvals.allow_os_login: true``, and only for a configured reviewer."""
-        if not self.config.settings.approvals.allow_os_login:
+        if not self._parts.config.settings.approvals.allow_os_login:
             raise UnconfiguredReviewer(
                 "deciding as the OS login is off: use a reviewer key (--key), or opt in with "
                 "approvals.allow_os_login: true",
@@ -323,10 +294,10 @@ class Accord:
         return Reviewer(self._configured(f"human:{login}"), None)
 
     def _configured(self, principal_id: str) -> Principal:
-        if principal_id not in self.config.settings.approvals.principals:
+        if principal_id not in self._parts.config.settings.approvals.principals:
             raise UnconfiguredReviewer(
                 f"{principal_id} is not a configured reviewer (approvals.principals in "
-                f"{self.config.source})",
+                f"{self._parts.config.source})",
                 principal_id=principal_id,
                 field="approvals.principals",
                 rule="only principals configured as reviewers may decide",
@@ -347,7 +318,7 @@ class Accord:
         self._refuse_if_read_only("decide")
         if isinstance(reviewer, Ed25519Signer):
             reviewer = self.reviewer(reviewer)
-        return self.approvals.decide(
+        return self._parts.approvals.decide(
             item_id,
             reviewer,
             outcome="denied" if deny else "approved",
@@ -358,7 +329,7 @@ class Accord:
     def sweep(self) -> list[ApprovalItem]:
         """Apply every due approval deadline exactly once (run it periodically)."""
         self._refuse_if_read_only("sweep")
-        return self.approvals.sweep_due()
+        return self._parts.approvals.sweep_due()
 
     # --- session hand-off ---------------------------------------------------------------
 
@@ -375,90 +346,21 @@ class Accord:
         """:meth:`close_session`, also naming the cases it skipped (``stylistic``: the agents
         differ only in wording; ``already_recorded``: an earlier close recorded them)."""
         self._refuse_if_read_only("close a session")
-        self.probes.load()  # the configured probes decide which boundaries a successor runs
-        return close_session_report(self.boundaries, self.cases, session_id)
+        self._parts.probes.load()  # the configured probes decide which boundaries a successor runs
+        return close_session_report(self._parts.boundaries, self._parts.cases, session_id)
 
     def outcomes(self) -> list[CaseOutcome]:
         """Every case as the learning loop sees it (oldest first)."""
-        return [case_outcome(c) for c in self.cases.iter_documents()]
-
-    @property
-    def org(self) -> OrgChart | None:
-        return self.config.org
-
-    @classmethod
-    def open(
-        cls,
-        config_path: str | Path | None = None,
-        *,
-        db_url: str | None = None,
-        keys_dir: str | Path | None = None,
-        clock: Clock | None = None,
-        create_service_key: bool = True,
-        must_exist: bool = False,
-        read_only: bool = False,
-    ) -> Accord:
-        """Open (and migrate) the database, load keys and the ledger.
-
-        Precedence for the database URL: ``db_url`` > ``ACCORD_DB`` > the config file >
-        ``sqlite:///accord.db``; for the key directory: ``keys_dir`` > ``ACCORD_KEYS`` >
-        the config file. With ``must_exist`` a SQLite file that is not there is an error
-        (``store.no_database``) instead of a new, empty database — for commands that only read.
-        With ``read_only`` no application code is imported (strategy plugins, probes) and no
-        model is built; settling, deciding, sweeping and closing sessions are refused.
-        """
-        config = load_config(Path(config_path) if config_path is not None else None)
-        clock = clock or SystemClock()
-        settings = config.settings
-        # --db and ACCORD_DB are read from the working directory; the config file's own URL
-        # from the config file's folder, like its key directory and org chart
-        override = db_url or os.environ.get("ACCORD_DB")
-        configured = settings.database.url
-        if override is None and configured is not None:
-            configured = sqlite_relative_to(configured, config.base_dir)
-        url = resolve_database_url(override or configured)
-        missing = missing_sqlite_file(url) if must_exist else None
-        if missing is not None:
-            raise StoreError(
-                f"no database at {missing} (settle something first, or check --db / ACCORD_DB)",
-                code="store.no_database",
-                path=str(missing),
-            )
-        db = open_database(
-            url,
-            sqlite_synchronous=settings.database.sqlite_synchronous,
-        )
-        directory = Path(keys_dir or os.environ.get("ACCORD_KEYS") or config.keys_directory())
-        keyring = Keyring(
-            directory, clock, allow_unsafe_permissions=settings.keys.allow_unsafe_permissions
-        )
-        passphrase = os.environ.get(PASSPHRASE_ENV)
-        name = settings.keys.service_key
-        if create_service_key:
-            keyring.get_or_create(name, passphrase=passphrase)
-        signer = keyring.signer(name, passphrase=passphrase)
-        witnesses = witnesses_from_settings(
-            settings.ledger.witnesses, base_dir=config.base_dir, source=config.source
-        )
-        ledger = Ledger(
-            db,
-            signer,
-            clock,
-            checkpoint_every=settings.ledger.checkpoint_every,
-            on_checkpoint=witnesses,
-        )
-        return cls(
-            db=db, keyring=keyring, ledger=ledger, config=config, clock=clock, read_only=read_only
-        )
+        return [case_outcome(c) for c in self._parts.cases.iter_documents()]
 
     def trust_root(self) -> TrustRoot:
         """The service key verification pins: ``keys.trust_root`` (a kid, needed once the
         service key was rotated) or else this instance's own service key."""
-        kid = self.config.settings.keys.trust_root
-        signer = self.ledger.signer
+        kid = self._parts.config.settings.keys.trust_root
+        signer = self._parts.ledger.signer
         if kid is None or kid == signer.kid:
             return TrustRoot(signer.kid, signer.public_key)
-        return TrustRoot.from_public_keys(self.keyring.trusted_public_keys(), kid)
+        return TrustRoot.from_public_keys(self._parts.keyring.trusted_public_keys(), kid)
 
     def verify(
         self,
@@ -475,7 +377,7 @@ class Accord:
         proves that no entry at or below its size was removed or altered. A table the check
         needs that is missing is ``store.missing_table``."""
         return verify_database(
-            self.db,
+            self._parts.db,
             self.trust_root(),
             workers=workers,
             cases=cases,
@@ -483,63 +385,5 @@ class Accord:
         )
 
     def close(self) -> None:
-        self.db.dispose()
-
-
-async def _gather_within(
-    awaitables: list[Awaitable[Any]], timeout: float | None, agents: list[str | None]
-) -> list[Any]:
-    """Each awaitable's result or exception; those unfinished after ``timeout`` are cancelled
-    and reported as ``TimeoutError``."""
-    tasks = [asyncio.ensure_future(a) for a in awaitables]
-    if not tasks:
-        return []
-    try:
-        done, pending = await asyncio.wait(tasks, timeout=timeout)
-    except asyncio.CancelledError:  # the caller gave up: so do the agents, as with gather
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        raise
-    for task in pending:
-        task.cancel()
-    if pending:
-        await asyncio.gather(*pending, return_exceptions=True)
-    out: list[Any] = []
-    for agent, task in zip(agents, tasks, strict=True):
-        if task not in done:
-            out.append(TimeoutError(f"{agent or 'agent'} did not answer within {timeout} s"))
-        elif task.cancelled():  # an agent cancelled itself: left out like one that failed
-            out.append(asyncio.CancelledError(f"{agent or 'agent'} was cancelled"))
-        else:
-            error = task.exception()
-            out.append(error if error is not None else task.result())
-    return out
-
-
-def _gathered_position(agent: str | None, index: int, result: Any) -> Position | Mapping[str, Any]:
-    """One fan-out result as a position; its agent must agree with the mapping key."""
-    if isinstance(result, Position):
-        named_as = result.agent
-    elif isinstance(result, Mapping) and "output" in result:
-        named_as = result.get("agent", agent)
-    elif agent is not None:
-        return {"agent": agent, "output": result}
-    else:
-        raise ValidationError(
-            f"fan_out[{index}] returned a bare output: with a list, return a Position or a "
-            "mapping with agent and output",
-            code="settle.bad_fan_out",
-            field=f"fan_out[{index}]",
-            rule="a Position or a mapping with agent and output",
-        )
-    if agent is not None and named_as != agent:
-        raise ValidationError(
-            f"fan_out[{agent!r}] returned a position for {named_as!r}",
-            code="settle.bad_fan_out",
-            field=f"fan_out[{agent!r}]",
-            rule="the position's agent is the key it was returned under",
-        )
-    if isinstance(result, Position):
-        return result
-    return {**result, "agent": named_as}
+        """Release the database's connections."""
+        self._parts.db.dispose()
