@@ -166,7 +166,7 @@ class Accord:
         return self._parts.config.org
 
     def _refuse_if_read_only(self, action: str) -> None:
-        if self._parts.read_only:
+        if self.read_only:
             raise AccordError(
                 f"cannot {action}: this Accord was opened read-only (Accord.open(read_only=True))",
                 code="accord.read_only",
@@ -249,7 +249,7 @@ class Accord:
     def park(self, case: Case | str, agent_id: str, context: Mapping[str, Any]) -> TaskHandle:
         """Park an agent's task on a case that waits for people; resume with the handle."""
         self._refuse_if_read_only("park a task")
-        found = self._parts.cases.get(case) if isinstance(case, str) else case
+        found = self.cases.get(case) if isinstance(case, str) else case
         if found.approval_item_id is None:
             raise ValidationError(
                 f"case {found.case_id} is not waiting for a human decision",
@@ -257,34 +257,32 @@ class Accord:
                 field="case",
                 case_id=found.case_id,
             )
-        return self._parts.parking.park(agent_id, found.approval_item_id, dict(context))
+        return self.parking.park(agent_id, found.approval_item_id, dict(context))
 
     def principal(self, principal_id: str) -> Principal:
         """A person as configured: roles come from ``approvals.principals``."""
-        roles = self._parts.config.settings.approvals.principals.get(principal_id, [])
+        roles = self.config.settings.approvals.principals.get(principal_id, [])
         return Principal(principal_id=principal_id, roles=frozenset(roles))
 
     def register_reviewer_key(self, public_key: bytes, principal_id: str) -> str:
         """Register a reviewer key for ``principal_id`` in the ledger (a signed
         ``key_registered`` entry); returns its kid. The principal must be configured."""
         self._configured(principal_id)
-        return str(
-            self._parts.ledger.register_key(public_key, "reviewer", principal_id).record["kid"]
-        )
+        return str(self.ledger.register_key(public_key, "reviewer", principal_id).record["kid"])
 
     def key_signer(self, key_name: str) -> Ed25519Signer:
         """The signer of ``key_name`` in this instance's key folder; a sealed key opens with
         the passphrase given when it was opened (``ACCORD_KEY_PASSPHRASE``)."""
-        return self._parts.keyring.signer(key_name, passphrase=self._parts.passphrase)
+        return self.keyring.signer(key_name, passphrase=self._parts.passphrase)
 
     def reviewer(self, signer: Ed25519Signer) -> Reviewer:
         """The configured reviewer whose registered, unrevoked reviewer key ``signer`` is."""
-        return reviewer_for(self._parts.ledger.key_registry(), signer, self._configured)
+        return reviewer_for(self.ledger.key_registry(), signer, self._configured)
 
     def os_login_reviewer(self, login: str) -> Reviewer:
         """``human:<login>`` as a reviewer without a key — only where ``accord.yaml`` opts in
         with ``approvals.allow_os_login: true``, and only for a configured reviewer."""
-        if not self._parts.config.settings.approvals.allow_os_login:
+        if not self.config.settings.approvals.allow_os_login:
             raise UnconfiguredReviewer(
                 "deciding as the OS login is off: use a reviewer key (--key), or opt in with "
                 "approvals.allow_os_login: true",
@@ -294,10 +292,10 @@ class Accord:
         return Reviewer(self._configured(f"human:{login}"), None)
 
     def _configured(self, principal_id: str) -> Principal:
-        if principal_id not in self._parts.config.settings.approvals.principals:
+        if principal_id not in self.config.settings.approvals.principals:
             raise UnconfiguredReviewer(
                 f"{principal_id} is not a configured reviewer (approvals.principals in "
-                f"{self._parts.config.source})",
+                f"{self.config.source})",
                 principal_id=principal_id,
                 field="approvals.principals",
                 rule="only principals configured as reviewers may decide",
@@ -318,7 +316,7 @@ class Accord:
         self._refuse_if_read_only("decide")
         if isinstance(reviewer, Ed25519Signer):
             reviewer = self.reviewer(reviewer)
-        return self._parts.approvals.decide(
+        return self.approvals.decide(
             item_id,
             reviewer,
             outcome="denied" if deny else "approved",
@@ -329,7 +327,7 @@ class Accord:
     def sweep(self) -> list[ApprovalItem]:
         """Apply every due approval deadline exactly once (run it periodically)."""
         self._refuse_if_read_only("sweep")
-        return self._parts.approvals.sweep_due()
+        return self.approvals.sweep_due()
 
     # --- session hand-off ---------------------------------------------------------------
 
@@ -346,21 +344,21 @@ class Accord:
         """:meth:`close_session`, also naming the cases it skipped (``stylistic``: the agents
         differ only in wording; ``already_recorded``: an earlier close recorded them)."""
         self._refuse_if_read_only("close a session")
-        self._parts.probes.load()  # the configured probes decide which boundaries a successor runs
-        return close_session_report(self._parts.boundaries, self._parts.cases, session_id)
+        self.probes.load()  # the configured probes decide which boundaries a successor runs
+        return close_session_report(self.boundaries, self.cases, session_id)
 
     def outcomes(self) -> list[CaseOutcome]:
         """Every case as the learning loop sees it (oldest first)."""
-        return [case_outcome(c) for c in self._parts.cases.iter_documents()]
+        return [case_outcome(c) for c in self.cases.iter_documents()]
 
     def trust_root(self) -> TrustRoot:
         """The service key verification pins: ``keys.trust_root`` (a kid, needed once the
         service key was rotated) or else this instance's own service key."""
-        kid = self._parts.config.settings.keys.trust_root
-        signer = self._parts.ledger.signer
+        kid = self.config.settings.keys.trust_root
+        signer = self.ledger.signer
         if kid is None or kid == signer.kid:
             return TrustRoot(signer.kid, signer.public_key)
-        return TrustRoot.from_public_keys(self._parts.keyring.trusted_public_keys(), kid)
+        return TrustRoot.from_public_keys(self.keyring.trusted_public_keys(), kid)
 
     def verify(
         self,
@@ -377,7 +375,7 @@ class Accord:
         proves that no entry at or below its size was removed or altered. A table the check
         needs that is missing is ``store.missing_table``."""
         return verify_database(
-            self._parts.db,
+            self.db,
             self.trust_root(),
             workers=workers,
             cases=cases,
@@ -386,4 +384,4 @@ class Accord:
 
     def close(self) -> None:
         """Release the database's connections."""
-        self._parts.db.dispose()
+        self.db.dispose()
