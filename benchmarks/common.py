@@ -129,3 +129,13 @@ def report(results: list[Result], title: str, slug: str) -> Path:
     path.write_text(json.dumps(payload, indent=2) + "\n", encoding="utf-8")
     print(f"saved {path}")
     return path
+
+
+def settle_request(accord: Any, request: Any) -> Any:
+    """``accord.settle`` of one prepared ``SettleRequest`` (for ``pool.map``)."""
+    return accord.settle(
+        request.subject,
+        request.positions,
+        task_type=request.task_type,
+        session_id=request.session_id,
+    )

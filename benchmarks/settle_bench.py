@@ -7,10 +7,11 @@ import random
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import psycopg
-from common import Result
+from common import Result, settle_request
 from sqlalchemy.engine import make_url
 
 from accord.app import Accord
@@ -92,11 +93,10 @@ def _postgres_group_commit(base_url: str, n: int) -> list[Result]:
                     f"database: {{url: '{url.render_as_string(hide_password=False)}'}}\n"
                     f"keys: {{directory: {tmp}/keys}}\nlearning: {{refit_every: 100000}}\n"
                 )
-                accord = Accord.open(config, clock=SystemClock())
-                accord.settler.commits.max_batch = max_batch
+                accord = Accord.open(config, clock=SystemClock(), max_commit_batch=max_batch)
                 began = time.perf_counter()
                 with ThreadPoolExecutor(max_workers=workers) as pool:
-                    list(pool.map(accord.settler.settle, requests))
+                    list(pool.map(partial(settle_request, accord), requests))
                 rates[label] = n / (time.perf_counter() - began)
                 accord.verify()
                 accord.close()
@@ -137,10 +137,10 @@ def run(quick: bool) -> list[Result]:
             began = time.perf_counter()
             if batch == 1:
                 for r in requests:
-                    accord.settler.settle(r)
+                    settle_request(accord, r)
             elif batch == 0:
                 with ThreadPoolExecutor(max_workers=8) as pool:
-                    list(pool.map(accord.settler.settle, requests))
+                    list(pool.map(partial(settle_request, accord), requests))
             else:
                 for i in range(0, n, batch):
                     accord.settle_many(requests[i : i + batch])

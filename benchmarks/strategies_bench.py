@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from common import Result
+from common import Result, settle_request
 
 from accord.app import Accord
 from accord.clock import SystemClock
@@ -125,11 +125,7 @@ def _open(tmp: str, name: str, body: dict[str, Any]) -> Accord:
         **body,
     }
     config.write_text(yaml.safe_dump(settings), encoding="utf-8")
-    accord = Accord.open(config, clock=SystemClock())
-    tier_two = dataclasses.replace(accord.tier_two, model=careful_model())
-    accord.tier_two = tier_two
-    accord.settler.tier_two = tier_two
-    return accord
+    return Accord.open(config, clock=SystemClock(), model=careful_model())
 
 
 @dataclasses.dataclass
@@ -151,7 +147,7 @@ def _settle_all(tmp: str, name: str, body: dict[str, Any], requests: list[Settle
     accord = _open(tmp, name, body)
     try:
         began = time.perf_counter()
-        cases = [accord.settler.settle(r) for r in requests]
+        cases = [settle_request(accord, r) for r in requests]
         seconds = time.perf_counter() - began
         accord.verify(workers=1)
     finally:

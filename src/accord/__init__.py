@@ -1,6 +1,7 @@
 """Accord: settle disagreements between AI agents, and keep a signed record of every step.
 
-The names below load on first use, so ``import accord.ledger`` (e.g. in a verification worker)
+Everything a user needs is importable from here (``from accord import Accord, Position``).
+The names load on first use, so ``import accord.ledger`` (e.g. in a verification worker)
 does not pay for the whole application (models, plotting, numerics).
 """
 
@@ -11,64 +12,175 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from accord.app import Accord
+    from accord.approvals import (
+        AlreadyDecided,
+        AlreadyResumed,
+        ApprovalCancelled,
+        ApprovalItem,
+        ConflictedDecider,
+        DecisionForbidden,
+        DecisionWaitTimedOut,
+        Principal,
+        Reviewer,
+        TaskHandle,
+        UnconfiguredReviewer,
+    )
     from accord.auditor import verify_ledger
-    from accord.boundary import Probe, ProbeResult, TieBreaker
+    from accord.boundary import Boundary, Probe, ProbeFailed, ProbeResult, TieBreaker
     from accord.clock import Clock, FrozenClock, SystemClock
     from accord.conflicts import Evidence, Position
-    from accord.disputes import Case, SettleRequest, SettleStatus
-    from accord.errors import AccordError
+    from accord.disputes import (
+        Case,
+        CaseStatus,
+        Decision,
+        DissentRecord,
+        SettleRequest,
+        SettleStatus,
+    )
+    from accord.errors import (
+        AccordError,
+        CanonicalizationError,
+        ConfigError,
+        CryptoError,
+        KeyNotFound,
+        LedgerError,
+        NotFound,
+        SignatureInvalid,
+        StoreError,
+        ValidationError,
+        VerificationFailed,
+    )
+    from accord.ledger import Checkpoint, VerificationReport
+    from accord.ledger.anchor import read_checkpoint_file
+    from accord.limits import LimitExceeded
+    from accord.llm import LanguageModel, ModelError, ScriptedModel
     from accord.resolution import (
+        AgentDecisionPort,
         Dispute,
         ResolverBase,
         SourceFinding,
         SourceVerifier,
         StrategyContext,
         StrategyOutcome,
+        StrategyRegistry,
+        VerifierRegistry,
     )
 
 _EXPORTS = {
     "Accord": "accord.app",
     "AccordError": "accord.errors",
+    "AgentDecisionPort": "accord.resolution",
+    "AlreadyDecided": "accord.approvals",
+    "AlreadyResumed": "accord.approvals",
+    "ApprovalCancelled": "accord.approvals",
+    "ApprovalItem": "accord.approvals",
+    "Boundary": "accord.boundary",
+    "CanonicalizationError": "accord.errors",
     "Case": "accord.disputes",
+    "CaseStatus": "accord.disputes",
+    "Checkpoint": "accord.ledger",
     "Clock": "accord.clock",
+    "ConfigError": "accord.errors",
+    "ConflictedDecider": "accord.approvals",
+    "CryptoError": "accord.errors",
+    "Decision": "accord.disputes",
+    "DecisionForbidden": "accord.approvals",
+    "DecisionWaitTimedOut": "accord.approvals",
     "Dispute": "accord.resolution",
+    "DissentRecord": "accord.disputes",
     "Evidence": "accord.conflicts",
     "FrozenClock": "accord.clock",
+    "KeyNotFound": "accord.errors",
+    "LanguageModel": "accord.llm",
+    "LedgerError": "accord.errors",
+    "LimitExceeded": "accord.limits",
+    "ModelError": "accord.llm",
+    "NotFound": "accord.errors",
     "Position": "accord.conflicts",
+    "Principal": "accord.approvals",
     "Probe": "accord.boundary",
+    "ProbeFailed": "accord.boundary",
     "ProbeResult": "accord.boundary",
     "ResolverBase": "accord.resolution",
+    "Reviewer": "accord.approvals",
+    "ScriptedModel": "accord.llm",
     "SettleRequest": "accord.disputes",
     "SettleStatus": "accord.disputes",
+    "SignatureInvalid": "accord.errors",
     "SourceFinding": "accord.resolution",
     "SourceVerifier": "accord.resolution",
+    "StoreError": "accord.errors",
     "StrategyContext": "accord.resolution",
     "StrategyOutcome": "accord.resolution",
+    "StrategyRegistry": "accord.resolution",
     "SystemClock": "accord.clock",
-    "verify_ledger": "accord.auditor",
+    "TaskHandle": "accord.approvals",
     "TieBreaker": "accord.boundary",
+    "UnconfiguredReviewer": "accord.approvals",
+    "ValidationError": "accord.errors",
+    "VerificationFailed": "accord.errors",
+    "VerificationReport": "accord.ledger",
+    "VerifierRegistry": "accord.resolution",
+    "read_checkpoint_file": "accord.ledger.anchor",
+    "verify_ledger": "accord.auditor",
 }
 
 __all__ = [
     "Accord",
     "AccordError",
+    "AgentDecisionPort",
+    "AlreadyDecided",
+    "AlreadyResumed",
+    "ApprovalCancelled",
+    "ApprovalItem",
+    "Boundary",
+    "CanonicalizationError",
     "Case",
+    "CaseStatus",
+    "Checkpoint",
     "Clock",
+    "ConfigError",
+    "ConflictedDecider",
+    "CryptoError",
+    "Decision",
+    "DecisionForbidden",
+    "DecisionWaitTimedOut",
     "Dispute",
+    "DissentRecord",
     "Evidence",
     "FrozenClock",
+    "KeyNotFound",
+    "LanguageModel",
+    "LedgerError",
+    "LimitExceeded",
+    "ModelError",
+    "NotFound",
     "Position",
+    "Principal",
     "Probe",
+    "ProbeFailed",
     "ProbeResult",
     "ResolverBase",
+    "Reviewer",
+    "ScriptedModel",
     "SettleRequest",
     "SettleStatus",
+    "SignatureInvalid",
     "SourceFinding",
     "SourceVerifier",
+    "StoreError",
     "StrategyContext",
     "StrategyOutcome",
+    "StrategyRegistry",
     "SystemClock",
+    "TaskHandle",
     "TieBreaker",
+    "UnconfiguredReviewer",
+    "ValidationError",
+    "VerificationFailed",
+    "VerificationReport",
+    "VerifierRegistry",
+    "read_checkpoint_file",
     "verify_ledger",
 ]
 __version__ = "0.1.0"

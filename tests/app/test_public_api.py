@@ -7,25 +7,78 @@ import accord
 EXPORTED = [
     "Accord",
     "AccordError",
+    "AgentDecisionPort",
+    "AlreadyDecided",
+    "AlreadyResumed",
+    "ApprovalCancelled",
+    "ApprovalItem",
+    "Boundary",
+    "CanonicalizationError",
     "Case",
+    "CaseStatus",
+    "Checkpoint",
     "Clock",
+    "ConfigError",
+    "ConflictedDecider",
+    "CryptoError",
+    "Decision",
+    "DecisionForbidden",
+    "DecisionWaitTimedOut",
     "Dispute",
+    "DissentRecord",
     "Evidence",
     "FrozenClock",
+    "KeyNotFound",
+    "LanguageModel",
+    "LedgerError",
+    "LimitExceeded",
+    "ModelError",
+    "NotFound",
     "Position",
+    "Principal",
     "Probe",
+    "ProbeFailed",
     "ProbeResult",
     "ResolverBase",
+    "Reviewer",
+    "ScriptedModel",
     "SettleRequest",
     "SettleStatus",
+    "SignatureInvalid",
     "SourceFinding",
     "SourceVerifier",
+    "StoreError",
     "StrategyContext",
     "StrategyOutcome",
+    "StrategyRegistry",
     "SystemClock",
+    "TaskHandle",
     "TieBreaker",
+    "UnconfiguredReviewer",
+    "ValidationError",
+    "VerificationFailed",
+    "VerificationReport",
+    "VerifierRegistry",
+    "read_checkpoint_file",
     "verify_ledger",
 ]
+
+
+ERROR_NAMES = {
+    "AlreadyDecided",
+    "AlreadyResumed",
+    "ApprovalCancelled",
+    "ConflictedDecider",
+    "DecisionForbidden",
+    "DecisionWaitTimedOut",
+    "KeyNotFound",
+    "LimitExceeded",
+    "NotFound",
+    "ProbeFailed",
+    "SignatureInvalid",
+    "UnconfiguredReviewer",
+    "VerificationFailed",
+}
 
 
 def test_the_top_level_exports_are_pinned_and_each_resolves() -> None:
@@ -38,3 +91,16 @@ def test_the_auditors_verify_ledger_is_the_library_equivalent_of_verify_public_k
     from accord.auditor import verify_ledger
 
     assert accord.verify_ledger is verify_ledger
+
+
+def test_every_exported_error_is_an_accord_error_with_a_code() -> None:
+    errors = [getattr(accord, n) for n in EXPORTED if n.endswith("Error") or n in ERROR_NAMES]
+    assert accord.AccordError in errors
+    for error in errors:
+        assert issubclass(error, accord.AccordError)
+        assert isinstance(error.code, str)
+        assert error.code
+
+
+def test_the_exports_are_sorted_classes_first_then_functions() -> None:
+    assert sorted(EXPORTED, key=lambda name: (name[0].islower(), name)) == EXPORTED

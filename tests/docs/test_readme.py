@@ -86,8 +86,8 @@ def scratch(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_the_readme_uses_one_import_style() -> None:
     for block in blocks():
         if block.lang == "python":
-            imports = re.findall(r"^(?:from|import) (\S+)", block.body, re.MULTILINE)
-            assert set(imports) <= {"accord"}, block.body
+            imports = re.findall(r"^(from \S+ import|import \S+)", block.body, re.MULTILINE)
+            assert set(imports) <= {"from accord import"}, block.body
 
 
 def test_every_python_example_is_run_by_a_test_here() -> None:

@@ -1,8 +1,9 @@
-"""Builders for the end-to-end tests: accord.yaml files, org charts, positions, judges, ports."""
+"""Builders for the end-to-end tests: accord.yaml files, org charts, positions, judges, ports.
+
+Ports are injected when an Accord is opened (``open_accord(config, decision_port=port)``)."""
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 import shutil
@@ -110,13 +111,6 @@ class FakeDecisionPort:
     async def ask(self, decider: str, dispute: Dispute, options: Sequence[str]) -> str | None:
         self.asked.append((decider, dispute.case_id, tuple(options)))
         return self.answers.get(decider)
-
-
-def give_decision_port(accord: Accord, port: Any) -> None:
-    """Wire ``port`` into the strategies' tier-2 context (both references the facade holds)."""
-    tier_two = dataclasses.replace(accord.tier_two, decision_port=port)
-    accord.tier_two = tier_two
-    accord.settler.tier_two = tier_two
 
 
 def expected_usage(model: Any) -> tuple[int, int]:

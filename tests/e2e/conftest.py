@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner, Result
@@ -20,16 +21,21 @@ RunCli = Callable[..., Result]
 def open_accord(
     tmp_path: Path, database_url: str, frozen_clock: FrozenClock
 ) -> Iterator[OpenAccord]:
-    """``open_accord(config)``: ``Accord.open`` on this test's database and key directory.
+    """``open_accord(config, **injected)``: ``Accord.open`` on this test's database and key
+    directory; ``injected`` parts (``decision_port=``, ``model=`` …) go to ``Accord.open``.
 
     Every call opens another instance (another "process") on the same database; all are
     closed after the test.
     """
     opened: list[Accord] = []
 
-    def factory(config: Path, *, clock: Clock | None = None) -> Accord:
+    def factory(config: Path, *, clock: Clock | None = None, **injected: Any) -> Accord:
         accord = Accord.open(
-            config, db_url=database_url, keys_dir=tmp_path / "keys", clock=clock or frozen_clock
+            config,
+            db_url=database_url,
+            keys_dir=tmp_path / "keys",
+            clock=clock or frozen_clock,
+            **injected,
         )
         opened.append(accord)
         return accord

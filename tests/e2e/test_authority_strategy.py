@@ -13,7 +13,6 @@ from ._support import (
     contradiction,
     copy_example_org,
     critical_opt_in,
-    give_decision_port,
     ledger_events,
     write_config,
     write_org_with_agent_coo,
@@ -62,9 +61,10 @@ def test_the_senior_side_of_the_example_company_wins_without_a_model_call(
 def test_across_departments_the_lowest_common_manager_is_asked_and_decides(
     tmp_path: Path, open_accord: OpenAccord
 ) -> None:
-    accord = open_accord(authority_config(tmp_path, write_org_with_agent_coo(tmp_path)))
     port = FakeDecisionPort({"agent:coo": "false"})
-    give_decision_port(accord, port)
+    accord = open_accord(
+        authority_config(tmp_path, write_org_with_agent_coo(tmp_path)), decision_port=port
+    )
 
     # engineering vs finance, both senior: a cross-department conflict for agent:coo
     case = accord.settle(
@@ -90,8 +90,10 @@ def test_across_departments_the_lowest_common_manager_is_asked_and_decides(
 def test_a_manager_who_answers_with_no_option_sends_the_case_to_people(
     tmp_path: Path, open_accord: OpenAccord
 ) -> None:
-    accord = open_accord(authority_config(tmp_path, write_org_with_agent_coo(tmp_path)))
-    give_decision_port(accord, FakeDecisionPort({"agent:coo": "maybe"}))
+    accord = open_accord(
+        authority_config(tmp_path, write_org_with_agent_coo(tmp_path)),
+        decision_port=FakeDecisionPort({"agent:coo": "maybe"}),
+    )
 
     case = accord.settle("Pay today?", contradiction("agent:backend", "agent:billing"))
 
@@ -134,9 +136,8 @@ def test_without_a_decision_port_a_cross_department_case_is_queued_for_people(
 def test_a_human_ceo_as_common_manager_is_never_asked_through_the_agent_port(
     tmp_path: Path, open_accord: OpenAccord
 ) -> None:
-    accord = open_accord(authority_config(tmp_path, copy_example_org(tmp_path)))
     port = FakeDecisionPort({"human:ceo": "true"})
-    give_decision_port(accord, port)
+    accord = open_accord(authority_config(tmp_path, copy_example_org(tmp_path)), decision_port=port)
 
     case = accord.settle("Pay today?", contradiction("agent:backend", "agent:billing"))
 
@@ -157,9 +158,8 @@ def test_cross_department_by_seniority_decides_by_rank_and_escalates_a_tie_to_pe
         cross_department="seniority",
         same_level="escalate",
     )
-    accord = open_accord(config)
     port = FakeDecisionPort({"agent:coo": "true"})
-    give_decision_port(accord, port)
+    accord = open_accord(config, decision_port=port)
 
     # engineering vs finance: agent:billing (senior) outranks agent:frontend (mid)
     ranked = accord.settle("Pay today?", contradiction("agent:frontend", "agent:billing"))

@@ -16,7 +16,6 @@ from ._support import (
     copy_example_org,
     critical_opt_in,
     first_group_wins,
-    give_decision_port,
     ledger_events,
     numbers_tied,
     scripted_model,
@@ -104,9 +103,8 @@ def test_a_department_changes_one_setting_and_inherits_the_rest(
             ),
         },
     )
-    accord = open_accord(config)
     port = FakeDecisionPort({"agent:coo": "false"})
-    give_decision_port(accord, port)
+    accord = open_accord(config, decision_port=port)
 
     # both mid, across branches: seniority (company) ties, then the manager decides (department)
     case = accord.settle("Pay?", contradiction("agent:frontend", "agent:legacy-reports"))
@@ -178,8 +176,8 @@ def test_tier1_rungs_chosen_in_yaml_are_the_only_ones_tier_one_runs(
     assert "confidence" not in [a.rung for a in case.attempts]
 
 
-def test_assigning_accord_decision_port_lets_the_common_manager_decide(
-    tmp_path: Path, open_accord: OpenAccord
+def test_a_decision_port_given_to_accord_open_lets_the_common_manager_decide(
+    tmp_path: Path, database_url: str
 ) -> None:
     config = write_config(
         tmp_path,
@@ -188,10 +186,16 @@ def test_assigning_accord_decision_port_lets_the_common_manager_decide(
             "conflict_resolution": critical_opt_in({"strategy": "authority"}),
         },
     )
-    accord = open_accord(config)
-    accord.decision_port = FakeDecisionPort({"agent:coo": "false"})
-
-    case = accord.settle("Pay?", contradiction("agent:backend", "agent:billing"))
+    accord = Accord.open(
+        config,
+        db_url=database_url,
+        keys_dir=tmp_path / "keys",
+        decision_port=FakeDecisionPort({"agent:coo": "false"}),
+    )
+    try:
+        case = accord.settle("Pay?", contradiction("agent:backend", "agent:billing"))
+    finally:
+        accord.close()
 
     assert case.decision is not None
     assert case.decision.winner == "agent:billing"

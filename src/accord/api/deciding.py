@@ -9,9 +9,7 @@ an unconfigured reviewer and a principal who is, or owns, a party of the case.
 
 from __future__ import annotations
 
-import os
-
-from accord.app import PASSPHRASE_ENV, Accord
+from accord.app import Accord
 from accord.approvals import ApprovalItem
 from accord.crypto import Ed25519Signer
 from accord.crypto.keyring import role_key_name
@@ -22,7 +20,7 @@ def reviewer_signer(accord: Accord, principal_id: str) -> Ed25519Signer:
     """``principal_id``'s reviewer key from the server's key folder."""
     name = role_key_name("reviewer", principal_id)
     try:
-        return accord.keyring.signer(name, passphrase=os.environ.get(PASSPHRASE_ENV))
+        return accord.key_signer(name)
     except KeyNotFound as exc:
         raise AccordError(
             f"{principal_id} has no reviewer key in {accord.keyring.directory}: create and "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from importlib.resources import files
 from pathlib import Path
 from typing import Annotated
@@ -51,7 +52,7 @@ def init(
             example = files("accord").joinpath("examples/org.yaml").read_text(encoding="utf-8")
             org_path.write_text(example, encoding="utf-8")
             lines.append(f"wrote    {org_path} (an example 16-member agent company)")
-        url = resolve_database_url(db)
+        url = resolve_database_url(db or os.environ.get("ACCORD_DB"))
         config.write_text(
             CONFIG_TEMPLATE.format(url=url, keys=keys or "accord-keys"), encoding="utf-8"
         )

@@ -503,7 +503,7 @@ def demo(
     ] = False,
 ) -> None:
     """Settle a day of agent disagreements through the real API and print the verified ledger."""
-    url = resolve_database_url(db)
+    url = resolve_database_url(db or os.environ.get("ACCORD_DB"))
     database = Path(url.removeprefix("sqlite:///")) if url.startswith("sqlite:///") else None
     if fresh:
         if database is None:

@@ -86,7 +86,7 @@ def _check_all(source: SettleFile, accord: Accord) -> int:
     try:
         for where, case in source.cases():
             try:
-                accord.settler.check(case.request())
+                accord.check(case.request())
             except ValidationError as exc:
                 field = exc.context.get("field")
                 raise ValidationError(

@@ -8,7 +8,6 @@ so ledger appends from many processes serialize and the hash chain never forks.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -37,8 +36,9 @@ _AFTER_COMMIT = "accord_after_commit"
 
 
 def resolve_database_url(explicit: str | None = None) -> str:
-    """``--db`` if given, else ``ACCORD_DB``, else ``sqlite:///accord.db``."""
-    return explicit or os.environ.get("ACCORD_DB") or DEFAULT_DATABASE_URL
+    """``explicit`` if given, else ``sqlite:///accord.db``. (The library reads no environment
+    variable here: ``ACCORD_DB`` is read by the CLI and by ``accord.app.wiring``.)"""
+    return explicit or DEFAULT_DATABASE_URL
 
 
 def sqlite_relative_to(url: str, base: Path) -> str:

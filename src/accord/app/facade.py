@@ -1,0 +1,387 @@
+"""``Accord``: the library's facade — settle, decide, park, close sessions, verify, query.
+
+``Accord.open`` (or ``Accord.from_config``) has :func:`accord.app.wiring.wire` build every
+part, injected ones included; the facade only delegates. Its parts are private: read-only
+properties name the ones users, the CLI and the service need.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Unpack
+
+from accord.app.gather import FanOut, gather_positions
+from accord.app.wiring import AccordParts, WiringOptions, wire
+from accord.approvals import (
+    ApprovalItem,
+    ApprovalQueue,
+    Parking,
+    Principal,
+    Reviewer,
+    TaskHandle,
+    UnconfiguredReviewer,
+)
+from accord.auditor import verify_database
+from accord.boundary import Boundary, BoundaryService, CloseReport
+from accord.clock import Clock
+from accord.config import LoadedConfig, load_config
+from accord.conflicts import Position
+from accord.crypto import Ed25519Signer, Keyring
+from accord.disputes import Case, CaseStore, Justifier, SettleRequest
+from accord.disputes.dissent_store import DissentStore
+from accord.disputes.outcome_view import case_outcome
+from accord.disputes.reliability_cache import ReliabilityCache
+from accord.disputes.reviewers import reviewer_for
+from accord.disputes.session_close import close_session_report
+from accord.errors import AccordError, ValidationError
+from accord.learning import CaseOutcome
+from accord.ledger import Checkpoint, Ledger, TrustRoot, VerificationReport
+from accord.llm import LanguageModel
+from accord.org import OrgChart
+from accord.plugins import ConfiguredProbes
+from accord.resolution import VerifierRegistry
+from accord.store import Database
+
+
+class Accord:
+    """One configured Accord instance: database, keys, ledger, cases and the settle service.
+
+    Open one with :meth:`open`; the constructor takes the parts :func:`accord.app.wiring.wire`
+    built. Nothing is assigned to an ``Accord`` after that (``__slots__``, frozen parts,
+    read-only properties): what differs between deployments or tests is injected when it is
+    opened.
+    """
+
+    __slots__ = ("_parts",)
+
+    def __init__(self, parts: AccordParts) -> None:
+        self._parts = parts
+
+    @classmethod
+    def open(
+        cls, config_path: str | Path | None = None, **options: Unpack[WiringOptions]
+    ) -> Accord:
+        """Load ``config_path`` (None: the defaults), open (and migrate) the database, load
+        keys and the ledger, and wire every part.
+
+        Precedence for the database URL: ``db_url`` > ``ACCORD_DB`` > the config file >
+        ``sqlite:///accord.db``; for the key directory: ``keys_dir`` > ``ACCORD_KEYS`` >
+        the config file. With ``must_exist`` a SQLite file that is not there is an error
+        (``store.no_database``) instead of a new, empty database — for commands that only read.
+        With ``read_only`` no application code is imported (strategy plugins, probes) and no
+        model is built; settling, deciding, sweeping and closing sessions are refused.
+        ``model``, ``strategies``, ``decision_port``, ``verifiers``, ``clock`` and ``environ``
+        are injected as :func:`accord.app.wiring.wire` describes.
+        """
+        config = load_config(Path(config_path) if config_path is not None else None)
+        return cls(wire(config, **options))
+
+    @classmethod
+    def from_config(cls, config: LoadedConfig, **options: Unpack[WiringOptions]) -> Accord:
+        """As :meth:`open`, for a configuration already loaded (``accord.config.load_config``)."""
+        return cls(wire(config, **options))
+
+    # --- what users, the CLI and the service read ------------------------------------------
+
+    @property
+    def db(self) -> Database:
+        """The database (for stores beside the cases, e.g. API keys)."""
+        return self._parts.db
+
+    @property
+    def keyring(self) -> Keyring:
+        """The key folder this instance signs with."""
+        return self._parts.keyring
+
+    @property
+    def ledger(self) -> Ledger:
+        """The signed, hash-chained ledger."""
+        return self._parts.ledger
+
+    @property
+    def config(self) -> LoadedConfig:
+        """The configuration this instance was opened with."""
+        return self._parts.config
+
+    @property
+    def clock(self) -> Clock:
+        """The clock every record's time comes from."""
+        return self._parts.clock
+
+    @property
+    def read_only(self) -> bool:
+        """Opened to read: no strategy plugins, probes or models are loaded, and settling,
+        deciding, sweeping and closing sessions raise ``accord.read_only``."""
+        return self._parts.read_only
+
+    @property
+    def cases(self) -> CaseStore:
+        """Every case, as stored."""
+        return self._parts.cases
+
+    @property
+    def dissent(self) -> DissentStore:
+        """Dissent records: query, summarize, export."""
+        return self._parts.dissent
+
+    @property
+    def verifiers(self) -> VerifierRegistry:
+        """Source verifiers by task type (``accord.verifiers.register(task_type, verifier)``)."""
+        return self._parts.verifiers
+
+    @property
+    def reliability(self) -> ReliabilityCache:
+        """Agents' learned reliability weights (refit from the stored outcomes)."""
+        return self._parts.reliability
+
+    @property
+    def model(self) -> LanguageModel | None:
+        """The language model tier-2 strategies call (None: none configured or injected)."""
+        return self._parts.model
+
+    @property
+    def approvals(self) -> ApprovalQueue:
+        """The human approval queue."""
+        return self._parts.approvals
+
+    @property
+    def parking(self) -> Parking:
+        """Agents' tasks parked on cases that wait for people."""
+        return self._parts.parking
+
+    @property
+    def probes(self) -> ConfiguredProbes:
+        """Probes a successor runs to resolve a boundary (``probes.register(probe)``)."""
+        return self._parts.probes
+
+    @property
+    def boundaries(self) -> BoundaryService:
+        """Disagreement boundaries recorded when sessions close, and their tie-breaker hints."""
+        return self._parts.boundaries
+
+    @property
+    def org(self) -> OrgChart | None:
+        """The org chart, when the configuration names one."""
+        return self._parts.config.org
+
+    def _refuse_if_read_only(self, action: str) -> None:
+        if self.read_only:
+            raise AccordError(
+                f"cannot {action}: this Accord was opened read-only (Accord.open(read_only=True))",
+                code="accord.read_only",
+                action=action,
+            )
+
+    # --- settle -------------------------------------------------------------------------
+
+    def settle(
+        self,
+        subject: str,
+        positions: Sequence[Position | Mapping[str, Any]],
+        *,
+        task_type: str = "default",
+        session_id: str | None = None,
+    ) -> Case:
+        """Turn N agents' positions into a decided (or escalated) case, persisted and signed."""
+        self._refuse_if_read_only("settle")
+        return self._parts.settler.settle(SettleRequest(subject, positions, task_type, session_id))
+
+    def settle_many(self, requests: Sequence[SettleRequest]) -> list[Case]:
+        """Settle many cases in one transaction (all recorded, or none)."""
+        self._refuse_if_read_only("settle")
+        return self._parts.settler.settle_many(requests)
+
+    def check(self, request: SettleRequest) -> None:
+        """Every check :meth:`settle` makes on ``request`` before deciding it, writing nothing
+        (``accord settle`` checks a whole file before it records any case)."""
+        self._parts.settler.check(request)
+
+    async def settle_async(
+        self,
+        subject: str,
+        positions: Sequence[Position | Mapping[str, Any]],
+        *,
+        task_type: str = "default",
+        session_id: str | None = None,
+        justifier: Justifier | None = None,
+        justify_timeout: float = 10.0,
+    ) -> Case:
+        """As :meth:`settle`; with a ``justifier`` each agent is first asked to justify itself."""
+        self._refuse_if_read_only("settle")
+        return await self._parts.settler.settle_async(
+            SettleRequest(subject, positions, task_type, session_id),
+            justifier=justifier,
+            justify_timeout=justify_timeout,
+        )
+
+    async def settle_gather(
+        self,
+        subject: str,
+        fan_out: FanOut,
+        *,
+        task_type: str = "default",
+        session_id: str | None = None,
+        justifier: Justifier | None = None,
+        justify_timeout: float = 10.0,
+        timeout: float | None = None,
+    ) -> Case:
+        """Await a parallel fan-out and settle what came back.
+
+        ``fan_out`` maps agent → awaitable (each may return a :class:`Position`, a position
+        mapping, or a bare output, named by its key), or is the list of awaitables you would
+        give ``asyncio.gather`` (each must then return a Position or a mapping with
+        ``agent``). Agents that raise, or are still running after ``timeout`` seconds
+        (cancelled), are left out and logged.
+        """
+        positions = await gather_positions(fan_out, timeout=timeout)
+        return await self.settle_async(
+            subject,
+            positions,
+            task_type=task_type,
+            session_id=session_id,
+            justifier=justifier,
+            justify_timeout=justify_timeout,
+        )
+
+    # --- people ---------------------------------------------------------------------------
+
+    def park(self, case: Case | str, agent_id: str, context: Mapping[str, Any]) -> TaskHandle:
+        """Park an agent's task on a case that waits for people; resume with the handle."""
+        self._refuse_if_read_only("park a task")
+        found = self.cases.get(case) if isinstance(case, str) else case
+        if found.approval_item_id is None:
+            raise ValidationError(
+                f"case {found.case_id} is not waiting for a human decision",
+                code="approvals.not_queued",
+                field="case",
+                case_id=found.case_id,
+            )
+        return self.parking.park(agent_id, found.approval_item_id, dict(context))
+
+    def principal(self, principal_id: str) -> Principal:
+        """A person as configured: roles come from ``approvals.principals``."""
+        roles = self.config.settings.approvals.principals.get(principal_id, [])
+        return Principal(principal_id=principal_id, roles=frozenset(roles))
+
+    def register_reviewer_key(self, public_key: bytes, principal_id: str) -> str:
+        """Register a reviewer key for ``principal_id`` in the ledger (a signed
+        ``key_registered`` entry); returns its kid. The principal must be configured."""
+        self._configured(principal_id)
+        return str(self.ledger.register_key(public_key, "reviewer", principal_id).record["kid"])
+
+    def key_signer(self, key_name: str) -> Ed25519Signer:
+        """The signer of ``key_name`` in this instance's key folder; a sealed key opens with
+        the passphrase given when it was opened (``ACCORD_KEY_PASSPHRASE``)."""
+        return self.keyring.signer(key_name, passphrase=self._parts.passphrase)
+
+    def reviewer(self, signer: Ed25519Signer) -> Reviewer:
+        """The configured reviewer whose registered, unrevoked reviewer key ``signer`` is."""
+        return reviewer_for(self.ledger.key_registry(), signer, self._configured)
+
+    def os_login_reviewer(self, login: str) -> Reviewer:
+        """``human:<login>`` as a reviewer without a key — only where ``accord.yaml`` opts in
+        with ``approvals.allow_os_login: true``, and only for a configured reviewer."""
+        if not self.config.settings.approvals.allow_os_login:
+            raise UnconfiguredReviewer(
+                "deciding as the OS login is off: use a reviewer key (--key), or opt in with "
+                "approvals.allow_os_login: true",
+                field="approvals.allow_os_login",
+                rule="decisions come from a reviewer key unless the deployment opts in",
+            )
+        return Reviewer(self._configured(f"human:{login}"), None)
+
+    def _configured(self, principal_id: str) -> Principal:
+        if principal_id not in self.config.settings.approvals.principals:
+            raise UnconfiguredReviewer(
+                f"{principal_id} is not a configured reviewer (approvals.principals in "
+                f"{self.config.source})",
+                principal_id=principal_id,
+                field="approvals.principals",
+                rule="only principals configured as reviewers may decide",
+            )
+        return self.principal(principal_id)
+
+    def decide(
+        self,
+        item_id: str,
+        reviewer: Reviewer | Ed25519Signer,
+        *,
+        choice: str | None = None,
+        deny: bool = False,
+        reason: str = "",
+    ) -> ApprovalItem:
+        """A reviewer's signed decision on an approval item; the case settles in the same
+        transaction. ``reviewer`` is a :class:`Reviewer` or a reviewer key's signer."""
+        self._refuse_if_read_only("decide")
+        if isinstance(reviewer, Ed25519Signer):
+            reviewer = self.reviewer(reviewer)
+        return self.approvals.decide(
+            item_id,
+            reviewer,
+            outcome="denied" if deny else "approved",
+            choice=None if deny else choice,
+            reason=reason,
+        )
+
+    def sweep(self) -> list[ApprovalItem]:
+        """Apply every due approval deadline exactly once (run it periodically)."""
+        self._refuse_if_read_only("sweep")
+        return self.approvals.sweep_due()
+
+    # --- session hand-off ---------------------------------------------------------------
+
+    def close_session(self, session_id: str) -> list[Boundary]:
+        """Record a disagreement boundary for every unresolved case of the session.
+
+        Register probes (``accord.probes.register``) and tie-breaker hints
+        (``accord.boundaries.hints["task_type:field"] = TieBreaker(...)``) first; a boundary
+        whose tie-breaker no single successor can run stays with people (``status == "human"``).
+        """
+        return list(self.close_session_report(session_id).boundaries)
+
+    def close_session_report(self, session_id: str) -> CloseReport:
+        """:meth:`close_session`, also naming the cases it skipped (``stylistic``: the agents
+        differ only in wording; ``already_recorded``: an earlier close recorded them)."""
+        self._refuse_if_read_only("close a session")
+        self.probes.load()  # the configured probes decide which boundaries a successor runs
+        return close_session_report(self.boundaries, self.cases, session_id)
+
+    def outcomes(self) -> list[CaseOutcome]:
+        """Every case as the learning loop sees it (oldest first)."""
+        return [case_outcome(c) for c in self.cases.iter_documents()]
+
+    def trust_root(self) -> TrustRoot:
+        """The service key verification pins: ``keys.trust_root`` (a kid, needed once the
+        service key was rotated) or else this instance's own service key."""
+        kid = self.config.settings.keys.trust_root
+        signer = self.ledger.signer
+        if kid is None or kid == signer.kid:
+            return TrustRoot(signer.kid, signer.public_key)
+        return TrustRoot.from_public_keys(self.keyring.trusted_public_keys(), kid)
+
+    def verify(
+        self,
+        *,
+        workers: int | None = None,
+        cases: bool = True,
+        trusted_checkpoint: Checkpoint | None = None,
+    ) -> VerificationReport:
+        """Verify the whole ledger against the pinned service key and the keys it registered,
+        then every stored case against what was signed about it (``VerificationFailed`` names
+        the first bad entry, or ``cases.mismatch`` the first case whose rows were altered).
+
+        ``trusted_checkpoint`` (one kept outside the database: ``accord.ledger.anchor``) also
+        proves that no entry at or below its size was removed or altered. A table the check
+        needs that is missing is ``store.missing_table``."""
+        return verify_database(
+            self.db,
+            self.trust_root(),
+            workers=workers,
+            cases=cases,
+            trusted_checkpoint=trusted_checkpoint,
+        )
+
+    def close(self) -> None:
+        """Release the database's connections."""
+        self.db.dispose()
