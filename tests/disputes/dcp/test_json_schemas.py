@@ -1,0 +1,108 @@
+"""The JSON Schemas published under schemas/ are what the record models generate (R40)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+from pydantic import BaseModel, ConfigDict
+from typer.testing import CliRunner
+
+from accord.cli.main import app
+from accord.disputes.dcp.json_schemas import DCP07_MODELS, schema_files, stale_schema_files
+from tests.conftest import REPO_ROOT
+from tests.disputes.dcp._records import (
+    dispute_document,
+    human_appeal_document,
+    objection_document,
+    resolution_document,
+)
+
+PUBLISHED = REPO_ROOT / "schemas"
+
+
+def published(name: str) -> dict[str, Any]:
+    schema: dict[str, Any] = json.loads(
+        (PUBLISHED / "dcp07" / f"{name}.schema.json").read_text("utf-8")
+    )
+    return schema
+
+
+def test_r40_the_published_schemas_equal_what_the_models_generate() -> None:
+    assert stale_schema_files(PUBLISHED, schema_files()) == [], (
+        "schemas/ is stale: run `accord schema dcp --out schemas`"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "document"),
+    [
+        ("dispute_record", dispute_document()),
+        ("arbitration_resolution", resolution_document()),
+        ("arbitration_resolution", human_appeal_document()),
+        ("objection_record", objection_document()),
+    ],
+)
+def test_r40_the_section_examples_are_valid_under_the_published_schemas(
+    name: str, document: dict[str, Any]
+) -> None:
+    schema = published(name)
+    Draft202012Validator.check_schema(schema)
+    Draft202012Validator(schema).validate(document)
+
+
+def test_r40_the_published_schemas_refuse_what_the_models_refuse() -> None:
+    validator = Draft202012Validator(published("dispute_record"))
+    assert not validator.is_valid({**dispute_document(), "dispute_type": "budget_conflict"})
+    assert not validator.is_valid({**dispute_document(), "dispute_id": "dispute:42"})
+    assert not validator.is_valid({**dispute_document(), "extra": 1})
+    document = resolution_document()
+    document["panel"]["threshold"]["m"] = 2.5
+    assert not Draft202012Validator(published("arbitration_resolution")).is_valid(document)
+
+
+def test_a_stale_missing_or_orphaned_schema_file_is_reported(tmp_path: Path) -> None:
+    files = schema_files()
+    for relative, text in files.items():
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text, encoding="utf-8")
+    assert stale_schema_files(tmp_path, files) == []
+    first, second, _ = files
+    (tmp_path / first).write_text("{}\n", encoding="utf-8")
+    (tmp_path / second).unlink()
+    (tmp_path / "dcp07" / "old.schema.json").write_text("{}\n", encoding="utf-8")
+    assert stale_schema_files(tmp_path, files) == [first, second, "dcp07/old.schema.json"]
+
+
+class _Bundle(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    jurisprudence_id: str
+
+
+def test_the_generator_takes_any_list_of_named_models() -> None:
+    files = schema_files([*DCP07_MODELS, ("jurisprudence_bundle", _Bundle)])
+    schema = json.loads(files["dcp07/jurisprudence_bundle.schema.json"])
+    assert schema["$id"] == "urn:accord:schemas:dcp07:jurisprudence_bundle.schema.json"
+    assert schema["required"] == ["jurisprudence_id"]
+    with pytest.raises(ValueError, match="repeat"):
+        schema_files([*DCP07_MODELS, ("dispute_record", _Bundle)])
+
+
+def test_accord_schema_dcp_writes_the_files_and_check_reports_staleness(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "schemas"
+    stale = runner.invoke(app, ["schema", "dcp", "--out", str(out), "--check"])
+    assert stale.exit_code == 1
+    wrote = runner.invoke(app, ["schema", "dcp", "--out", str(out)])
+    assert wrote.exit_code == 0
+    assert sorted(p.name for p in (out / "dcp07").iterdir()) == [
+        "arbitration_resolution.schema.json",
+        "dispute_record.schema.json",
+        "objection_record.schema.json",
+    ]
+    fresh = runner.invoke(app, ["schema", "dcp", "--out", str(out), "--check"])
+    assert fresh.exit_code == 0, fresh.output
