@@ -227,9 +227,7 @@ def test_r27_objection_ids_are_obj_uuid_and_precedent_references_are_jur_ids() -
     assert error.context["field"] == "objection_id"
     document = objection_document()
     document["grounds"]["precedent_references"] = ["juris:old-style"]
-    assert refusal(ObjectionRecord, document).context["field"] == (
-        "grounds.precedent_references.0"
-    )
+    assert refusal(ObjectionRecord, document).context["field"] == ("grounds.precedent_references.0")
 
 
 def test_r05_records_are_frozen() -> None:
