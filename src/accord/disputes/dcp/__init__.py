@@ -3,7 +3,8 @@
 Signed under ``DCP-DISPUTE-SIG-v2`` (:func:`signed`, :func:`cosigned`), chained to the previous
 ledger entry (:func:`chain_link`), published as JSON Schemas (:func:`schema_files`), exported
 to and imported from the reference SDK's smaller format, and checked against the requirement
-list by the conformance table. Pure logic: no I/O except the schema and conformance writers.
+list by the conformance table; the flooding rules of R33/R34 are checked on filing. Pure
+logic: no I/O except the schema and conformance writers.
 """
 
 from accord.disputes.dcp.chain import ChainLink, chain_link, verify_chain_link
@@ -20,7 +21,15 @@ from accord.disputes.dcp.documents import (
     record_canonical_bytes,
     record_document,
 )
+from accord.disputes.dcp.evidence_check import evidence_content_hash, verified_evidence
 from accord.disputes.dcp.evidence_item import EvidenceItem
+from accord.disputes.dcp.filing_rules import (
+    FilingPolicy,
+    PastFiling,
+    check_filing,
+    evidence_bar,
+    filing_score,
+)
 from accord.disputes.dcp.json_schemas import DCP07_MODELS, schema_files
 from accord.disputes.dcp.objection_record import Grounds, ObjectionRecord, RequestedRemedy
 from accord.disputes.dcp.parties import ObjectingParty, Party
@@ -64,6 +73,7 @@ __all__ = [
     "DisputeRecord",
     "DisputeSignature",
     "EvidenceItem",
+    "FilingPolicy",
     "Grounds",
     "ObjectingParty",
     "ObjectionRecord",
@@ -73,6 +83,7 @@ __all__ = [
     "Panel",
     "PanelMember",
     "Party",
+    "PastFiling",
     "PrecedentApplication",
     "PrecedentCitation",
     "RecordType",
@@ -89,10 +100,14 @@ __all__ = [
     "TimelineEvent",
     "Vote",
     "chain_link",
+    "check_filing",
     "cosigned",
+    "evidence_bar",
+    "evidence_content_hash",
     "export_dispute",
     "export_objection",
     "export_resolution",
+    "filing_score",
     "import_dispute",
     "import_objection",
     "import_resolution",
@@ -103,6 +118,7 @@ __all__ = [
     "schema_files",
     "sdk_document",
     "signed",
+    "verified_evidence",
     "verify_chain_link",
     "verify_resolution",
     "verify_signed",
