@@ -189,6 +189,20 @@ def test_an_sdk_escalation_of_an_exported_dispute_imports_as_an_unsigned_escalat
     )
 
 
+def test_the_exported_timestamp_is_the_latest_timeline_instant(
+    keys: tuple[Ed25519Signer, MlDsa65Signer],
+) -> None:
+    document = dispute_document()
+    document["timeline"] = [
+        {"event": "dispute_opened", "timestamp": "2026-03-01T10:05:00Z", "actor": COMPLAINANT},
+        {"event": "evidence", "timestamp": "2026-03-01T10:05:00.500000Z", "actor": COMPLAINANT},
+    ]
+    exported = export_dispute(
+        read_record(DisputeRecord, document), session_nonce=NONCE, classical=keys[0], pq=None
+    )
+    assert exported.timestamp == "2026-03-01T10:05:00.500000Z"
+
+
 def test_a_tampered_sdk_dispute_is_refused(keys: tuple[Ed25519Signer, MlDsa65Signer]) -> None:
     record = dispute()
     exported = sdk_document(

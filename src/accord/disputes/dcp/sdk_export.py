@@ -9,6 +9,7 @@ dispute, a split decision); what it merely leaves out is listed in the README's 
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, TypeVar
 
 from pydantic import ValidationError as PydanticValidationError
@@ -72,7 +73,9 @@ def export_dispute(
         "evidence_hashes": [e.content_hash.removeprefix(SHA256_PREFIX) for e in record.evidence],
         "escalation_level": record.current_escalation_level.value,
         "status": status,
-        "timestamp": max((e.timestamp for e in record.timeline), default=record.opened_at),
+        "timestamp": max(
+            (e.timestamp for e in record.timeline), key=_instant, default=record.opened_at
+        ),
     }
     return _signed(SdkDisputeRecord, payload, "R5", classical, pq)
 
@@ -144,6 +147,12 @@ def export_objection(
         "timestamp": record.timestamp,
     }
     return _signed(SdkObjectionRecord, payload, "R27", classical, pq)
+
+
+def _instant(timestamp: str) -> datetime:
+    """Timestamps compare as instants: ``10:05:00Z`` is before ``10:05:00.5Z``, though the text
+    sorts after it."""
+    return datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
 
 
 def sdk_document(record: SdkRecord) -> dict[str, Any]:
