@@ -18,6 +18,7 @@ from accord.disputes.dcp import (
     ObjectionRecord,
     ResolutionRecord,
     chain_link,
+    chain_link_at,
     cosigned,
     read_record,
     record_canonical_bytes,
@@ -28,6 +29,7 @@ from accord.disputes.dcp import (
     verify_signed,
 )
 from accord.errors import SignatureInvalid, ValidationError
+from accord.ledger.entry import ChainHead, seal, splice_signature
 from tests.disputes.dcp._records import (
     ARBITRATORS,
     COMPLAINANT,
@@ -183,3 +185,23 @@ def test_r27_a_record_linked_to_another_entry_is_refused_naming_the_hash() -> No
     with pytest.raises(ValidationError) as caught:
         verify_chain_link(read_record(ObjectionRecord, primary_only), b"x")
     assert caught.value.context["field"] == "prev_hash_secondary"
+
+
+def test_r05_a_record_linked_at_the_ledger_head_links_to_the_last_entry_bytes() -> None:
+    assert chain_link_at(ChainHead.genesis()) == chain_link(None)
+    opened = signed(dispute(), signer_for(COMPLAINANT))
+    service = signer_for("service")
+    entry = seal(
+        1,
+        "dispute_opened",
+        record_canonical_bytes(opened),
+        ChainHead.genesis(),
+        service,
+        "2026-03-01T10:05:00.000000Z",
+    )
+    entry_bytes = splice_signature(entry.body, entry.signer_kid, entry.signature)
+    assert chain_link_at(entry.head()) == chain_link(entry_bytes)
+    following = read_record(
+        ResolutionRecord, {**resolution_document(), **chain_link_at(entry.head()).model_dump()}
+    )
+    verify_chain_link(following, entry_bytes)

@@ -7,7 +7,7 @@ list by the conformance table; the flooding rules of R33/R34 are checked on fili
 logic: no I/O except the schema and conformance writers.
 """
 
-from accord.disputes.dcp.chain import ChainLink, chain_link, verify_chain_link
+from accord.disputes.dcp.chain import ChainLink, chain_link, chain_link_at, verify_chain_link
 from accord.disputes.dcp.dispute_record import (
     DisputeRecord,
     PrecedentCitation,
@@ -100,6 +100,7 @@ __all__ = [
     "TimelineEvent",
     "Vote",
     "chain_link",
+    "chain_link_at",
     "check_filing",
     "cosigned",
     "evidence_bar",

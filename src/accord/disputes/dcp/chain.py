@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict
 from accord.crypto import GENESIS, dual_hash
 from accord.disputes.dcp.fields import PrevHash, PrevHashSecondary
 from accord.disputes.dcp.refusal import refused
+from accord.ledger.entry import ChainHead
 
 _REQUIREMENT_OF = {
     "dispute_record": "R5",
@@ -51,6 +52,12 @@ def chain_link(previous_canonical_bytes: bytes | None) -> ChainLink:
         return ChainLink(prev_hash=GENESIS, prev_hash_secondary=GENESIS)
     primary, secondary = dual_hash(previous_canonical_bytes)
     return ChainLink(prev_hash=primary, prev_hash_secondary=secondary)
+
+
+def chain_link_at(head: ChainHead) -> ChainLink:
+    """The link to the ledger's last entry, from its head (the ledger has already hashed that
+    entry's canonical bytes): equal to ``chain_link(<that entry's canonical bytes>)``."""
+    return ChainLink(prev_hash=head.entry_hash, prev_hash_secondary=head.entry_hash_secondary)
 
 
 def verify_chain_link(record: Chained, previous_canonical_bytes: bytes | None) -> None:
