@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from accord.crypto import (
     DISPUTE_SIG_TAG,
@@ -205,3 +207,37 @@ def test_r05_a_record_linked_at_the_ledger_head_links_to_the_last_entry_bytes() 
         ResolutionRecord, {**resolution_document(), **chain_link_at(entry.head()).model_dump()}
     )
     verify_chain_link(following, entry_bytes)
+
+
+TEXT_FIELDS = (
+    ("subject", "description"),
+    ("complainant", "principal_id"),
+    ("escalation_deadline",),
+    ("severity",),
+    ("prev_hash",),
+)
+
+
+@settings(max_examples=25)
+@given(
+    path=st.sampled_from(TEXT_FIELDS),
+    suffix=st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=8),
+)
+def test_r44_changing_any_signed_field_breaks_the_signature(
+    path: tuple[str, ...], suffix: str
+) -> None:
+    signer = signer_for(COMPLAINANT)
+    document = record_document(signed(dispute(), signer))
+    replacements = {
+        "escalation_deadline": "2026-03-01T14:06:00Z",
+        "severity": "critical",
+        "prev_hash": sha256_prefixed(suffix.encode()),
+    }
+    target = document
+    for key in path[:-1]:
+        target = target[key]
+    last = path[-1]
+    target[last] = replacements.get(last, f"{target[last]} {suffix}".replace(" ", "-"))
+    changed = read_record(DisputeRecord, document)
+    with pytest.raises(SignatureInvalid):
+        verify_signed(changed, signer.public_key)
