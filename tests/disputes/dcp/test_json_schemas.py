@@ -12,13 +12,27 @@ from pydantic import BaseModel, ConfigDict
 from typer.testing import CliRunner
 
 from accord.cli.main import app
+from accord.disputes.dcp import (
+    DisputeRecord,
+    ObjectionRecord,
+    ResolutionRecord,
+    cosigned,
+    read_record,
+    record_document,
+    signed,
+)
 from accord.disputes.dcp.json_schemas import DCP07_MODELS, schema_files, stale_schema_files
 from tests.conftest import REPO_ROOT
 from tests.disputes.dcp._records import (
+    ARBITRATORS,
+    COMPLAINANT,
+    PRINCIPALS,
+    RESPONDENT,
     dispute_document,
     human_appeal_document,
     objection_document,
     resolution_document,
+    signer_for,
 )
 
 PUBLISHED = REPO_ROOT / "schemas"
@@ -37,16 +51,35 @@ def test_r40_the_published_schemas_equal_what_the_models_generate() -> None:
     )
 
 
+def signed_dispute() -> dict[str, Any]:
+    return record_document(
+        signed(read_record(DisputeRecord, dispute_document()), signer_for(COMPLAINANT))
+    )
+
+
+def signed_objection() -> dict[str, Any]:
+    return record_document(
+        signed(read_record(ObjectionRecord, objection_document()), signer_for(RESPONDENT))
+    )
+
+
+def cosigned_by(document: dict[str, Any], signers: tuple[str, ...]) -> dict[str, Any]:
+    record = read_record(ResolutionRecord, document)
+    for signer in signers:
+        record = cosigned(record, signer, signer_for(signer))
+    return record_document(record)
+
+
 @pytest.mark.parametrize(
     ("name", "document"),
     [
-        ("dispute_record", dispute_document()),
-        ("arbitration_resolution", resolution_document()),
-        ("arbitration_resolution", human_appeal_document()),
-        ("objection_record", objection_document()),
+        ("dispute_record", signed_dispute()),
+        ("arbitration_resolution", cosigned_by(resolution_document(), ARBITRATORS[:2])),
+        ("arbitration_resolution", cosigned_by(human_appeal_document(), PRINCIPALS)),
+        ("objection_record", signed_objection()),
     ],
 )
-def test_r40_the_section_examples_are_valid_under_the_published_schemas(
+def test_r40_the_signed_section_examples_are_valid_under_the_published_schemas(
     name: str, document: dict[str, Any]
 ) -> None:
     schema = published(name)
@@ -56,12 +89,27 @@ def test_r40_the_section_examples_are_valid_under_the_published_schemas(
 
 def test_r40_the_published_schemas_refuse_what_the_models_refuse() -> None:
     validator = Draft202012Validator(published("dispute_record"))
-    assert not validator.is_valid({**dispute_document(), "dispute_type": "budget_conflict"})
-    assert not validator.is_valid({**dispute_document(), "dispute_id": "dispute:42"})
-    assert not validator.is_valid({**dispute_document(), "extra": 1})
-    document = resolution_document()
+    assert not validator.is_valid({**signed_dispute(), "dispute_type": "budget_conflict"})
+    assert not validator.is_valid({**signed_dispute(), "dispute_id": "dispute:42"})
+    assert not validator.is_valid({**signed_dispute(), "extra": 1})
+    document = cosigned_by(resolution_document(), ARBITRATORS[:2])
     document["panel"]["threshold"]["m"] = 2.5
     assert not Draft202012Validator(published("arbitration_resolution")).is_valid(document)
+
+
+def test_r44_a_published_record_is_signed_and_complete_though_a_draft_fits_the_model() -> None:
+    draft = dispute_document()
+    assert read_record(DisputeRecord, draft).signature is None
+    validator = Draft202012Validator(published("dispute_record"))
+    assert not validator.is_valid(draft)
+    without_timeline = signed_dispute()
+    del without_timeline["timeline"]
+    assert not validator.is_valid(without_timeline)
+    unsigned_resolution = resolution_document()
+    assert not Draft202012Validator(published("arbitration_resolution")).is_valid(
+        unsigned_resolution
+    )
+    assert not Draft202012Validator(published("objection_record")).is_valid(objection_document())
 
 
 def test_a_stale_missing_or_orphaned_schema_file_is_reported(tmp_path: Path) -> None:

@@ -32,8 +32,25 @@ DCP07_MODELS: Final[tuple[tuple[str, type[BaseModel]], ...]] = (
 
 
 def model_schema(name: str, model: type[BaseModel]) -> dict[str, Any]:
-    """The draft 2020-12 schema of ``model`` (what it accepts), with ``$schema`` and ``$id``."""
+    """The draft 2020-12 schema of ``model`` as Accord publishes it, with ``$schema`` and ``$id``.
+
+    It describes a *published* record, which is stricter than what the model accepts: every
+    field is present (Accord writes defaults out), and the record is signed (``signature`` is
+    not null; ``signatures`` has at least one entry). An unsigned draft fits the model only.
+    """
     body = model.model_json_schema(mode="validation")
+    for definition in (body, *body.get("$defs", {}).values()):
+        if "properties" in definition:
+            definition["required"] = list(definition["properties"])
+    properties = body.get("properties", {})
+    if "signature" in properties:
+        signature = properties["signature"]
+        [reference] = [option for option in signature.pop("anyOf") if option != {"type": "null"}]
+        signature.pop("default", None)
+        signature.update(reference)
+    if "signatures" in properties:
+        properties["signatures"].pop("default", None)
+        properties["signatures"]["minItems"] = 1
     return {
         "$schema": SCHEMA_DIALECT,
         "$id": f"{SCHEMA_BASE_ID}{name}.schema.json",
