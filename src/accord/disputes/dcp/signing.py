@@ -16,6 +16,7 @@ from accord.disputes.dcp.dispute_record import DisputeRecord
 from accord.disputes.dcp.documents import record_document
 from accord.disputes.dcp.objection_record import ObjectionRecord
 from accord.disputes.dcp.resolution_record import ResolutionRecord
+from accord.disputes.dcp.signature_fields import DisputeSignature
 from accord.disputes.dcp.vocabulary import Vote
 from accord.errors import SignatureInvalid
 
@@ -26,9 +27,10 @@ def signed(record: SingleSigned, signer: Ed25519Signer) -> SingleSigned:
     """A signed copy of the unsigned dispute or objection ``record``."""
     if record.signature is not None:
         raise _rejected(record_id(record), "signature", "the record is already signed")
-    document = record_document(record)
-    signature = sign_record(document, signer)
-    return type(record).model_validate({**document, "signature": signature.model_dump()})
+    signature = sign_record(record_document(record), signer)
+    # The record was validated when built; only the new signature block needs checking.
+    checked = DisputeSignature.model_validate(signature.model_dump())
+    return record.model_copy(update={"signature": checked})
 
 
 def cosigned(record: ResolutionRecord, agent_id: str, signer: Ed25519Signer) -> ResolutionRecord:
