@@ -17,6 +17,7 @@ from accord.disputes.dcp import (
     check_filing,
     evidence_bar,
     evidence_content_hash,
+    filing_policy,
     filing_score,
     read_record,
     verified_evidence,
@@ -129,14 +130,24 @@ def test_r34_the_bar_is_capped_and_a_critical_dispute_needs_at_least_its_minimum
 
 
 @pytest.mark.parametrize(
-    "settings",
+    ("settings", "field"),
     [
-        {"max_filings": 0},
-        {"window": timedelta(0)},
-        {"max_filings": 2.0},
-        {"evidence_per_point": -1},
+        ({"max_filings": 0}, "max_filings"),
+        ({"window": "PT0S"}, "window"),
+        ({"max_filings": 2.0}, "max_filings"),
+        ({"evidence_per_point": -1}, "evidence_per_point"),
+        ({"max_filing": 3}, "max_filing"),
     ],
 )
-def test_r34_a_filing_policy_with_impossible_figures_is_refused(settings: dict[str, Any]) -> None:
-    with pytest.raises((ValidationError, ValueError)):
-        FilingPolicy.model_validate(settings)
+def test_r34_a_filing_policy_with_impossible_figures_is_refused_naming_the_field(
+    settings: dict[str, Any], field: str
+) -> None:
+    with pytest.raises(ValidationError) as caught:
+        filing_policy(settings)
+    assert (caught.value.context["requirement"], caught.value.context["field"]) == ("R34", field)
+
+
+def test_r34_a_filing_policy_reads_from_configuration_values() -> None:
+    policy = filing_policy({"max_filings": 3, "window": "PT6H"})
+    assert (policy.max_filings, policy.window) == (3, timedelta(hours=6))
+    assert filing_policy({}) == FilingPolicy()

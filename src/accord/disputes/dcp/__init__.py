@@ -28,6 +28,7 @@ from accord.disputes.dcp.filing_rules import (
     PastFiling,
     check_filing,
     evidence_bar,
+    filing_policy,
     filing_score,
 )
 from accord.disputes.dcp.json_schemas import DCP07_MODELS, schema_files
@@ -108,6 +109,7 @@ __all__ = [
     "export_dispute",
     "export_objection",
     "export_resolution",
+    "filing_policy",
     "filing_score",
     "import_dispute",
     "import_objection",

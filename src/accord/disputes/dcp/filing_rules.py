@@ -10,14 +10,15 @@ Pure: the caller passes the filer's earlier filings (from storage) and the time 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Annotated, Self
+from typing import Annotated, Any, Self
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, StrictInt, model_validator
+from pydantic import ValidationError as PydanticValidationError
 
 from accord.disputes.dcp.dispute_record import DisputeRecord
-from accord.disputes.dcp.refusal import refused
+from accord.disputes.dcp.refusal import from_pydantic, refused
 from accord.disputes.dcp.vocabulary import Severity
 
 DEFAULT_MAX_FILINGS = 10
@@ -42,6 +43,14 @@ class FilingPolicy(BaseModel):
                 "R34", "window", "the rate-limit window is positive", code="dcp.policy_invalid"
             )
         return self
+
+
+def filing_policy(settings: Mapping[str, Any]) -> FilingPolicy:
+    """A :class:`FilingPolicy` from configuration values; refused naming the field (R34)."""
+    try:
+        return FilingPolicy.model_validate(settings)
+    except PydanticValidationError as exc:
+        raise from_pydantic(exc, requirement="R34", record="FilingPolicy") from None
 
 
 class PastFiling(BaseModel):
