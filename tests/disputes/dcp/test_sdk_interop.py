@@ -34,6 +34,9 @@ from accord.disputes.dcp import (
     DisputeRecord,
     ObjectionRecord,
     ResolutionRecord,
+    SdkArbitrationResolution,
+    SdkDisputeRecord,
+    SdkObjectionRecord,
     export_dispute,
     export_objection,
     export_resolution,
@@ -428,3 +431,44 @@ def test_the_sdk_example_dispute_cannot_be_imported_over_an_accord_record(
             classical_public_key=keys[0].public_key,
             pq_public_key=keys[1].public_key,
         )
+
+
+SDK_MODELS = [
+    ("dispute_record.schema.json", "example_dispute_record_v2.json", SdkDisputeRecord),
+    (
+        "arbitration_resolution.schema.json",
+        "example_arbitration_resolution_v2.json",
+        SdkArbitrationResolution,
+    ),
+    ("objection_record.schema.json", "example_objection_record_v2.json", SdkObjectionRecord),
+]
+
+BREAKAGES: list[tuple[str, Any]] = [
+    ("session_nonce", "not-hex"),
+    ("dcp_version", "1.0"),
+    ("surprise", "an extra field"),
+]
+
+
+@pytest.mark.parametrize(("schema", "example", "model"), SDK_MODELS)
+def test_the_sdk_format_models_accept_and_refuse_what_the_sdk_schemas_do(
+    schema: str, example: str, model: Any
+) -> None:
+    document = json.loads((DCP_VECTORS / example).read_text("utf-8"))
+    sdk_valid(schema, document)
+    model.model_validate(document)
+    validator = Draft202012Validator(SCHEMAS[schema], registry=REGISTRY)
+    for field, value in BREAKAGES:
+        broken = {**document, field: value}
+        assert not validator.is_valid(broken), field
+        with pytest.raises(ValueError, match=field):
+            model.model_validate(broken)
+    for field in SCHEMAS[schema]["required"]:
+        missing = {k: v for k, v in document.items() if k != field}
+        assert not validator.is_valid(missing), field
+        with pytest.raises(ValueError, match=field):
+            model.model_validate(missing)
+    # "format": "date-time" is only an annotation to jsonschema without a format checker
+    # installed; the model holds timestamps to RFC 3339, as the schema means.
+    with pytest.raises(ValueError, match="timestamp"):
+        model.model_validate({**document, "timestamp": "yesterday"})

@@ -65,7 +65,7 @@ def imported_status(status: SdkStatus, level: Tier) -> CaseStatus:
 class _SdkRecord(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    dcp_version: Literal["2.0"] = "2.0"
+    dcp_version: Literal["2.0"]
     session_nonce: SessionNonce
     timestamp: SdkTimestamp
     composite_sig: CompositeSignature
