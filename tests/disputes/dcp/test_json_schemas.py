@@ -22,6 +22,7 @@ from accord.disputes.dcp import (
     signed,
 )
 from accord.disputes.dcp.json_schemas import DCP07_MODELS, schema_files, stale_schema_files
+from accord.errors import ValidationError
 from tests.conftest import REPO_ROOT
 from tests.disputes.dcp._records import (
     ARBITRATORS,
@@ -154,3 +155,40 @@ def test_accord_schema_dcp_writes_the_files_and_check_reports_staleness(tmp_path
     ]
     fresh = runner.invoke(app, ["schema", "dcp", "--out", str(out), "--check"])
     assert fresh.exit_code == 0, fresh.output
+
+
+DISPUTE_BREAKAGES: list[tuple[str, Any]] = [
+    ("dispute_id", "disp:1234"),
+    ("dispute_type", "budget_conflict"),
+    ("severity", "urgent"),
+    ("status", "in_negotiation"),
+    ("current_escalation_level", "tier_4"),
+    ("opened_at", "2026-03-01"),
+    ("prev_hash", "sha256:abc"),
+    ("prev_hash_secondary", "sha3-256:abc"),
+    ("respondents", []),
+    ("record_type", "objection_record"),
+    ("dcp_version", "1.0"),
+    ("surprise", 1),
+]
+
+
+@pytest.mark.parametrize(("field", "value"), DISPUTE_BREAKAGES)
+def test_r40_the_published_dispute_schema_and_the_model_refuse_the_same_breakage(
+    field: str, value: Any
+) -> None:
+    broken = {**signed_dispute(), field: value}
+    assert not Draft202012Validator(published("dispute_record")).is_valid(broken)
+    with pytest.raises(ValidationError) as caught:
+        read_record(DisputeRecord, broken)
+    assert caught.value.context["field"] == field
+
+
+@pytest.mark.parametrize(("name", "model"), DCP07_MODELS)
+def test_r40_every_field_the_model_requires_the_published_schema_requires(
+    name: str, model: type[BaseModel]
+) -> None:
+    schema = published(name)
+    required_by_model = [n for n, f in model.model_fields.items() if f.is_required()]
+    assert set(required_by_model) <= set(schema["required"])
+    assert schema["required"] == list(model.model_fields)
