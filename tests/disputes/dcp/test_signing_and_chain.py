@@ -153,10 +153,25 @@ def test_r44_a_resolution_without_signatures_or_with_an_unknown_signer_does_not_
 
 def test_r16_a_human_appeal_decision_carries_the_principals_signatures() -> None:
     record = read_record(ResolutionRecord, human_appeal_document())
-    for principal in PRINCIPALS:
-        record = cosigned(record, principal, signer_for(principal))
     keys = {principal: signer_for(principal).public_key for principal in PRINCIPALS}
-    assert verify_resolution(record, keys).resolution_level.value == "human_appeal"
+    first = cosigned(record, PRINCIPALS[0], signer_for(PRINCIPALS[0]))
+    with pytest.raises(SignatureInvalid) as caught:
+        verify_resolution(first, keys, required_signers=PRINCIPALS)
+    assert caught.value.context["missing"] == [PRINCIPALS[1]]
+    both = cosigned(first, PRINCIPALS[1], signer_for(PRINCIPALS[1]))
+    verified = verify_resolution(both, keys, required_signers=PRINCIPALS)
+    assert verified.resolution_level.value == "human_appeal"
+
+
+def test_r07_a_negotiated_agreement_is_signed_by_every_party() -> None:
+    document = {**resolution_document(), "resolution_level": "direct_negotiation", "panel": None}
+    parties = (COMPLAINANT, "agent:procurement-b")
+    record = cosigned(read_record(ResolutionRecord, document), COMPLAINANT, signer_for(COMPLAINANT))
+    keys = {party: signer_for(party).public_key for party in parties}
+    with pytest.raises(SignatureInvalid):
+        verify_resolution(record, keys, required_signers=parties)
+    record = cosigned(record, parties[1], signer_for(parties[1]))
+    assert verify_resolution(record, keys, required_signers=parties) is record
 
 
 def test_r05_the_first_record_links_to_genesis_and_the_next_to_its_canonical_bytes() -> None:

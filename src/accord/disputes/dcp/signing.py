@@ -8,7 +8,7 @@ signing arbitrator (or principal, at human appeal), each over the same bytes.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any, TypeVar
 
 from accord.crypto import Ed25519Signer, RecordSignature, sign_record, verify_record
@@ -53,13 +53,26 @@ def verify_signed(record: SingleSigned, public_key: bytes) -> SingleSigned:
 
 
 def verify_resolution(
-    record: ResolutionRecord, public_keys: Mapping[str, bytes]
+    record: ResolutionRecord,
+    public_keys: Mapping[str, bytes],
+    *,
+    required_signers: Collection[str] = (),
 ) -> ResolutionRecord:
     """``record`` once every signature verifies under its signer's key in ``public_keys``
-    (agent or principal id → Ed25519 public key), and — for a panel's agreed decision — at
-    least M approving members have signed; else ``SignatureInvalid`` naming what failed."""
+    (agent or principal id → Ed25519 public key), everyone in ``required_signers`` has signed
+    (every party of a negotiated agreement; every party's principal at human appeal), and — for
+    a panel's agreed decision — at least M approving members have signed; else
+    ``SignatureInvalid`` naming what failed."""
     if not record.signatures:
         raise _rejected(record.resolution_id, "signatures", "a resolution is signed")
+    missing = sorted(set(required_signers) - {s.agent_id for s in record.signatures})
+    if missing:
+        raise _rejected(
+            record.resolution_id,
+            "signatures",
+            "every required signer has signed",
+            missing=missing,
+        )
     document = record_document(record)
     for signature in record.signatures:
         key = public_keys.get(signature.agent_id)
