@@ -48,7 +48,9 @@ def import_dispute(
     pq_public_key: bytes | None,
     require_hybrid: bool = True,
 ) -> DisputeRecord:
-    """The Accord dispute record ``data`` (an SDK dispute record) describes."""
+    """The Accord dispute record ``data`` (an SDK dispute record) describes: ``known`` when the
+    SDK's status and level are ``known``'s, else an unsigned draft carrying the SDK's status
+    and level (whether that move is legal is the lifecycle's to decide when it applies it)."""
     sdk = _verified(
         SdkDisputeRecord, data, "R5", classical_public_key, pq_public_key, require_hybrid
     )
