@@ -1,13 +1,20 @@
-"""`accord schema settle`: the JSON Schema of the settle file format."""
+"""`accord schema settle|dcp|conformance`: the JSON Schemas of Accord's inputs and records, and
+the DCP-07 conformance table."""
 
 from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
+from typing import Annotated
 
 import typer
 
+from accord.cli.problems import report_problem
+from accord.disputes.dcp.conformance import CONFORMANCE_DOC, conformance_table
+from accord.disputes.dcp.json_schemas import schema_files, stale_schema_files, write_schema_files
 from accord.disputes.settle_format import settle_file_schema
+from accord.errors import AccordError
 
 schema_app = typer.Typer(no_args_is_help=True, help="Print the JSON Schemas of Accord's inputs.")
 
@@ -16,3 +23,52 @@ schema_app = typer.Typer(no_args_is_help=True, help="Print the JSON Schemas of A
 def settle_schema() -> None:
     """The format `accord settle` reads (one case, an array of cases, or JSON Lines)."""
     sys.stdout.write(json.dumps(settle_file_schema(), indent=2, ensure_ascii=False) + "\n")
+
+
+@schema_app.command("dcp")
+def dcp_schemas(
+    out: Annotated[
+        Path, typer.Option("--out", help="Directory to write dcp07/*.schema.json under.")
+    ] = Path("schemas"),
+    check: Annotated[
+        bool, typer.Option("--check", help="Write nothing; exit 1 if a file differs.")
+    ] = False,
+) -> None:
+    """The JSON Schemas of Accord's DCP-07 records, generated from their models."""
+    files = schema_files()
+    if check:
+        stale = stale_schema_files(out, files)
+        if stale:
+            report_problem("stale", f"{', '.join(stale)} (run `accord schema dcp --out {out}`)")
+            raise typer.Exit(1)
+        sys.stdout.write(f"{len(files)} schema file(s) under {out} are up to date\n")
+        return
+    for path in write_schema_files(out, files):
+        sys.stdout.write(f"wrote {path}\n")
+
+
+@schema_app.command("conformance")
+def dcp_conformance(
+    root: Annotated[
+        Path, typer.Option("--root", help="The repository: docs/ and tests/ are read from it.")
+    ] = Path("."),
+    check: Annotated[
+        bool, typer.Option("--check", help="Write nothing; exit 1 if the table is stale.")
+    ] = False,
+) -> None:
+    """The DCP-07 conformance table (requirement → tests), written to docs/dcp07-conformance.md."""
+    try:
+        table = conformance_table(root)
+    except AccordError as exc:
+        report_problem("error", exc)
+        raise typer.Exit(2) from None
+    target = root / CONFORMANCE_DOC
+    if check:
+        current = target.read_text(encoding="utf-8") if target.is_file() else None
+        if current != table:
+            report_problem("stale", f"{target} (run `accord schema conformance --root {root}`)")
+            raise typer.Exit(1)
+        sys.stdout.write(f"{target} is up to date\n")
+        return
+    target.write_text(table, encoding="utf-8")
+    sys.stdout.write(f"wrote {target}\n")
