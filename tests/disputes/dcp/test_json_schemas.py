@@ -119,26 +119,32 @@ def test_a_stale_missing_or_orphaned_schema_file_is_reported(tmp_path: Path) -> 
         (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / relative).write_text(text, encoding="utf-8")
     assert stale_schema_files(tmp_path, files) == []
-    first, second, _ = files
+    first, second, *_ = files
     (tmp_path / first).write_text("{}\n", encoding="utf-8")
     (tmp_path / second).unlink()
     (tmp_path / "dcp07" / "old.schema.json").write_text("{}\n", encoding="utf-8")
     assert stale_schema_files(tmp_path, files) == [first, second, "dcp07/old.schema.json"]
 
 
-class _Bundle(BaseModel):
+class _Extra(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    jurisprudence_id: str
+    extra_id: str
 
 
 def test_the_generator_takes_any_list_of_named_models() -> None:
-    files = schema_files([*DCP07_MODELS, ("jurisprudence_bundle", _Bundle)])
-    schema = json.loads(files["dcp07/jurisprudence_bundle.schema.json"])
-    assert schema["$id"] == "urn:accord:schemas:dcp07:jurisprudence_bundle.schema.json"
-    assert schema["required"] == ["jurisprudence_id"]
+    files = schema_files([*DCP07_MODELS, ("extra_record", _Extra)])
+    schema = json.loads(files["dcp07/extra_record.schema.json"])
+    assert schema["$id"] == "urn:accord:schemas:dcp07:extra_record.schema.json"
+    assert schema["required"] == ["extra_id"]
     with pytest.raises(ValueError, match="repeat"):
-        schema_files([*DCP07_MODELS, ("dispute_record", _Bundle)])
+        schema_files([*DCP07_MODELS, ("dispute_record", _Extra)])
+
+
+def test_r41_the_jurisprudence_bundle_schema_is_published_and_requires_its_signature() -> None:
+    schema = json.loads(schema_files()["dcp07/jurisprudence_bundle.schema.json"])
+    assert "signature" in schema["required"]
+    assert "superseded_by" not in schema["properties"]  # derived when reading (R26)
 
 
 def test_accord_schema_dcp_writes_the_files_and_check_reports_staleness(tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """JSON Schemas generated from the record models, published under ``schemas/`` (R40).
 
 :func:`published_schemas` takes a list of ``(name, model)``, so another room's record
-(the precedents room's jurisprudence bundle) joins by adding one pair to :data:`DCP07_MODELS`.
+joins by adding one pair to :data:`DCP07_MODELS` (the precedents room's jurisprudence bundle did).
 The files are what :func:`schema_files` renders; a test keeps ``schemas/`` equal to it.
 """
 
@@ -17,6 +17,7 @@ from pydantic import BaseModel
 from accord.disputes.dcp.dispute_record import DisputeRecord
 from accord.disputes.dcp.objection_record import ObjectionRecord
 from accord.disputes.dcp.resolution_record import ResolutionRecord
+from accord.precedents import JurisprudenceBundle
 
 SCHEMA_DIALECT: Final = "https://json-schema.org/draft/2020-12/schema"
 SCHEMA_BASE_ID: Final = "urn:accord:schemas:dcp07:"
@@ -27,6 +28,7 @@ DCP07_MODELS: Final[tuple[tuple[str, type[BaseModel]], ...]] = (
     ("dispute_record", DisputeRecord),
     ("arbitration_resolution", ResolutionRecord),
     ("objection_record", ObjectionRecord),
+    ("jurisprudence_bundle", JurisprudenceBundle),
 )
 """The records Accord publishes schemas for, by file name stem."""
 
@@ -43,7 +45,7 @@ def model_schema(name: str, model: type[BaseModel]) -> dict[str, Any]:
         if "properties" in definition:
             definition["required"] = list(definition["properties"])
     properties = body.get("properties", {})
-    if "signature" in properties:
+    if "signature" in properties and "anyOf" in properties["signature"]:  # optional in drafts
         signature = properties["signature"]
         [reference] = [option for option in signature.pop("anyOf") if option != {"type": "null"}]
         signature.pop("default", None)
