@@ -157,6 +157,7 @@ def test_accord_schema_dcp_writes_the_files_and_check_reports_staleness(tmp_path
     assert sorted(p.name for p in (out / "dcp07").iterdir()) == [
         "arbitration_resolution.schema.json",
         "dispute_record.schema.json",
+        "jurisprudence_bundle.schema.json",
         "objection_record.schema.json",
     ]
     fresh = runner.invoke(app, ["schema", "dcp", "--out", str(out), "--check"])
