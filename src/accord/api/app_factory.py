@@ -39,6 +39,7 @@ from accord.api.routes import (
     ledger,
     metrics,
     parked,
+    precedents,
     settle,
 )
 from accord.api.sweeper import Sweeper
@@ -94,6 +95,8 @@ def create_app(
             parked.wait_for_decision,
             parked.decision_events,
             dissent.list_dissent,
+            precedents.search_precedents,
+            precedents.get_precedent,
             boundaries.list_boundaries,
             boundaries.get_boundary,
             boundaries.resolve_boundary,

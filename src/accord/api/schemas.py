@@ -233,3 +233,9 @@ class BoundaryOut(BaseModel):
 class Timeline(BaseModel):
     case_id: str
     events: list[TimelineEvent]
+
+
+class PrecedentPage(BaseModel):
+    """Signed bundles, best first, each with its derived ``superseded_by``."""
+
+    items: list[dict[str, Any]]

@@ -40,6 +40,7 @@ from accord.ledger import Checkpoint, Ledger, TrustRoot, VerificationReport
 from accord.llm import LanguageModel
 from accord.org import OrgChart
 from accord.plugins import ConfiguredProbes
+from accord.precedents import Precedents
 from accord.resolution import VerifierRegistry
 from accord.store import Database
 
@@ -159,6 +160,11 @@ class Accord:
     def boundaries(self) -> BoundaryService:
         """Disagreement boundaries recorded when sessions close, and their tie-breaker hints."""
         return self._parts.boundaries
+
+    @property
+    def precedents(self) -> Precedents:
+        """The jurisprudence registry: ``search``, ``get``, ``add`` (DCP-07 §7)."""
+        return self._parts.precedents
 
     @property
     def org(self) -> OrgChart | None:

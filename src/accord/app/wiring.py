@@ -32,6 +32,7 @@ from accord.ledger.witness import witnesses_from_settings
 from accord.llm import LanguageModel, build_model
 from accord.log import get_logger
 from accord.plugins import ConfiguredProbes, load_tie_breakers
+from accord.precedents import Precedents, PrecedentSearch, PrecedentStore
 from accord.resolution import (
     AgentDecisionPort,
     StrategyRegistry,
@@ -90,6 +91,7 @@ class AccordParts:
     parking: Parking
     probes: ConfiguredProbes
     boundaries: BoundaryService
+    precedents: Precedents
     settler: Settler
     passphrase: str | None
 
@@ -224,6 +226,11 @@ def wire(
         parking=Parking(db, approvals, clock),
         probes=probes,
         boundaries=boundaries,
+        precedents=Precedents(
+            PrecedentStore(db, clock),
+            PrecedentSearch(db),
+            None if read_only else ledger.signer,
+        ),
         settler=settler,
         passphrase=passphrase,
     )

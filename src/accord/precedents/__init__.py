@@ -22,6 +22,7 @@ from accord.precedents.bundle import (
 )
 from accord.precedents.draft_file import read_draft_file
 from accord.precedents.precedent import Precedent
+from accord.precedents.precedents import Precedents
 from accord.precedents.query import PrecedentQuery
 from accord.precedents.refusals import PrecedentNotFound, PrecedentRefused
 from accord.precedents.registry_check import verify_registry
@@ -47,6 +48,7 @@ __all__ = [
     "PrecedentRefused",
     "PrecedentSearch",
     "PrecedentStore",
+    "Precedents",
     "Summary",
     "authority_rank",
     "build_bundle",

@@ -1,0 +1,52 @@
+"""Precedents over HTTP: search the jurisprudence registry (R24) and read one bundle."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import get
+from litestar.datastructures import State
+from litestar.params import Parameter
+
+from accord.api.errors import error_responses
+from accord.api.guards import READERS, allow
+from accord.api.routes._state import accord_of
+from accord.api.schemas import PrecedentPage
+from accord.conflicts import DisputeType
+from accord.precedents.query import DEFAULT_LIMIT, MAX_LIMIT
+
+
+@get(
+    "/precedents",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403, 422),
+    tags=["precedents"],
+)
+def search_precedents(
+    state: State,
+    dispute_type: DisputeType,
+    condition: Annotated[
+        list[Annotated[str, Parameter(max_length=256)]] | None, Parameter(max_items=50)
+    ] = None,
+    limit: Annotated[int, Parameter(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT,
+) -> PrecedentPage:
+    """Bundles applying to a dispute type where every ``condition`` holds and none is
+    inapplicable: highest authority first, then the most recent; superseded ones last, with
+    their derived ``superseded_by``."""
+    found = accord_of(state).precedents.search(dispute_type.value, condition or (), limit=limit)
+    return PrecedentPage(items=[p.to_json_dict() for p in found])
+
+
+@get(
+    "/precedents/{jurisprudence_id:str}",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403, 404, 422),
+    tags=["precedents"],
+)
+def get_precedent(
+    state: State, jurisprudence_id: Annotated[str, Parameter(max_length=64)]
+) -> dict[str, Any]:
+    """One signed bundle with the derived ``superseded_by``."""
+    return accord_of(state).precedents.get(jurisprudence_id).to_json_dict()
