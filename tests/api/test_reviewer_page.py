@@ -157,3 +157,25 @@ def test_htmx_is_vendored_with_its_licence(client: TestClient[Litestar]) -> None
     assert script.status_code == 200
     assert script.text.startswith("/*! htmx 2.")
     assert "0BSD" in client.get("/static/htmx.LICENSE.txt").text or "BSD" in script.text[:200]
+
+
+def test_the_history_page_lists_who_decided_what_linked_to_the_signed_entry(
+    client: TestClient[Litestar], tokens: Tokens, escalated: Case, accord: Accord
+) -> None:
+    assert client.get("/history", follow_redirects=False).headers["location"] == "/signin"
+    _sign_in(client, tokens.reviewer)
+    assert "Nothing has been decided yet" in client.get("/history").text
+    page = client.get(f"/cases/{escalated.approval_item_id}").text
+    client.post(
+        f"/cases/{escalated.approval_item_id}/decision",
+        data={"choice": "reject", "reasoning": "chargebacks", "_csrf_token": _csrf(page)},
+    )
+    history = client.get("/history").text
+    assert str(escalated.approval_item_id) in history
+    assert "human:treasurer" in history
+    [seq] = [
+        entry.seq
+        for entry in accord.ledger.entries()
+        if entry.event_type == "approval_decided"
+    ]
+    assert f'href="/api/v1/ledger/entries/{seq}/proof"' in history

@@ -118,6 +118,7 @@ def create_app(
             pages.signin,
             pages.signout,
             pages.queue,
+            pages.history,
             pages.case_page,
             pages.decide,
             create_static_files_router(

@@ -20,6 +20,7 @@ from accord.api.ui.diff import field_rows
 from accord.api.ui.session import sign_in, sign_out, signed_in
 from accord.api.write_gate import write_gate
 from accord.app import Accord
+from accord.approvals.history import decision_history
 from accord.conflicts.kinds import ConflictKind, Severity
 from accord.disputes.case_pages import QueueFilter, queue_page
 from accord.errors import AccordError, NotFound
@@ -91,6 +92,17 @@ def queue(
             "severities": _SEVERITIES,
         },
     )
+
+
+@get("/history", include_in_schema=False, sync_to_thread=True)
+def history(request: Request[Any, Any, State], state: State) -> Response[Any]:
+    """Who decided what, when, how long it took, linked to the signed ledger entry."""
+    reviewer = signed_in(request)
+    if reviewer is None:
+        return Redirect("/signin")
+    accord = accord_of(state)
+    entries = decision_history(accord.db, accord.ledger, limit=QUEUE_PAGE)
+    return Template("history.html", context={"reviewer": reviewer, "entries": entries})
 
 
 _KINDS = tuple(k.value for k in ConflictKind)
