@@ -17,7 +17,7 @@ from typing import Any
 from accord.clock import isoformat
 from accord.disputes.audit_paths import Extract, Unsigned, at, const, each
 from accord.disputes.case import Case, DissentRecord
-from accord.disputes.ledger_records import dissent_entries, position_record
+from accord.disputes.records import PositionRecord, dissent_entries
 from accord.disputes.signable import AnswerHashes, answer_hash, basis_points
 
 # --- where signed records state each path -------------------------------------------------
@@ -144,7 +144,7 @@ SIGNED_PATHS: Mapping[str, Mapping[str, Extract]] = {
 
 @dataclass(frozen=True)
 class FromPosition:
-    """A field of each position as its signed record states it (``position_record``)."""
+    """A field of each position as its signed record states it (:class:`PositionRecord`)."""
 
     key: str
 
@@ -261,7 +261,7 @@ CASE_DOCUMENT: Mapping[str, CaseField] = {
     "escalation.evidence": _COPY_FOR_THE_NEXT_TIER,
     "escalation.strategies_tried": _COPY_FOR_THE_NEXT_TIER,
     "escalation.confidence": _COPY_FOR_THE_NEXT_TIER,
-    "dissent": dissent_entries,
+    "dissent": lambda c: [d.model_dump(mode="json") for d in dissent_entries(c)],
     "created_at": lambda c: isoformat(c.created_at),
     "decided_at": lambda c: isoformat(c.decided_at or c.created_at),
     "duration_ms": lambda c: c.duration_ms,
@@ -288,7 +288,9 @@ POSITION_FIELDS: Mapping[str, str] = {
 def stored_view(case: Case, hashes: AnswerHashes) -> dict[str, Any]:
     """The stored case as the signed view would state it (answers as their hashes)."""
     view = {path: read(case) for path, read in READERS.items()}
-    records = [position_record(p) for p in case.positions]
+    records = [
+        PositionRecord.of(p).model_dump(mode="json", exclude={"answer"}) for p in case.positions
+    ]
     for record, position in zip(records, case.positions, strict=True):
         record["answer"] = hashes(position.output)
     for path, key in POSITION_FIELDS.items():
