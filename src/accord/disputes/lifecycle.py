@@ -28,7 +28,7 @@ validation (never ``model_copy``).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
@@ -160,7 +160,7 @@ class NewCase:
         return CaseStatus.OPEN
 
     def fields(self) -> dict[str, Any]:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        return dict(vars(self))
 
 
 def _fields_of(case: Case | NewCase) -> dict[str, Any]:

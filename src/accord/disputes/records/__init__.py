@@ -1,8 +1,9 @@
 """Every record the disputes room signs into the ledger, as a frozen validated model.
 
-One builder per record type; ``record()`` is the exact dict signed (``model_dump(mode="json")``
-with answers put in as they are). :data:`RECORD_TYPES` maps each ledger event type to the
-models that may carry it (the case audit's description is checked against them).
+One builder per record type; ``record()`` is the exact dict signed (it equals
+``model_dump(mode="json")``, with answers shared rather than copied). :data:`RECORD_TYPES`
+maps each ledger event type to the models that may carry it (the case audit's description
+is checked against them).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from accord.disputes.records.parts import (
     PositionRecord,
     Tokens,
     dissent_entries,
+    log_fields,
+    position_record,
 )
 from accord.disputes.records.resolved import (
     ByPerson,
@@ -68,4 +71,6 @@ __all__ = [
     "Tokens",
     "dispute_resolved",
     "dissent_entries",
+    "log_fields",
+    "position_record",
 ]

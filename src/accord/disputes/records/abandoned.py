@@ -9,7 +9,7 @@ from pydantic import model_validator
 from accord.clock import isoformat
 from accord.disputes.case import Case
 from accord.disputes.records.base import SignedRecord
-from accord.disputes.records.parts import LogFields
+from accord.disputes.records.parts import LogFields, check_log, log_fields
 
 
 class DisputeAbandoned(SignedRecord):
@@ -27,9 +27,10 @@ class DisputeAbandoned(SignedRecord):
 
     @model_validator(mode="after")
     def _one_instant(self) -> Self:
-        if self.decided_at != self.log.time:
-            raise ValueError("decided_at and log.time come from one clock read")
-        if self.log.winner is not None:
+        check_log(self.event_type, self.dispute_id, self.log)
+        if self.decided_at != self.log["time"]:
+            raise ValueError("dispute_abandoned: decided_at and log.time differ")
+        if self.log["winner"] is not None:
             raise ValueError("an abandoned case has no winner")
         return self
 
@@ -43,5 +44,5 @@ class DisputeAbandoned(SignedRecord):
             decided_by=decided_by,
             reason=case.escalation.reason if case.escalation else "",
             decided_at=isoformat(case.decided_at),
-            log=LogFields.of(case),
+            log=log_fields(case),
         )

@@ -10,7 +10,15 @@ from pydantic import model_validator
 from accord.conflicts import Tier
 from accord.disputes.case import Case
 from accord.disputes.records.base import SignedRecord
-from accord.disputes.records.parts import AttemptRecord, LogFields, Tokens
+from accord.disputes.records.parts import (
+    AttemptRecord,
+    LogFields,
+    Tokens,
+    attempt_record,
+    check_log,
+    log_fields,
+    tokens,
+)
 
 HAND_OVER_REASON = "tier 1 could not settle it honestly"
 
@@ -26,11 +34,11 @@ class DisputeHandedOver(SignedRecord):
     to_level: str
     next_step: str
     reason: str
-    strategies_tried: tuple[AttemptRecord, ...]
+    strategies_tried: list[AttemptRecord]
 
     @model_validator(mode="after")
     def _tier_one_only(self) -> Self:
-        if any(a.rung == self.next_step for a in self.strategies_tried):
+        if any(a["rung"] == self.next_step for a in self.strategies_tried):
             raise ValueError("the hand-over lists only what ran before the strategy")
         return self
 
@@ -44,9 +52,7 @@ class DisputeHandedOver(SignedRecord):
             to_level=Tier.CONTEXTUAL_ARBITRATION.value,
             next_step=case.strategy,
             reason=HAND_OVER_REASON,
-            strategies_tried=tuple(
-                AttemptRecord.of(a) for a in case.attempts if a.rung != case.strategy
-            ),
+            strategies_tried=[attempt_record(a) for a in case.attempts if a.rung != case.strategy],
         )
 
 
@@ -61,15 +67,16 @@ class DisputeEscalated(SignedRecord):
     to_level: str
     next_step: str | None
     reason: str
-    strategies_tried: tuple[AttemptRecord, ...]
+    strategies_tried: list[AttemptRecord]
     approval_item_id: str | None
     tokens: Tokens
     log: LogFields
 
     @model_validator(mode="after")
     def _escalated(self) -> Self:
-        if not self.log.escalated or self.log.case_id != self.dispute_id:
-            raise ValueError("the log of an escalation names its case, escalated")
+        check_log(self.event_type, self.dispute_id, self.log)
+        if not self.log["escalated"] or self.log["winner"] is not None:
+            raise ValueError("dispute_escalated: the log says escalated, with no winner")
         return self
 
     @classmethod
@@ -87,8 +94,8 @@ class DisputeEscalated(SignedRecord):
             to_level=escalation.target_tier.value,
             next_step=escalation.next_step,
             reason=escalation.reason,
-            strategies_tried=tuple(AttemptRecord.of(a) for a in case.attempts),
+            strategies_tried=[attempt_record(a) for a in case.attempts],
             approval_item_id=case.approval_item_id,
-            tokens=Tokens.of(case),
-            log=LogFields.of(case),
+            tokens=tokens(case),
+            log=log_fields(case),
         )

@@ -5,22 +5,28 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Literal, Self
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import model_validator
+from typing_extensions import TypedDict
 
 from accord.clock import isoformat
 from accord.disputes.case import Case
 from accord.disputes.records.base import BasisPoints, Signable, SignedRecord
-from accord.disputes.records.parts import LogFields, Party, PositionRecord, winners_are_parties
+from accord.disputes.records.parts import (
+    LogFields,
+    Party,
+    PositionRecord,
+    check_log,
+    log_fields,
+    party,
+    position_record,
+    winners_are_parties,
+)
 from accord.disputes.signable import AnswerHashes, basis_points, signable
 from accord.org import OrgChart
 
-_FROZEN = ConfigDict(frozen=True, extra="forbid")
 
-
-class Subject(BaseModel):
+class Subject(TypedDict):
     """What the case is about (R5 ``subject``)."""
-
-    model_config = _FROZEN
 
     description: str
     task_type: str
@@ -29,24 +35,21 @@ class Subject(BaseModel):
 class OpeningRecord(SignedRecord):
     """The fields every opening record carries."""
 
-    as_is_in: ClassVar[dict[str, str]] = {"positions": "answer"}
-
     dispute_id: str
     session_id: str | None
     subject: Subject
     opened_at: str
     output_kind: str
     max_gap_bp: BasisPoints | None
-    conflict_fields: tuple[str, ...]
-    positions: tuple[PositionRecord, ...]
+    conflict_fields: list[str]
+    positions: list[PositionRecord]
     log: LogFields
 
     @model_validator(mode="after")
     def _one_case(self) -> Self:
-        if self.log.case_id != self.dispute_id:
-            raise ValueError(f"log names case {self.log.case_id}, not {self.dispute_id}")
-        if self.log.agents != tuple(p.agent_id for p in self.positions):
-            raise ValueError("log.agents are not the agents of the positions")
+        check_log(self.event_type, self.dispute_id, self.log)
+        if self.log["agents"] != [p["agent_id"] for p in self.positions]:
+            raise ValueError(f"{self.event_type}: log.agents are not the positions' agents")
         return self
 
 
@@ -54,13 +57,13 @@ def _opening(case: Case) -> dict[str, Any]:
     return {
         "dispute_id": case.case_id,
         "session_id": case.session_id,
-        "subject": Subject(description=case.subject, task_type=case.task_type),
+        "subject": {"description": case.subject, "task_type": case.task_type},
         "opened_at": isoformat(case.created_at),
         "output_kind": case.detection.output_kind.value,
         "max_gap_bp": basis_points(case.detection.max_gap),
-        "conflict_fields": tuple(f.path for f in case.detection.field_conflicts),
-        "positions": tuple(PositionRecord.of(p) for p in case.positions),
-        "log": LogFields.of(case),
+        "conflict_fields": [f.path for f in case.detection.field_conflicts],
+        "positions": [position_record(p) for p in case.positions],
+        "log": log_fields(case),
     }
 
 
@@ -69,11 +72,10 @@ class ConsensusRecorded(OpeningRecord):
     tolerance but differ)."""
 
     event_type: ClassVar[str] = "consensus_recorded"
-    as_is: ClassVar[tuple[str, ...]] = ("answer",)
 
     answer: Signable
     answer_hash: str
-    winners: tuple[str, ...]
+    winners: list[str]
 
     @model_validator(mode="after")
     def _winners(self) -> Self:
@@ -87,7 +89,7 @@ class ConsensusRecorded(OpeningRecord):
             **_opening(case),
             answer=signable(answer),
             answer_hash=answer_hash(answer),
-            winners=case.decision.winners if case.decision else (),
+            winners=list(case.decision.winners) if case.decision else [],
         )
 
 
@@ -95,14 +97,13 @@ class OutputsMerged(OpeningRecord):
     """``outputs_merged``: complementary outputs merged into one."""
 
     event_type: ClassVar[str] = "outputs_merged"
-    as_is: ClassVar[tuple[str, ...]] = ("merged",)
 
     merged: Signable
     merged_hash: str
-    winners: tuple[str, ...]
+    winners: list[str]
     resolution_id: str | None
     provenance: dict[str, str]
-    conflicts_resolved: tuple[str, ...]
+    conflicts_resolved: list[str]
 
     @model_validator(mode="after")
     def _winners(self) -> Self:
@@ -117,23 +118,21 @@ class OutputsMerged(OpeningRecord):
             **_opening(case),
             merged=signable(decision.answer),
             merged_hash=answer_hash(decision.answer),
-            winners=decision.winners,
+            winners=list(decision.winners),
             resolution_id=decision.resolution_id,
             provenance=dict(decision.provenance or {}),
-            conflicts_resolved=decision.conflicts_resolved,
+            conflicts_resolved=list(decision.conflicts_resolved),
         )
 
 
-class Conflict(BaseModel):
+class Conflict(TypedDict):
     """What the detector found and the chain the decision table chose."""
-
-    model_config = _FROZEN
 
     kind: str
     output_kind: str
-    fields: tuple[str, ...]
+    fields: list[str]
     max_gap_bp: BasisPoints | None
-    strategy_chain: tuple[str, ...]
+    strategy_chain: list[str]
 
 
 class DisputeOpened(OpeningRecord):
@@ -146,14 +145,14 @@ class DisputeOpened(OpeningRecord):
     status: Literal["open"]
     current_escalation_level: str
     complainant: Party
-    respondents: tuple[Party, ...]
+    respondents: list[Party]
     conflict: Conflict
 
     @model_validator(mode="after")
     def _parties(self) -> Self:
-        parties = (self.complainant.agent_id, *(r.agent_id for r in self.respondents))
-        if parties != self.log.agents:
-            raise ValueError("complainant and respondents are not the case's agents")
+        parties = [self.complainant["agent_id"], *(r["agent_id"] for r in self.respondents)]
+        if parties != self.log["agents"]:
+            raise ValueError("dispute_opened: complainant and respondents are not the agents")
         return self
 
     @classmethod
@@ -167,13 +166,13 @@ class DisputeOpened(OpeningRecord):
             severity=classification.severity.value,
             status="open",
             current_escalation_level=classification.starting_tier.value,
-            complainant=Party.of(agents[0], org),
-            respondents=tuple(Party.of(a, org) for a in agents[1:]),
-            conflict=Conflict(
-                kind=classification.kind.value,
-                output_kind=case.detection.output_kind.value,
-                fields=tuple(f.path for f in case.detection.field_conflicts),
-                max_gap_bp=basis_points(case.detection.max_gap),
-                strategy_chain=classification.strategy_chain,
-            ),
+            complainant=party(agents[0], org),
+            respondents=[party(a, org) for a in agents[1:]],
+            conflict={
+                "kind": classification.kind.value,
+                "output_kind": case.detection.output_kind.value,
+                "fields": [f.path for f in case.detection.field_conflicts],
+                "max_gap_bp": basis_points(case.detection.max_gap),
+                "strategy_chain": list(classification.strategy_chain),
+            },
         )

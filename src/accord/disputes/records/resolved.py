@@ -24,7 +24,11 @@ from accord.disputes.records.parts import (
     DissentEntry,
     LogFields,
     Tokens,
+    attempt_record,
+    check_log,
     dissent_entries,
+    log_fields,
+    tokens,
     winners_are_parties,
 )
 from accord.disputes.signable import AnswerHashes, signable
@@ -37,7 +41,6 @@ class DisputeResolved(SignedRecord):
     answer, the dissenters (parties, none a winner) and the resolution log."""
 
     event_type: ClassVar[str] = "dispute_resolved"
-    as_is: ClassVar[tuple[str, ...]] = ("answer",)
 
     dispute_id: str
     resolution_id: str | None
@@ -45,23 +48,25 @@ class DisputeResolved(SignedRecord):
     resolution_type: str
     rung: str | None
     winner: str
-    winners: tuple[str, ...]
+    winners: list[str]
     answer: Signable
     answer_hash: str
     decided_by: str | None
-    dissent: tuple[DissentEntry, ...]
+    dissent: list[DissentEntry]
     log: LogFields
 
     @model_validator(mode="after")
     def _a_winner_among_the_parties(self) -> Self:
         winners_are_parties(self.event_type, self.winner, self.winners, self.log)
-        if self.log.case_id != self.dispute_id or self.log.winner != self.winner:
-            raise ValueError("the log names the same case and winner")
+        check_log(self.event_type, self.dispute_id, self.log)
+        if self.log["winner"] != self.winner:
+            raise ValueError("dispute_resolved: the log names another winner")
         for d in self.dissent:
-            if d.agent_id not in self.log.agents or d.agent_id in self.winners:
-                raise ValueError(f"dissenter {d.agent_id} is not a losing party")
-            if d.created_at != self.log.time:
-                raise ValueError("dissent and decision times come from one clock read")
+            if d["agent_id"] not in self.log["agents"] or d["agent_id"] in self.winners:
+                who = d["agent_id"]
+                raise ValueError(f"dispute_resolved: dissenter {who} is not a losing party")
+            if d["created_at"] != self.log["time"]:
+                raise ValueError("dispute_resolved: dissent and decision times differ")
         return self
 
 
@@ -69,7 +74,7 @@ class ResolvedOnTheLadder(DisputeResolved):
     """Settled by a tier-1 rung or a tier-2 strategy."""
 
     resolution_type: Literal["tier_one", "strategy"]
-    attempts: tuple[AttemptRecord, ...]
+    attempts: list[AttemptRecord]
     department: str | None
     common_manager: str | None
     tokens: Tokens
@@ -84,7 +89,7 @@ class ResolvedByPerson(DisputeResolved):
 
     @model_validator(mode="after")
     def _one_instant(self) -> Self:
-        if self.decided_at != self.log.time:
+        if self.decided_at != self.log["time"]:
             raise ValueError("decided_at and log.time come from one clock read")
         return self
 
@@ -100,7 +105,7 @@ class ResolvedByProbe(DisputeResolved):
 
     @model_validator(mode="after")
     def _one_instant(self) -> Self:
-        if self.decided_at != self.log.time:
+        if self.decided_at != self.log["time"]:
             raise ValueError("decided_at and log.time come from one clock read")
         return self
 
@@ -157,23 +162,22 @@ def dispute_resolved(
         "resolution_level": case.tier.value,
         "rung": decision.rung,
         "winner": decision.winner,
-        "winners": decision.winners,
+        "winners": list(decision.winners),
         "answer": signable(decision.answer),
         "answer_hash": answer_hash(decision.answer),
         "dissent": dissent_entries(case),
-        "log": LogFields.of(case),
+        "log": log_fields(case),
     }
     match how:
         case OnTheLadder(org=org):
             return ResolvedOnTheLadder(
                 **common,
                 resolution_type="tier_one" if case.strategy is None else "strategy",
-                decided_by=(case.dissent[0].decided_by if case.dissent else None)
-                or decision.rung,
-                attempts=tuple(AttemptRecord.of(a) for a in case.attempts),
+                decided_by=(case.dissent[0].decided_by if case.dissent else None) or decision.rung,
+                attempts=[attempt_record(a) for a in case.attempts],
                 department=case.department,
                 common_manager=_common_manager(case, org),
-                tokens=Tokens.of(case),
+                tokens=tokens(case),
             )
         case ByPerson():
             assert case.decided_at is not None
