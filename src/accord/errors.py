@@ -67,6 +67,13 @@ class KeyNotFound(CryptoError):
     code = "crypto.key_not_found"
 
 
+class IllegalTransition(AccordError):
+    """A case was asked to move between two DCP statuses the lifecycle does not join (R6);
+    ``context`` names ``from_status``, ``to_status``, the case and the rule."""
+
+    code = "case.illegal_transition"
+
+
 class StoreError(AccordError):
     """The database could not do what was asked."""
 

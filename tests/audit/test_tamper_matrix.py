@@ -45,7 +45,10 @@ KNOWN_CRASHES: dict[tuple[str, str, str], Any] = {}
 NO_SINGLE_FIELD_REWRITE = {
     ("cases", "decision.conflicts_resolved"): "set only by merges of structured outputs, which "
     "the populated database's merge does not need (no field was chosen)",
+    ("cases", "dcp_status"): "a DCP status is tied to the case's status by the lifecycle "
+    "(accord.disputes.lifecycle.LEGAL_PAIRS), and every populated escalated case is appealing",
     ("dissents", "arguments"): "only debates record arguments; the populated database has none",
+    ("dissents", "agent_id"): "a dissent's agent is tied to its position's agent (validated)",
     ("approval_items", "status"): "an item's status is tied to its decision",
     ("approval_items", "policy"): "every populated item runs under the one configured policy, "
     "and a changed policy is refused against the item's escalation step",

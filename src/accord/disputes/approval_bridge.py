@@ -12,23 +12,26 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from accord.clock import isoformat
 from accord.disputes.case import SettleStatus
 from accord.disputes.case_store import CaseStore
 from accord.disputes.human_decision import fold_human_decision
-from accord.disputes.ledger_records import dissent_entries, log_fields
-from accord.disputes.signable import answer_hash
+from accord.disputes.records import ByPerson, DisputeAbandoned, dispute_resolved
 from accord.errors import NotFound
 from accord.ledger import Ledger
-from accord.values import signable
 
 Event = tuple[str, dict[str, Any]]
 
 
 class ApprovalBridge:
-    """The ``on_event`` hook of the approval queue."""
+    """The ``on_event`` hook of the approval queue.
 
-    def __init__(self, ledger: Ledger, store: CaseStore, now: Callable[[], datetime]) -> None:
+    The case is finished at the instant the queue signed in the approval event
+    (``decided_at``): the case row and its signed outcome carry that one clock read. ``now``
+    is read only for an event that names no instant."""
+
+    def __init__(
+        self, ledger: Ledger, store: CaseStore, now: Callable[[], datetime] | None = None
+    ) -> None:
         self.ledger = ledger
         self.store = store
         self.now = now
@@ -40,6 +43,14 @@ class ApprovalBridge:
                 follow_up += self._finish_case(conn, record)
         self.ledger.append_within(conn, [*events, *follow_up])
 
+    def _decided_at(self, record: dict[str, Any]) -> datetime:
+        signed = record.get("decided_at")
+        if isinstance(signed, str):
+            return datetime.fromisoformat(signed)
+        if self.now is None:
+            raise ValueError(f"approval event for item {record.get('item_id')} names no decided_at")
+        return self.now()
+
     def _finish_case(self, conn: Connection, record: dict[str, Any]) -> list[Event]:
         try:
             case = self.store.get_within(conn, str(record["case_id"]))
@@ -47,52 +58,21 @@ class ApprovalBridge:
             return []  # an item not raised by settle (e.g. created directly through the API)
         if case.status is not SettleStatus.ESCALATED or case.approval_item_id != record["item_id"]:
             return []
-        now = self.now()  # one instant: the case and its signed record must agree on it
+        decided_by = str(record["decided_by"])
         finished = fold_human_decision(
             case,
             outcome=str(record["outcome"]),
             choice=record.get("choice"),
-            decided_by=str(record["decided_by"]),
+            decided_by=decided_by,
             reason=str(record.get("reason") or ""),
-            decided_at=now,
+            decided_at=self._decided_at(record),
         )
         self.store.update(conn, finished)
-        if finished.status is SettleStatus.SETTLED and finished.decision is not None:
-            decision = finished.decision
-            return [
-                (
-                    "dispute_resolved",
-                    {
-                        "dispute_id": finished.case_id,
-                        "resolution_id": decision.resolution_id,
-                        "resolution_level": finished.tier.value,
-                        "resolution_type": "human_appeal"
-                        if decision.rung == "human"
-                        else "timeout",
-                        "rung": decision.rung,
-                        "winner": decision.winner,
-                        "winners": list(decision.winners),
-                        "answer": signable(decision.answer),
-                        "answer_hash": answer_hash(decision.answer),
-                        "decided_by": record["decided_by"],
-                        "approval_item_id": record["item_id"],
-                        "dissent": dissent_entries(finished),
-                        "decided_at": isoformat(now),
-                        "log": log_fields(finished),
-                    },
-                )
-            ]
+        if finished.status is SettleStatus.SETTLED:
+            how = ByPerson(decided_by=decided_by, approval_item_id=str(record["item_id"]))
+            return [dispute_resolved(finished, how).event()]
         return [
-            (
-                "dispute_abandoned",
-                {
-                    "dispute_id": finished.case_id,
-                    "approval_item_id": record["item_id"],
-                    "outcome": record["outcome"],
-                    "decided_by": record["decided_by"],
-                    "reason": finished.escalation.reason if finished.escalation else "",
-                    "decided_at": isoformat(now),
-                    "log": log_fields(finished),
-                },
-            )
+            DisputeAbandoned.of(
+                finished, outcome=str(record["outcome"]), decided_by=decided_by
+            ).event()
         ]

@@ -3,40 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime
-from enum import StrEnum
-from typing import Annotated, Any
+from typing import Annotated, Any, Self
 
 from pydantic import BaseModel, ConfigDict, JsonValue, SkipValidation, model_validator
 
 from accord.conflicts import Classification, Detection, Position, Tier
+from accord.disputes.lifecycle import LEGAL_PAIRS, CaseStatus, SettleStatus
 from accord.disputes.shared_outputs import restore_dissent_outputs, restore_outputs
 from accord.resolution import RungAttempt
-
-
-class SettleStatus(StrEnum):
-    """How the case stands: ``settle``'s outcome, then final once people deny it or its
-    approval item expires undecided (``denied``, ``expired``: nothing is left in the queue)."""
-
-    SETTLED = "settled"
-    MERGED = "merged"
-    NO_CONFLICT = "no_conflict"
-    ESCALATED = "escalated"
-    DENIED = "denied"
-    EXPIRED = "expired"
-
-
-class CaseStatus(StrEnum):
-    """The eight DCP-07 dispute statuses (R6)."""
-
-    OPEN = "open"
-    NEGOTIATING = "negotiating"
-    ESCALATED = "escalated"
-    ARBITRATING = "arbitrating"
-    APPEALING = "appealing"
-    RESOLVED = "resolved"
-    WITHDRAWN = "withdrawn"
-    ABANDONED = "abandoned"
-
 
 Answer = Annotated[JsonValue, SkipValidation]
 """An agent's output as a position already checked and copied it: not validated (copied) again,
@@ -112,6 +86,16 @@ class DissentRecord(BaseModel):
     def _restore_shared_outputs(cls, data: Any) -> Any:
         return restore_dissent_outputs(data)  # a stored dissent names each output once
 
+    @model_validator(mode="after")
+    def _a_dissenter_lost(self) -> Self:
+        if self.position.agent != self.agent_id:
+            raise ValueError(f"dissent {self.dissent_id}: the position is not {self.agent_id}'s")
+        if self.agent_id in self.winners:
+            raise ValueError(f"dissent {self.dissent_id}: {self.agent_id} is among the winners")
+        if self.positions and self.agent_id not in {p.agent for p in self.positions}:
+            raise ValueError(f"dissent {self.dissent_id}: {self.agent_id} is not a party")
+        return self
+
 
 class Case(BaseModel):
     """A settled, merged, agreed or escalated case, as persisted and returned by ``settle``."""
@@ -147,6 +131,31 @@ class Case(BaseModel):
     @classmethod
     def _restore_shared_outputs(cls, data: Any) -> Any:
         return restore_outputs(data)  # a stored document names each output once
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Self:
+        """The status pair is one the lifecycle knows; winners and dissenters are parties, and
+        nobody both won and dissented."""
+        if (self.status, self.dcp_status) not in LEGAL_PAIRS:
+            raise ValueError(
+                f"status {self.status.value} with dcp_status {self.dcp_status.value} is not a "
+                "state of the case lifecycle (accord.disputes.lifecycle.OUTCOMES)"
+            )
+        parties = {p.agent for p in self.positions}
+        winners = set(self.decision.winners) if self.decision is not None else set()
+        if not winners <= parties:
+            raise ValueError(f"winners {sorted(winners - parties)} are not parties")
+        winner = self.decision.winner if self.decision is not None else None
+        if winner is not None and winner not in winners:
+            raise ValueError(f"winner {winner} is not among the winners")
+        for d in self.dissent:
+            if d.agent_id not in parties:
+                raise ValueError(f"dissent {d.dissent_id}: {d.agent_id} is not a party")
+            if d.agent_id in winners:
+                raise ValueError(f"dissent {d.dissent_id}: {d.agent_id} is among the winners")
+            if d.case_id != self.case_id:
+                raise ValueError(f"dissent {d.dissent_id} belongs to case {d.case_id}")
+        return self
 
     @property
     def figures(self) -> dict[str, Any]:
@@ -189,3 +198,14 @@ class Case(BaseModel):
                 "model_calls": self.model_calls,
             },
         }
+
+
+__all__ = [
+    "Answer",
+    "Case",
+    "CaseStatus",
+    "Decision",
+    "DissentRecord",
+    "EscalationPayload",
+    "SettleStatus",
+]

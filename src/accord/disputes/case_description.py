@@ -1,6 +1,7 @@
 """Which signed record states each field of a stored case, and how (the audit's one description).
 
-``SIGNED_PATHS`` says, per ledger event, where each path's value sits in the record;
+``SIGNED_PATHS`` says, per ledger event (the record models of ``accord.disputes.records``),
+where each path's value sits in the record;
 ``CASE_DOCUMENT`` says how the same path is read from a stored :class:`Case` (or declares the
 field unsigned, with the reason). The tables' columns are derived from the document by the
 project's own row builders (``case_columns``, ``party_rows``, ``dissent_row``); ``CASE_COLUMNS``,
@@ -17,7 +18,16 @@ from typing import Any
 from accord.clock import isoformat
 from accord.disputes.audit_paths import Extract, Unsigned, at, const, each
 from accord.disputes.case import Case, DissentRecord
-from accord.disputes.ledger_records import dissent_entries, position_record
+from accord.disputes.records import (
+    ConsensusRecorded,
+    DisputeAbandoned,
+    DisputeEscalated,
+    DisputeOpened,
+    DisputeResolved,
+    OutputsMerged,
+    dissent_entries,
+    position_record,
+)
 from accord.disputes.signable import AnswerHashes, answer_hash, basis_points
 
 # --- where signed records state each path -------------------------------------------------
@@ -82,7 +92,7 @@ _SETTLED: dict[str, Extract] = {
 }
 
 SIGNED_PATHS: Mapping[str, Mapping[str, Extract]] = {
-    "dispute_opened": {
+    DisputeOpened.event_type: {
         **_OPENING,
         "classification.dispute_type": at("dispute_type"),
         "classification.severity": at("severity"),
@@ -91,7 +101,7 @@ SIGNED_PATHS: Mapping[str, Mapping[str, Extract]] = {
         "classification.strategy_chain": at("conflict", "strategy_chain"),
         **_LOG,
     },
-    "consensus_recorded": {
+    ConsensusRecorded.event_type: {
         **_OPENING,
         **_LOG,
         "status": const("no_conflict"),
@@ -100,7 +110,7 @@ SIGNED_PATHS: Mapping[str, Mapping[str, Extract]] = {
         "decision.answer": at("answer_hash"),
         "decision.winners": at("winners"),
     },
-    "outputs_merged": {
+    OutputsMerged.event_type: {
         **_OPENING,
         **_LOG,
         "status": const("merged"),
@@ -113,7 +123,7 @@ SIGNED_PATHS: Mapping[str, Mapping[str, Extract]] = {
         "decision.conflicts_resolved": at("conflicts_resolved"),
     },
     HANDED_OVER: {"strategy": at("next_step")},
-    "dispute_escalated": {
+    DisputeEscalated.event_type: {
         **_LOG,
         **_TOKENS,
         "status": const("escalated"),
@@ -128,8 +138,8 @@ SIGNED_PATHS: Mapping[str, Mapping[str, Extract]] = {
         "attempts.tier": each("strategies_tried", "tier"),
         "approval_item_id": at("approval_item_id"),
     },
-    "dispute_resolved": {**_LOG, **_SETTLED},
-    "dispute_abandoned": {
+    DisputeResolved.event_type: {**_LOG, **_SETTLED},
+    DisputeAbandoned.event_type: {
         **_LOG,
         # a person's or a timeout's denial is final as ``denied``; an undecided expiry ``expired``
         "status": lambda r: "denied" if r.get("outcome") == "denied" else "expired",
@@ -288,7 +298,7 @@ POSITION_FIELDS: Mapping[str, str] = {
 def stored_view(case: Case, hashes: AnswerHashes) -> dict[str, Any]:
     """The stored case as the signed view would state it (answers as their hashes)."""
     view = {path: read(case) for path, read in READERS.items()}
-    records = [position_record(p) for p in case.positions]
+    records: list[dict[str, Any]] = [dict(position_record(p)) for p in case.positions]
     for record, position in zip(records, case.positions, strict=True):
         record["answer"] = hashes(position.output)
     for path, key in POSITION_FIELDS.items():

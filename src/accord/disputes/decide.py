@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from pydantic import JsonValue
 
@@ -21,15 +20,10 @@ from accord.conflicts import (
     detect,
     merge_complementary,
 )
-from accord.disputes.case import (
-    Case,
-    CaseStatus,
-    Decision,
-    DissentRecord,
-    EscalationPayload,
-    SettleStatus,
-)
+from accord.disputes.case import Case, Decision, EscalationPayload
 from accord.disputes.departments import shared_department
+from accord.disputes.lifecycle import NewCase, Outcome, transition
+from accord.disputes.settle_on_winner import settle_on_winner
 from accord.disputes.signable import answer_hash
 from accord.ids import new_id
 from accord.org import OrgChart
@@ -89,8 +83,10 @@ class _Frame:
     decided_at: datetime
     duration_ms: int
 
-    def case(self, **fields: Any) -> Case:
-        return Case(
+    @property
+    def opening(self) -> NewCase:
+        """The case as settle opens it (DCP ``open``), before its outcome."""
+        return NewCase(
             case_id=self.case_id,
             session_id=self.item.session_id,
             subject=self.item.subject,
@@ -98,9 +94,7 @@ class _Frame:
             positions=self.item.positions,
             detection=self.detection,
             created_at=self.item.created_at,
-            decided_at=self.decided_at,
             duration_ms=self.duration_ms,
-            **fields,
         )
 
 
@@ -158,7 +152,7 @@ def _agreed(frame: _Frame) -> Case:
             conflicts_resolved=merged.conflicts_resolved,
             resolution_id=new_id("res", frame.decided_at),
         )
-        status = SettleStatus.MERGED
+        outcome = Outcome.MERGED
     else:
         first = positions[0].output
         same = len({answer_hash(p.output) for p in positions}) == 1
@@ -168,13 +162,14 @@ def _agreed(frame: _Frame) -> Case:
             rung="consensus",
             confidence=None,
         )
-        status = SettleStatus.NO_CONFLICT
-    return frame.case(
-        status=status,
-        dcp_status=CaseStatus.RESOLVED,
+        outcome = Outcome.CONSENSUS
+    return transition(
+        frame.opening,
+        outcome,
         tier=Tier.DIRECT_NEGOTIATION,
         classification=None,
         decision=decision,
+        decided_at=frame.decided_at,
     )
 
 
@@ -184,51 +179,22 @@ def _settled(
     """A tier-1 decision: ``decided_by`` is the rung; the department is the parties' shared
     one (None when they span departments)."""
     assert outcome.group is not None
+    assert outcome.rung is not None
     group = frame.detection.groups[outcome.group]
-    by_agent = {p.agent: p for p in frame.item.positions}
-    lead = max(group.agents, key=lambda a: by_agent[a].confidence or 0.0)
-    decision = Decision(
-        winner=lead,
+    return settle_on_winner(
+        frame.opening,
         winners=group.agents,
         answer=group.answer,
         rung=outcome.rung,
-        confidence=outcome.confidence,
-        resolution_id=new_id("res", frame.decided_at),
-    )
-    reasoning = outcome.attempts[-1].detail
-    department = shared_department([p.agent for p in frame.item.positions], org)
-    dissent = tuple(
-        DissentRecord(
-            dissent_id=new_id("dis", frame.decided_at),
-            case_id=frame.case_id,
-            agent_id=p.agent,
-            task_type=frame.item.task_type,
-            kind=classification.kind.value,
-            strategy=outcome.rung,
-            position=p,
-            winning_answer=group.answer,
-            reasoning=reasoning,
-            created_at=frame.decided_at,
-            subject=frame.item.subject,
-            severity=classification.severity.value,
-            winners=group.agents,
-            positions=frame.item.positions,
-            department=department,
-            decided_by=outcome.rung,
-        )
-        for p in frame.item.positions
-        if p.agent not in group.agents
-    )
-    return frame.case(
-        department=department,
-        status=SettleStatus.SETTLED,
-        dcp_status=CaseStatus.RESOLVED,
         tier=Tier.DIRECT_NEGOTIATION,
+        confidence=outcome.confidence,
+        decided_by=outcome.rung,
+        reasoning=outcome.attempts[-1].detail,
+        decided_at=frame.decided_at,
+        department=shared_department([p.agent for p in frame.item.positions], org),
         classification=classification,
-        decision=decision,
         attempts=outcome.attempts,
-        dissent=dissent,
-    )
+    ).case
 
 
 def _escalated(frame: _Frame, classification: Classification, outcome: TierOneOutcome) -> Case:
@@ -253,14 +219,15 @@ def _escalated(frame: _Frame, classification: Classification, outcome: TierOneOu
         strategies_tried=outcome.attempts,
         confidence=max((a.confidence for a in outcome.attempts), default=0.0),
     )
-    return frame.case(
-        status=SettleStatus.ESCALATED,
-        dcp_status=CaseStatus.ESCALATED,
+    return transition(
+        frame.opening,
+        Outcome.ESCALATED,
         tier=target,
         classification=classification,
         decision=None,
         attempts=outcome.attempts,
         escalation=payload,
+        decided_at=frame.decided_at,
     )
 
 

@@ -17,15 +17,12 @@ from accord.boundary import (
     ResolutionReceipt,
 )
 from accord.boundary.service import transcript_bytes_of
-from accord.clock import isoformat
 from accord.conflicts import Tier
-from accord.disputes.case import Case, CaseStatus, Decision, DissentRecord, SettleStatus
+from accord.disputes.case import Case, CaseStatus, SettleStatus
 from accord.disputes.case_store import CaseStore
-from accord.disputes.ledger_records import dissent_entries, log_fields
-from accord.disputes.signable import answer_hash
-from accord.ids import new_id
+from accord.disputes.records import ByProbe
+from accord.disputes.settle_on_winner import Dissenter, Settlement, lead_of, settle_on_winner
 from accord.ledger import Ledger
-from accord.values import signable
 
 
 def unresolved_cases(store: CaseStore, session_id: str) -> list[Case]:
@@ -83,7 +80,9 @@ def tier_reached_without_people(case: Case) -> Tier:
         a.tier is Tier.CONTEXTUAL_ARBITRATION and a.rung != "policy" for a in case.attempts
     ):
         return Tier.CONTEXTUAL_ARBITRATION
-    start = case.classification.starting_tier if case.classification else case.tier
+    if case.classification is None:  # only agreement and merges have none; they never wait
+        raise ValueError(f"case {case.case_id} was never a classified dispute")
+    start = case.classification.starting_tier
     return Tier.CONTEXTUAL_ARBITRATION if start is Tier.HUMAN_APPEAL else start
 
 
@@ -92,52 +91,27 @@ def probe_reasoning(receipt: ResolutionReceipt) -> str:
     return f"probe {receipt.probe} answered {receipt.result.value!r}: {receipt.result.detail}"
 
 
-def fold_receipt(case: Case, receipt: ResolutionReceipt) -> Case:
+def fold_receipt(case: Case, receipt: ResolutionReceipt) -> Settlement:
     """The case settled by a successor's tie-breaker probe (pure)."""
     winners = receipt.winner_agents
+    lead = lead_of(case.positions, winners)
     by_agent = {p.agent: p for p in case.positions}
-    lead = max(winners, key=lambda a: by_agent[a].confidence or 0.0)
-    answer = by_agent[lead].output
-    decision = Decision(
-        winner=lead,
+    return settle_on_winner(
+        case,
         winners=winners,
-        answer=answer,
+        answer=by_agent[lead].output,
+        lead=lead,
         rung="tie_breaker_probe",
+        tier=tier_reached_without_people(case),
         confidence=1.0,
-        resolution_id=new_id("res", receipt.resolved_at),
-    )
-    reasoning = probe_reasoning(receipt)
-    dissent = tuple(
-        DissentRecord(
-            dissent_id=new_id("dis", receipt.resolved_at),
-            case_id=case.case_id,
-            agent_id=agent,
-            task_type=case.task_type,
-            kind=case.detection.kind.value if case.detection.kind else None,
-            strategy="tie_breaker_probe",
-            position=by_agent[agent],
-            winning_answer=answer,
-            reasoning=reasoning,
-            created_at=receipt.resolved_at,
-            subject=case.subject,
-            severity=case.detection.severity.value if case.detection.severity else None,
-            department=case.department,
-            winners=winners,
-            positions=case.positions,
-            decided_by=f"probe:{receipt.probe}",
-        )
-        for agent in receipt.loser_agents
-        if agent in by_agent
-    )
-    return case.model_copy(
-        update={
-            "status": SettleStatus.SETTLED,
-            "dcp_status": CaseStatus.RESOLVED,
-            "tier": tier_reached_without_people(case),
-            "decision": decision,
-            "dissent": dissent,
-            "decided_at": receipt.resolved_at,
-        }
+        decided_by=f"probe:{receipt.probe}",
+        reasoning=probe_reasoning(receipt),
+        decided_at=receipt.resolved_at,
+        dissenters=[
+            Dissenter(by_agent[agent], "tie_breaker_probe")
+            for agent in receipt.loser_agents
+            if agent in by_agent
+        ],
     )
 
 
@@ -150,8 +124,8 @@ def settle_from_receipt(
         case = store.get_within(conn, receipt.case_id)
         if case.status is not SettleStatus.ESCALATED:
             return  # settled meanwhile (e.g. by a person): the receipt stays as evidence
-        settled = fold_receipt(case, receipt)
-        store.update(conn, settled)
+        settlement = fold_receipt(case, receipt)
+        store.update(conn, settlement.case)
         if case.approval_item_id is not None:
             item = approvals.get_within(conn, case.approval_item_id)
             if item.status.value == "pending":
@@ -161,33 +135,12 @@ def settle_from_receipt(
                     cancelled_by=f"probe:{receipt.probe}",
                     reason="settled by a successor's tie-breaker probe",
                 )
-        decision = settled.decision
-        assert decision is not None
-        ledger.append_within(
-            conn,
-            [
-                (
-                    "dispute_resolved",
-                    {
-                        "dispute_id": settled.case_id,
-                        "resolution_id": decision.resolution_id,
-                        "resolution_level": settled.tier.value,
-                        "resolution_type": "tie_breaker_probe",
-                        "decided_by": f"probe:{receipt.probe}",
-                        "reasoning": probe_reasoning(receipt),
-                        "rung": decision.rung,
-                        "winner": decision.winner,
-                        "winners": list(decision.winners),
-                        "answer": signable(decision.answer),
-                        "answer_hash": answer_hash(decision.answer),
-                        "boundary_id": receipt.boundary_id,
-                        "probe_receipt": receipt.receipt_hash,
-                        "dissent": dissent_entries(settled),
-                        "decided_at": isoformat(receipt.resolved_at),
-                        "log": log_fields(settled),
-                    },
-                )
-            ],
+        how = ByProbe(
+            probe=receipt.probe,
+            reasoning=probe_reasoning(receipt),
+            boundary_id=receipt.boundary_id,
+            receipt_hash=receipt.receipt_hash,
         )
+        ledger.append_within(conn, [settlement.resolved_record(how).event()])
 
     return settle

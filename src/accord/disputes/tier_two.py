@@ -10,17 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from accord.clock import Clock
 from accord.conflicts import Severity, Tier
-from accord.disputes.case import (
-    Case,
-    CaseStatus,
-    Decision,
-    DissentRecord,
-    SettleStatus,
-)
-from accord.ids import new_id
+from accord.disputes.case import Case, SettleStatus
+from accord.disputes.lifecycle import Outcome, transition
+from accord.disputes.settle_on_winner import Dissenter, settle_on_winner
 from accord.llm import LanguageModel
 from accord.org import OrgChart
 from accord.resolution import CRITICAL_TO_PEOPLE, TIER_ONE_RUNGS, RungAttempt, after_tier_one
@@ -98,60 +94,33 @@ def fold_outcome(
         confidence=outcome.confidence,
         detail=outcome.reasoning or (outcome.escalation_reason or ""),
     )
-    common = {
+    tally: dict[str, Any] = {
         "attempts": (*case.attempts, attempt),
-        "department": department,
         "strategy": outcome.strategy,
         "tokens_in": case.tokens_in + outcome.tokens_in,
         "tokens_out": case.tokens_out + outcome.tokens_out,
         "model_calls": case.model_calls + outcome.model_calls,
-        "decided_at": now,
     }
     if outcome.status == "decided":
         assert outcome.group is not None
         group = case.detection.groups[outcome.group]
-        decision = Decision(
-            winner=outcome.winner,
+        return settle_on_winner(
+            case,
             winners=group.agents,
             answer=group.answer,
+            lead=outcome.winner,
             rung=outcome.strategy,
+            tier=Tier.CONTEXTUAL_ARBITRATION,
             confidence=outcome.confidence,
-            resolution_id=new_id("res", now),
-        )
-        resolution_reasoning = outcome.judge_reasoning or outcome.reasoning
-        dissent = tuple(
-            DissentRecord(
-                dissent_id=new_id("dis", now),
-                case_id=case.case_id,
-                agent_id=d.agent_id,
-                task_type=case.task_type,
-                kind=case.detection.kind.value if case.detection.kind else None,
-                strategy=d.strategy,
-                position=d.position,
-                winning_answer=group.answer,
-                reasoning=resolution_reasoning,
-                created_at=now,
-                subject=case.subject,
-                severity=case.detection.severity.value if case.detection.severity else None,
-                department=department,
-                winners=group.agents,
-                positions=case.positions,
-                arguments=dict(outcome.arguments),
-                decided_by=outcome.decided_by or outcome.strategy,
-            )
-            for d in drafts
-        )
-        return case.model_copy(
-            update={
-                **common,
-                "status": SettleStatus.SETTLED,
-                "dcp_status": CaseStatus.RESOLVED,
-                "tier": Tier.CONTEXTUAL_ARBITRATION,
-                "decision": decision,
-                "dissent": dissent,
-                "escalation": None,
-            }
-        )
+            decided_by=outcome.decided_by or outcome.strategy,
+            reasoning=outcome.judge_reasoning or outcome.reasoning,
+            dissenters=[Dissenter(d.position, d.strategy) for d in drafts],
+            arguments=outcome.arguments,
+            decided_at=now,
+            department=department,
+            escalation=None,
+            **tally,
+        ).case
     previous = case.escalation
     assert previous is not None
     if outcome.status == "queued":
@@ -164,15 +133,15 @@ def fold_outcome(
                 "target_tier": Tier.HUMAN_APPEAL,
             }
         )
-        return case.model_copy(
-            update={
-                **common,
-                "status": SettleStatus.ESCALATED,
-                "dcp_status": CaseStatus.APPEALING,
-                "tier": Tier.HUMAN_APPEAL,
-                "escalation": payload,
-                "approval_item_id": outcome.approval_item_id,
-            }
+        return transition(
+            case,
+            Outcome.QUEUED,
+            **tally,
+            department=department,
+            decided_at=now,
+            tier=Tier.HUMAN_APPEAL,
+            escalation=payload,
+            approval_item_id=outcome.approval_item_id,
         )
     payload = previous.model_copy(
         update={
@@ -182,14 +151,14 @@ def fold_outcome(
             "strategies_tried": (*previous.strategies_tried, attempt),
         }
     )
-    return case.model_copy(
-        update={
-            **common,
-            "status": SettleStatus.ESCALATED,
-            "dcp_status": CaseStatus.ESCALATED,
-            "tier": Tier.HUMAN_APPEAL,
-            "escalation": payload,
-        }
+    return transition(
+        case,
+        Outcome.ESCALATED,
+        **tally,
+        department=department,
+        decided_at=now,
+        tier=Tier.HUMAN_APPEAL,
+        escalation=payload,
     )
 
 

@@ -1,0 +1,203 @@
+"""A case's lifecycle: its states, the transitions between them, and the one way to change them.
+
+A case has two status fields. ``dcp_status`` is its DCP-07 status (R6, eight values);
+``status`` is Accord's outcome word (``SettleStatus``), which callers and the ``cases`` table
+have always used. Every outcome Accord records is one :class:`Outcome`, and :data:`OUTCOMES`
+maps each onto the pair of fields it sets (the only legal pairs):
+
+=============  ===============  ==============  ==============================================
+outcome        status           dcp_status      when
+=============  ===============  ==============  ==============================================
+settled        settled          resolved        a rung, strategy, person or probe chose a side
+merged         merged           resolved        complementary work was merged (no conflict)
+consensus      no_conflict      resolved        the agents agreed
+escalated      escalated        escalated       nobody could settle it yet (it waits)
+queued         escalated        appealing       escalated to human appeal with an approval item
+denied         denied           abandoned       people (or a timeout's deny action) refused it
+expired        expired          abandoned       its approval item ran out undecided
+=============  ===============  ==============  ==============================================
+
+:data:`TRANSITIONS` joins the eight DCP statuses; ``resolved``, ``withdrawn`` and
+``abandoned`` are final. ``negotiating``, ``arbitrating`` and ``withdrawn`` have no outcome
+yet (DCP-07 negotiation, panels and withdrawal will add theirs here). A new case starts
+``open``. :func:`transition` is the only function that moves a case: it refuses an illegal
+move with :class:`~accord.errors.IllegalTransition` and builds the new case through
+validation (never ``model_copy``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any
+
+from accord.errors import IllegalTransition
+
+if TYPE_CHECKING:
+    from accord.conflicts import Detection, Position
+    from accord.disputes.case import Case
+
+
+class SettleStatus(StrEnum):
+    """How the case stands: ``settle``'s outcome, then final once people deny it or its
+    approval item expires undecided (``denied``, ``expired``: nothing is left in the queue)."""
+
+    SETTLED = "settled"
+    MERGED = "merged"
+    NO_CONFLICT = "no_conflict"
+    ESCALATED = "escalated"
+    DENIED = "denied"
+    EXPIRED = "expired"
+
+
+class CaseStatus(StrEnum):
+    """The eight DCP-07 dispute statuses (R6)."""
+
+    OPEN = "open"
+    NEGOTIATING = "negotiating"
+    ESCALATED = "escalated"
+    ARBITRATING = "arbitrating"
+    APPEALING = "appealing"
+    RESOLVED = "resolved"
+    WITHDRAWN = "withdrawn"
+    ABANDONED = "abandoned"
+
+
+class Outcome(StrEnum):
+    """Every outcome Accord records for a case (the table in this module's docstring)."""
+
+    SETTLED = "settled"
+    MERGED = "merged"
+    CONSENSUS = "consensus"
+    ESCALATED = "escalated"
+    QUEUED = "queued"
+    DENIED = "denied"
+    EXPIRED = "expired"
+
+
+OUTCOMES: Mapping[Outcome, tuple[SettleStatus, CaseStatus]] = {
+    Outcome.SETTLED: (SettleStatus.SETTLED, CaseStatus.RESOLVED),
+    Outcome.MERGED: (SettleStatus.MERGED, CaseStatus.RESOLVED),
+    Outcome.CONSENSUS: (SettleStatus.NO_CONFLICT, CaseStatus.RESOLVED),
+    Outcome.ESCALATED: (SettleStatus.ESCALATED, CaseStatus.ESCALATED),
+    Outcome.QUEUED: (SettleStatus.ESCALATED, CaseStatus.APPEALING),
+    Outcome.DENIED: (SettleStatus.DENIED, CaseStatus.ABANDONED),
+    Outcome.EXPIRED: (SettleStatus.EXPIRED, CaseStatus.ABANDONED),
+}
+"""Each outcome → the ``(status, dcp_status)`` pair it sets."""
+
+LEGAL_PAIRS: frozenset[tuple[SettleStatus, CaseStatus]] = frozenset(OUTCOMES.values())
+"""The only ``(status, dcp_status)`` pairs a stored case may carry."""
+
+FINAL: frozenset[CaseStatus] = frozenset(
+    {CaseStatus.RESOLVED, CaseStatus.WITHDRAWN, CaseStatus.ABANDONED}
+)
+"""Statuses nothing leaves."""
+
+_ACTIVE_EXITS = frozenset({CaseStatus.RESOLVED, CaseStatus.WITHDRAWN, CaseStatus.ABANDONED})
+
+TRANSITIONS: Mapping[CaseStatus, frozenset[CaseStatus]] = {
+    # settle opens a case: agreement, a merge or a tier-1 rung resolves it at once (R7);
+    # negotiation starts (R7), or it escalates / starts above tier 1 (R2, R9, R17, R18)
+    CaseStatus.OPEN: _ACTIVE_EXITS
+    | {CaseStatus.NEGOTIATING, CaseStatus.ESCALATED, CaseStatus.ARBITRATING, CaseStatus.APPEALING},
+    # failed negotiation escalates (R9); any party may go to human appeal at any time (R17)
+    CaseStatus.NEGOTIATING: _ACTIVE_EXITS | {CaseStatus.ESCALATED, CaseStatus.APPEALING},
+    # an escalated case escalates again to a higher tier (R4: a strategy could not settle it),
+    # goes to a panel or to people (queued), or a strategy / probe settles it
+    CaseStatus.ESCALATED: _ACTIVE_EXITS
+    | {CaseStatus.ESCALATED, CaseStatus.ARBITRATING, CaseStatus.APPEALING},
+    # a split decision escalates to tier 3 (R15); human appeal at any time (R17)
+    CaseStatus.ARBITRATING: _ACTIVE_EXITS | {CaseStatus.ESCALATED, CaseStatus.APPEALING},
+    # people decide (final, R16), deny, let it expire, or a probe settles it first
+    CaseStatus.APPEALING: _ACTIVE_EXITS,
+    CaseStatus.RESOLVED: frozenset(),
+    CaseStatus.WITHDRAWN: frozenset(),
+    CaseStatus.ABANDONED: frozenset(),
+}
+"""From each DCP status, the statuses a case may move to (R6)."""
+
+
+def is_legal(from_status: CaseStatus, to_status: CaseStatus) -> bool:
+    """Whether the lifecycle joins ``from_status`` to ``to_status``."""
+    return to_status in TRANSITIONS[from_status]
+
+
+def check_transition(from_status: CaseStatus, to_status: CaseStatus, case_id: str = "") -> None:
+    """Raise :class:`IllegalTransition` unless ``from_status`` → ``to_status`` is legal."""
+    if is_legal(from_status, to_status):
+        return
+    why = "a final status" if from_status in FINAL else "not joined by the lifecycle"
+    raise IllegalTransition(
+        f"case {case_id or '(new)'} cannot move from {from_status.value} to "
+        f"{to_status.value}: {from_status.value} is {why} (DCP-07 R6)",
+        case_id=case_id or None,
+        from_status=from_status.value,
+        to_status=to_status.value,
+        rule="R6",
+    )
+
+
+@dataclass(frozen=True)
+class NewCase:
+    """A case ``settle`` is opening (DCP status ``open``): the fields its first recorded state
+    shares, before any outcome is known. It is never stored as it is."""
+
+    case_id: str
+    session_id: str | None
+    subject: str
+    task_type: str
+    positions: tuple[Position, ...]
+    detection: Detection
+    created_at: datetime
+    duration_ms: int
+    department: str | None = None
+
+    @property
+    def dcp_status(self) -> CaseStatus:
+        return CaseStatus.OPEN
+
+    def fields(self) -> dict[str, Any]:
+        return dict(vars(self))
+
+
+def _fields_of(case: Case | NewCase) -> dict[str, Any]:
+    if isinstance(case, NewCase):
+        return case.fields()
+    return {name: getattr(case, name) for name in type(case).model_fields}
+
+
+def transition(case: Case | NewCase, to: Outcome, **changes: Any) -> Case:
+    """``case`` after outcome ``to``, with ``changes`` applied (validated as a new :class:`Case`).
+
+    Raises :class:`IllegalTransition` when the lifecycle does not join the case's DCP status
+    to the outcome's. ``status`` and ``dcp_status`` come from :data:`OUTCOMES`, never from
+    ``changes``."""
+    from accord.disputes.case import Case
+
+    if "status" in changes or "dcp_status" in changes:
+        raise TypeError("transition sets status and dcp_status from the outcome")
+    status, dcp_status = OUTCOMES[to]
+    check_transition(case.dcp_status, dcp_status, case.case_id)
+    data = _fields_of(case)
+    data.update(changes)
+    data["status"] = status
+    data["dcp_status"] = dcp_status
+    return Case.model_validate(data)
+
+
+__all__ = [
+    "FINAL",
+    "LEGAL_PAIRS",
+    "OUTCOMES",
+    "TRANSITIONS",
+    "CaseStatus",
+    "NewCase",
+    "Outcome",
+    "SettleStatus",
+    "check_transition",
+    "is_legal",
+    "transition",
+]
