@@ -11,7 +11,8 @@ lookup by the whole primary key, and the candidates are sorted (superseded last)
 the ranked type index is walked in ranking order and stops at the limit: in-force bundles
 first, then, only if the limit is not reached, superseded ones. Documents are read for the
 returned ids only. Statements are built once (per number of conditions), with bound
-parameters; no plan depends on table statistics.
+parameters. PostgreSQL walks the ranked index only when it has statistics for these tables:
+``PrecedentStore`` refreshes them each time the registry doubles.
 """
 
 from __future__ import annotations
@@ -51,9 +52,9 @@ _LIMIT: BindParameter[int] = bindparam("limit")
 
 
 def _probe(*conditions: ColumnElement[bool]) -> ScalarSelect[int]:
-    """``1`` when a row matches, else NULL: a correlated lookup the planner runs per row by
-    its key (``NOT EXISTS`` becomes an anti join, which PostgreSQL without statistics plans
-    as a scan of the whole range for every row)."""
+    """``1`` when a row matches, else NULL: a correlated lookup run per row by its key
+    (PostgreSQL turns ``NOT EXISTS`` into an anti join, which it may plan as a scan of the
+    whole range for every row)."""
     return select(literal(1)).where(*conditions).limit(1).scalar_subquery()
 
 
