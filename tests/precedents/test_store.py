@@ -196,3 +196,29 @@ def test_r23_two_writers_racing_keep_one_unbroken_chain(
         bundle = JurisprudenceBundle.model_validate_json(row.document)
         assert bundle.prev_hash == previous
         previous = row.bundle_hash
+
+
+def test_r24_planner_statistics_are_refreshed_each_time_the_registry_doubles(
+    db: Database, draft: Draft, lead: Ed25519Signer, frozen_clock: FrozenClock
+) -> None:
+    store = PrecedentStore(db, frozen_clock, analyze_from=2)
+    store.add(draft(), lead)
+    assert not _has_statistics(db)
+    store.add(draft(), lead)  # reaches 2
+    assert _has_statistics(db)
+
+
+def _has_statistics(db: Database) -> bool:
+    with db.read() as conn:
+        if db.is_sqlite:
+            if not conn.exec_driver_sql(
+                "SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'"
+            ).first():
+                return False
+            query = "SELECT 1 FROM sqlite_stat1 WHERE tbl = 'precedent_bundles'"
+        else:
+            query = (
+                "SELECT 1 FROM pg_stat_user_tables WHERE relname = 'precedent_bundles' "
+                "AND schemaname = current_schema() AND last_analyze IS NOT NULL"
+            )
+        return conn.exec_driver_sql(query).first() is not None

@@ -5,12 +5,14 @@ dispute type, every given condition applicable, none inapplicable; authority fir
 (human_appeal > contextual_arbitration > direct_negotiation), then the most recent; bundles a
 later bundle superseded after every bundle in force.
 
-With conditions, the candidates are the primary-key range of ``precedent_conditions`` for
-(type, ``applicable``, first condition); each other condition, and each ``inapplicable``
-one, is a lookup by the whole primary key — a plan that does not depend on statistics.
-Without, the ranked type index is read in order and stops at the limit: bundles in force
-first, then superseded ones. The statements are built once (per number of conditions), with
-bound parameters, and return the signed documents directly.
+With conditions, the candidates are one range of ``precedent_conditions`` (type,
+``applicable``, first condition); each other condition, and each ``inapplicable`` one, is a
+lookup by the whole primary key, and the candidates are sorted (superseded last). Without,
+the ranked type index is walked in ranking order and stops at the limit: in-force bundles
+first, then, only if the limit is not reached, superseded ones. Documents are read for the
+returned ids only. Statements are built once (per number of conditions), with bound
+parameters. PostgreSQL walks the ranked index only when it has statistics for these tables:
+``PrecedentStore`` refreshes them each time the registry doubles.
 """
 
 from __future__ import annotations
@@ -20,13 +22,14 @@ from functools import cache
 
 from sqlalchemy import (
     BindParameter,
+    ColumnElement,
     Connection,
-    Exists,
     Row,
+    ScalarSelect,
     Select,
     bindparam,
-    case,
-    exists,
+    func,
+    literal,
     select,
 )
 
@@ -48,53 +51,56 @@ _DISPUTE_TYPE: BindParameter[str] = bindparam("dispute_type")
 _LIMIT: BindParameter[int] = bindparam("limit")
 
 
-def _by_type(*, superseded: bool) -> Select[str, str, int]:
+def _probe(*conditions: ColumnElement[bool]) -> ScalarSelect[int]:
+    """``1`` when a row matches, else NULL: a correlated lookup run per row by its key
+    (PostgreSQL turns ``NOT EXISTS`` into an anti join, which it may plan as a scan of the
+    whole range for every row)."""
+    return select(literal(1)).where(*conditions).limit(1).scalar_subquery()
+
+
+def _superseded(jurisprudence_id: ColumnElement[str]) -> ScalarSelect[int]:
+    return _probe(precedent_supersessions.c.superseded_id == jurisprudence_id)
+
+
+def _by_type(*, superseded: bool) -> Select[str, int]:
+    """Walks the ranked type index in ranking order; stops at the limit."""
     types = precedent_types.c
-    edge = exists().where(precedent_supersessions.c.superseded_id == types.jurisprudence_id)
+    edge = _superseded(types.jurisprudence_id)
     return (
-        select(
-            types.jurisprudence_id,
-            precedent_bundles.c.document,
-            case((edge, 1), else_=0),
+        select(types.jurisprudence_id, func.coalesce(edge, 0))
+        .where(
+            types.dispute_type == _DISPUTE_TYPE,
+            edge.is_not(None) if superseded else edge.is_(None),
         )
-        .join(
-            precedent_bundles,
-            precedent_bundles.c.jurisprudence_id == types.jurisprudence_id,
-        )
-        .where(types.dispute_type == _DISPUTE_TYPE, edge if superseded else ~edge)
         .order_by(types.authority_rank.desc(), types.created_at.desc(), types.seq.desc())
         .limit(_LIMIT)
     )
 
 
-def _by_conditions(count: int) -> Select[str, str, int]:
-    """Driven by the first condition's range of ``precedent_conditions``; every other check
-    is a lookup by the whole primary key, so the plan does not depend on statistics."""
+@cache
+def _by_conditions(count: int) -> Select[str, int]:
+    """The candidates are the (type, ``applicable``, first condition) range of the ranked
+    index; every other check is a lookup by the whole primary key. Built once per count."""
     held = precedent_conditions.alias("held")
 
-    def listed(index: int, applicability: str) -> Exists:
+    def listed(index: int, applicability: str) -> ScalarSelect[int]:
         other = precedent_conditions.alias(f"{applicability}_{index}")
-        return exists().where(
+        return _probe(
             other.c.dispute_type == _DISPUTE_TYPE,
             other.c.applicability == applicability,
             other.c.condition == bindparam(f"c{index}"),
             other.c.jurisprudence_id == held.c.jurisprudence_id,
         )
 
-    edge = exists().where(precedent_supersessions.c.superseded_id == held.c.jurisprudence_id)
-    superseded = case((edge, 1), else_=0)
+    superseded = func.coalesce(_superseded(held.c.jurisprudence_id), 0)
     return (
-        select(held.c.jurisprudence_id, precedent_bundles.c.document, superseded)
-        .join(
-            precedent_bundles,
-            precedent_bundles.c.jurisprudence_id == held.c.jurisprudence_id,
-        )
+        select(held.c.jurisprudence_id, superseded)
         .where(
             held.c.dispute_type == _DISPUTE_TYPE,
             held.c.applicability == APPLICABLE,
             held.c.condition == bindparam("c0"),
-            *(listed(i, APPLICABLE) for i in range(1, count)),
-            *(~listed(i, INAPPLICABLE) for i in range(count)),
+            *(listed(i, APPLICABLE).is_not(None) for i in range(1, count)),
+            *(listed(i, INAPPLICABLE).is_(None) for i in range(count)),
         )
         .order_by(
             superseded,
@@ -106,14 +112,11 @@ def _by_conditions(count: int) -> Select[str, str, int]:
     )
 
 
-@cache
-def _with_conditions(count: int) -> Select[str, str, int]:
-    """The statement for ``count`` conditions (built once per count, at most 64)."""
-    return _by_conditions(count)
-
-
 _IN_FORCE = _by_type(superseded=False)
 _SUPERSEDED = _by_type(superseded=True)
+_DOCUMENTS = select(precedent_bundles.c.jurisprudence_id, precedent_bundles.c.document).where(
+    precedent_bundles.c.jurisprudence_id.in_(bindparam("ids", expanding=True))
+)
 
 
 class PrecedentSearch:
@@ -143,28 +146,31 @@ class PrecedentSearch:
     def run(self, query: PrecedentQuery) -> list[Precedent]:
         """The ranked matches of a validated query."""
         with self._db.read() as conn:
-            rows = _ranked_rows(conn, query)
-            superseded = [row[0] for row in rows if row[2]]
+            ranked = _ranked_ids(conn, query)
+            if not ranked:
+                return []
+            ids = [jid for jid, _ in ranked]
+            found = conn.execute(_DOCUMENTS, {"ids": ids})
+            documents = {row.jurisprudence_id: row.document for row in found}
+            superseded = [jid for jid, flag in ranked if flag]
             successors = superseding_ids(conn, superseded) if superseded else {}
         return [
             Precedent(
-                bundle=JurisprudenceBundle.model_validate_json(document),
+                bundle=JurisprudenceBundle.model_validate_json(documents[jid]),
                 superseded_by=tuple(successors.get(jid, ())),
             )
-            for jid, document, _ in rows
+            for jid in ids
         ]
 
 
-def _ranked_rows(conn: Connection, query: PrecedentQuery) -> Sequence[Row[str, str, int]]:
-    params: dict[str, object] = {
-        "dispute_type": query.dispute_type.value,
-        "limit": query.limit,
-    }
+def _ranked_ids(conn: Connection, query: PrecedentQuery) -> Sequence[Row[str, int]]:
+    """(id, superseded) of the matches in ranking order, in-force bundles first (R26)."""
+    params: dict[str, object] = {"dispute_type": query.dispute_type.value, "limit": query.limit}
     if query.conditions:
         params.update({f"c{i}": condition for i, condition in enumerate(query.conditions)})
-        return conn.execute(_with_conditions(len(query.conditions)), params).all()
-    in_force = conn.execute(_IN_FORCE, params).all()
-    rest = query.limit - len(in_force)
+        return conn.execute(_by_conditions(len(query.conditions)), params).all()
+    rows = conn.execute(_IN_FORCE, params).all()
+    rest = query.limit - len(rows)
     if rest == 0:
-        return in_force
-    return [*in_force, *conn.execute(_SUPERSEDED, {**params, "limit": rest}).all()]
+        return rows
+    return [*rows, *conn.execute(_SUPERSEDED, {**params, "limit": rest}).all()]

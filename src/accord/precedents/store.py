@@ -39,6 +39,16 @@ from accord.store.tables import (
 
 _JURISPRUDENCE_ID = re.compile(JURISPRUDENCE_ID_PATTERN.removesuffix("$") + r"\Z")
 _IDS_PER_QUERY = 500
+ANALYZE_FROM = 1024
+"""Registry size at which the database's planner statistics are first refreshed; then again
+each time the registry doubles (search plans depend on them, and a database whose
+autovacuum is off would otherwise plan a large registry as if it were empty)."""
+_REGISTRY_TABLES = (
+    "precedent_bundles",
+    "precedent_types",
+    "precedent_conditions",
+    "precedent_supersessions",
+)
 MAX_BUNDLES_PER_CALL = 10_000
 """Most drafts one ``add_many`` call signs and stores in its transaction."""
 
@@ -46,9 +56,10 @@ MAX_BUNDLES_PER_CALL = 10_000
 class PrecedentStore:
     """Add signed bundles to the registry and read them back (``superseded_by`` derived)."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, *, analyze_from: int = ANALYZE_FROM) -> None:
         self._db = db
         self._clock = clock
+        self._analyze_from = analyze_from
 
     def add(self, draft: BundleDraft, signer: Ed25519Signer) -> JurisprudenceBundle:
         """Build, sign (``signer`` = the panel lead) and store one bundle."""
@@ -115,7 +126,15 @@ class PrecedentStore:
             self._db.insert_rows(conn, precedent_types, rows.types)
             self._db.insert_rows(conn, precedent_conditions, rows.conditions)
             self._db.insert_rows(conn, precedent_supersessions, rows.supersessions)
+        if _crossed_doubling(seq - len(built), seq, self._analyze_from):
+            self._analyze()
         return built
+
+    def _analyze(self) -> None:
+        """Refresh the planner statistics of the registry tables."""
+        with self._db.write() as conn:
+            for table in _REGISTRY_TABLES:
+                conn.exec_driver_sql(f"ANALYZE {table}")
 
     def get(self, jurisprudence_id: str) -> Precedent:
         """The bundle with that id and the bundles that superseded it; else
@@ -136,6 +155,14 @@ class PrecedentStore:
                 select(precedent_bundles.c.seq).order_by(precedent_bundles.c.seq.desc()).limit(1)
             ).scalar()
         return int(head or 0)
+
+
+def _crossed_doubling(before: int, after: int, start: int) -> bool:
+    """Whether growing from ``before`` to ``after`` bundles reached ``start`` × 2**k."""
+    threshold = start
+    while threshold <= before:
+        threshold *= 2
+    return after >= threshold
 
 
 def check_jurisprudence_id(value: str) -> str:

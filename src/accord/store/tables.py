@@ -240,8 +240,8 @@ precedent_types = Table(
 )
 
 #: Search index: each applicable or inapplicable condition of a bundle, once per dispute type
-#: the bundle applies to, with the ranking columns, so a search by type and condition reads
-#: one primary-key range of this table.
+#: the bundle applies to, with the ranking columns: a search walks one range of the ranked
+#: index and checks the other conditions by primary key.
 precedent_conditions = Table(
     "precedent_conditions",
     metadata,
@@ -252,6 +252,15 @@ precedent_conditions = Table(
     Column("authority_rank", Integer, nullable=False),
     Column("created_at", String(40), nullable=False),
     Column("seq", BigInteger, nullable=False),
+    Index(
+        "ix_precedent_conditions_ranked",
+        "dispute_type",
+        "applicability",
+        "condition",
+        "authority_rank",
+        "created_at",
+        "seq",
+    ),
 )
 
 #: Supersession edges (R26): the newer bundle lists the older in its signed ``supersedes``;

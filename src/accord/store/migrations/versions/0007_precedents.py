@@ -51,6 +51,11 @@ def upgrade() -> None:
         sa.Column("created_at", sa.String(40), nullable=False),
         sa.Column("seq", sa.BigInteger, nullable=False),
     )
+    op.create_index(
+        "ix_precedent_conditions_ranked",
+        "precedent_conditions",
+        ["dispute_type", "applicability", "condition", "authority_rank", "created_at", "seq"],
+    )
     op.create_table(
         "precedent_supersessions",
         sa.Column("superseded_id", sa.String(64), primary_key=True),
@@ -64,6 +69,7 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     op.drop_table("precedent_supersessions")
+    op.drop_index("ix_precedent_conditions_ranked", table_name="precedent_conditions")
     op.drop_table("precedent_conditions")
     op.drop_index("ix_precedent_types_ranked", table_name="precedent_types")
     op.drop_table("precedent_types")
