@@ -19,7 +19,7 @@ ARGS = ("--db", DB, "--keys", "keys")
 SESSION_CONFIG = """\
 conflict_resolution: {strategy: human}
 boundary:
-  probes: {erp_invoice_total: 'tests.session.probes:ErpInvoiceTotal'}
+  probes: {erp_invoice_total: 'tests.boundary.probes:ErpInvoiceTotal'}
   tie_breakers:
     invoicing: {probe: erp_invoice_total, arguments: {invoice: '4411'}, description: ERP total}
 """

@@ -13,7 +13,7 @@ from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer
 from accord.disputes import SettleStatus
 
-ORG = Path(__file__).resolve().parents[2] / "src" / "accord" / "examples" / "org.yaml"
+ORG = Path(__file__).resolve().parents[3] / "src" / "accord" / "examples" / "org.yaml"
 CONFIG = f"""\
 org: {ORG}
 conflict_resolution:

@@ -139,7 +139,7 @@ def test_the_cli_closes_a_session_and_resolves_with_a_probe_from_yaml(
     monkeypatch.chdir(tmp_path)
     Path("accord.yaml").write_text(
         "boundary:\n"
-        "  probes: {erp_invoice_total: 'tests.session.probes:ErpInvoiceTotal'}\n"
+        "  probes: {erp_invoice_total: 'tests.boundary.probes:ErpInvoiceTotal'}\n"
         "  tie_breakers:\n"
         "    invoicing: {probe: erp_invoice_total, arguments: {invoice: '4411'},"
         " description: look up the ERP total}\n"
@@ -202,7 +202,7 @@ def test_a_probe_that_cannot_be_loaded_fails_when_first_needed_with_the_key_path
 
 def test_a_probe_module_that_raises_while_loading_is_a_config_error(tmp_path: Path) -> None:
     config = tmp_path / "accord.yaml"
-    config.write_text("boundary:\n  probes: {erp.eu: 'tests.session.broken_probe:Probe'}\n")
+    config.write_text("boundary:\n  probes: {erp.eu: 'tests.boundary.broken_probe:Probe'}\n")
     accord = Accord.open(config, db_url=f"sqlite:///{tmp_path / 'x.db'}", keys_dir=tmp_path / "k")
     with pytest.raises(ConfigError) as err:
         accord.probes.load()
@@ -214,7 +214,7 @@ def test_a_probe_module_that_raises_while_loading_is_a_config_error(tmp_path: Pa
 def test_configured_probes_are_imported_on_first_lookup_only(tmp_path: Path) -> None:
     config = tmp_path / "accord.yaml"
     config.write_text(
-        "boundary:\n  probes: {erp_invoice_total: 'tests.session.probes:ErpInvoiceTotal'}\n"
+        "boundary:\n  probes: {erp_invoice_total: 'tests.boundary.probes:ErpInvoiceTotal'}\n"
     )
     accord = Accord.open(config, db_url=f"sqlite:///{tmp_path / 'x.db'}", keys_dir=tmp_path / "k")
     try:

@@ -11,8 +11,7 @@ from accord.llm import LanguageModel, ModelRequest, ModelResponse, ScriptedModel
 from accord.llm.scripted import ScriptStep
 from accord.org import OrgChart
 from accord.resolution import Dispute, StrategyContext
-
-from ..org._builders import chart, member
+from tests.org._builders import chart, member
 
 SUBJECT = "invoice INV-7 total"
 TASK = "invoice.total"

@@ -10,8 +10,8 @@ import pytest
 from accord.api import ApiKeyStore
 from accord.app import Accord
 from accord.disputes import Case
+from tests.api.browser.conftest import ARTIFACTS
 from tests.api.conftest import REFUND
-from tests.browser.conftest import ARTIFACTS
 
 
 @pytest.fixture

@@ -95,12 +95,12 @@ def test_entry_points_may_name_a_class_a_factory_or_an_instance() -> None:
     registry = StrategyRegistry()
 
     added = registry.discover(
-        entry_points=points(echo="tests.strategies._plugins:EchoStrategy"),
+        entry_points=points(echo="tests.resolution.strategies._plugins:EchoStrategy"),
     )
     other = StrategyRegistry()
-    other.discover(entry_points=points(echo="tests.strategies._plugins:make_echo"))
+    other.discover(entry_points=points(echo="tests.resolution.strategies._plugins:make_echo"))
     third = StrategyRegistry()
-    third.discover(entry_points=points(echo="tests.strategies._plugins:ECHO_INSTANCE"))
+    third.discover(entry_points=points(echo="tests.resolution.strategies._plugins:ECHO_INSTANCE"))
 
     assert added == ("echo",)
     assert other.names() == third.names() == ("echo",)
@@ -109,11 +109,11 @@ def test_entry_points_may_name_a_class_a_factory_or_an_instance() -> None:
 
 def test_misbehaving_plugins_are_skipped_and_reported_never_fatal() -> None:
     source = points(
-        echo="tests.strategies._plugins:EchoStrategy",
-        missing="tests.strategies.no_such_module:Strategy",
-        nothing="tests.strategies._plugins:make_nothing",
-        renamed="tests.strategies._plugins:make_echo",
-        authority="tests.strategies._plugins:make_echo",
+        echo="tests.resolution.strategies._plugins:EchoStrategy",
+        missing="tests.resolution.strategies.no_such_module:Strategy",
+        nothing="tests.resolution.strategies._plugins:make_nothing",
+        renamed="tests.resolution.strategies._plugins:make_echo",
+        authority="tests.resolution.strategies._plugins:make_echo",
     )
 
     registry = StrategyRegistry.with_defaults(entry_points=source)
@@ -125,7 +125,7 @@ def test_misbehaving_plugins_are_skipped_and_reported_never_fatal() -> None:
     assert "lacks the ConflictResolver protocol" in errors["nothing"]
     assert "entry point 'renamed' loads a strategy named 'echo'" in errors["renamed"]
     assert "entry point 'authority' loads a strategy named 'echo'" in errors["authority"]
-    assert registry.plugin_errors[0].value == "tests.strategies.no_such_module:Strategy"
+    assert registry.plugin_errors[0].value == "tests.resolution.strategies.no_such_module:Strategy"
 
 
 @pytest.fixture
