@@ -21,8 +21,6 @@ from accord.errors import AccordError, NotFound, VerificationFailed
 from accord.precedents import (
     JurisprudenceBundle,
     Precedent,
-    PrecedentSearch,
-    PrecedentStore,
     read_draft_file,
     verify_registry,
 )
@@ -71,7 +69,7 @@ def search(
         config, db, keys, create_service_key=False, must_exist=True, read_only=True
     )
     try:
-        found = PrecedentSearch(accord.db).search(dispute_type, condition or (), limit=limit)
+        found = accord.precedents.search(dispute_type, condition or (), limit=limit)
     except AccordError as exc:
         raise _fail(exc) from exc
     finally:
@@ -103,7 +101,7 @@ def show(
         config, db, keys, create_service_key=False, must_exist=True, read_only=True
     )
     try:
-        found: Precedent = PrecedentStore(accord.db, accord.clock).get(jurisprudence_id)
+        found: Precedent = accord.precedents.get(jurisprudence_id)
     except AccordError as exc:
         raise _fail(exc) from exc
     finally:
@@ -124,9 +122,7 @@ def add(
     accord = open_accord(config, db, keys)
     try:
         drafts = read_draft_file(file, accord.config.settings.limits)
-        added: list[JurisprudenceBundle] = PrecedentStore(accord.db, accord.clock).add_many(
-            drafts, accord.ledger.signer
-        )
+        added: list[JurisprudenceBundle] = accord.precedents.add_many(drafts)
     except AccordError as exc:
         raise _fail(exc) from exc
     finally:
