@@ -8,7 +8,7 @@ from pydantic import model_validator
 
 from accord.clock import isoformat
 from accord.disputes.case import Case
-from accord.disputes.records.base import SignedRecord
+from accord.disputes.records.base import Built, SignedRecord
 from accord.disputes.records.parts import LogFields, check_log, log_fields
 
 
@@ -23,7 +23,7 @@ class DisputeAbandoned(SignedRecord):
     decided_by: str
     reason: str
     decided_at: str
-    log: LogFields
+    log: Built[LogFields]
 
     @model_validator(mode="after")
     def _one_instant(self) -> Self:

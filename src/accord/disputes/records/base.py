@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, TypeVar
 
 from pydantic import BaseModel, ConfigDict, SkipValidation
+
+T = TypeVar("T")
 
 Signable = Annotated[Any, SkipValidation]
 """An answer already made signable (``accord.disputes.signable.signable``): put into the
@@ -32,3 +34,8 @@ class SignedRecord(BaseModel):
     def event(self) -> tuple[str, dict[str, Any]]:
         """``(event type, record)`` for ``Ledger.append_many`` / ``append_within``."""
         return self.event_type, self.record()
+
+Built = Annotated[T, SkipValidation]
+"""A part made by its one builder (``records/parts.py``, typed and checked by mypy): not
+validated again field by field when the record is built; the record's invariant validators
+still read it."""

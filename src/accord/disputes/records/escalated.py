@@ -9,7 +9,7 @@ from pydantic import model_validator
 
 from accord.conflicts import Tier
 from accord.disputes.case import Case
-from accord.disputes.records.base import SignedRecord
+from accord.disputes.records.base import Built, SignedRecord
 from accord.disputes.records.parts import (
     AttemptRecord,
     LogFields,
@@ -34,7 +34,7 @@ class DisputeHandedOver(SignedRecord):
     to_level: str
     next_step: str
     reason: str
-    strategies_tried: list[AttemptRecord]
+    strategies_tried: Built[list[AttemptRecord]]
 
     @model_validator(mode="after")
     def _tier_one_only(self) -> Self:
@@ -67,10 +67,10 @@ class DisputeEscalated(SignedRecord):
     to_level: str
     next_step: str | None
     reason: str
-    strategies_tried: list[AttemptRecord]
+    strategies_tried: Built[list[AttemptRecord]]
     approval_item_id: str | None
-    tokens: Tokens
-    log: LogFields
+    tokens: Built[Tokens]
+    log: Built[LogFields]
 
     @model_validator(mode="after")
     def _escalated(self) -> Self:

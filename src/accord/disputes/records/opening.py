@@ -10,7 +10,7 @@ from typing_extensions import TypedDict
 
 from accord.clock import isoformat
 from accord.disputes.case import Case
-from accord.disputes.records.base import BasisPoints, Signable, SignedRecord
+from accord.disputes.records.base import BasisPoints, Built, Signable, SignedRecord
 from accord.disputes.records.parts import (
     LogFields,
     Party,
@@ -38,13 +38,13 @@ class OpeningRecord(SignedRecord):
 
     dispute_id: str
     session_id: str | None
-    subject: Subject
+    subject: Built[Subject]
     opened_at: str
     output_kind: str
     max_gap_bp: BasisPoints | None
     conflict_fields: list[str]
-    positions: list[PositionRecord]
-    log: LogFields
+    positions: Built[list[PositionRecord]]
+    log: Built[LogFields]
 
     @model_validator(mode="after")
     def _one_case(self) -> Self:
@@ -145,9 +145,9 @@ class DisputeOpened(OpeningRecord):
     severity: str
     status: Literal["open"]
     current_escalation_level: str
-    complainant: Party
-    respondents: list[Party]
-    conflict: Conflict
+    complainant: Built[Party]
+    respondents: Built[list[Party]]
+    conflict: Built[Conflict]
 
     @model_validator(mode="after")
     def _parties(self) -> Self:

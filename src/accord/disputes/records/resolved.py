@@ -18,7 +18,7 @@ from pydantic import model_validator
 
 from accord.clock import isoformat
 from accord.disputes.case import Case
-from accord.disputes.records.base import Signable, SignedRecord
+from accord.disputes.records.base import Built, Signable, SignedRecord
 from accord.disputes.records.parts import (
     AttemptRecord,
     DissentEntry,
@@ -53,8 +53,8 @@ class DisputeResolved(SignedRecord):
     answer: Signable
     answer_hash: str
     decided_by: str | None
-    dissent: list[DissentEntry]
-    log: LogFields
+    dissent: Built[list[DissentEntry]]
+    log: Built[LogFields]
 
     @model_validator(mode="after")
     def _a_winner_among_the_parties(self) -> Self:
@@ -75,10 +75,10 @@ class ResolvedOnTheLadder(DisputeResolved):
     """Settled by a tier-1 rung or a tier-2 strategy."""
 
     resolution_type: Literal["tier_one", "strategy"]
-    attempts: list[AttemptRecord]
+    attempts: Built[list[AttemptRecord]]
     department: str | None
     common_manager: str | None
-    tokens: Tokens
+    tokens: Built[Tokens]
 
 
 class ResolvedByPerson(DisputeResolved):
