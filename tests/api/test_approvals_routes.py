@@ -7,6 +7,7 @@ from litestar.testing import TestClient
 
 from accord.api import ApiKeyStore
 from accord.app import Accord
+from accord.crypto.keyring import role_key_name
 from accord.disputes import Case
 from tests.api.conftest import Tokens, bearer
 
@@ -115,3 +116,95 @@ def test_an_unknown_item_is_404(client: TestClient[Litestar], tokens: Tokens) ->
         headers=bearer(tokens.reviewer),
     )
     assert decided.status_code == 404
+
+
+def _queue_two(accord: Accord) -> list[str]:
+    items = []
+    for n in (1, 2):
+        case = accord.settle(
+            f"Refund {n},000 to customer 55{n}",
+            [
+                {"agent": "agent:billing", "output": "approve", "confidence": 0.7},
+                {"agent": "agent:audit", "output": "reject", "confidence": 0.65},
+            ],
+            task_type="refunds",
+        )
+        assert case.approval_item_id is not None
+        items.append(case.approval_item_id)
+    return items
+
+
+def test_a_reviewer_decides_a_batch_and_each_item_is_its_own_signed_decision(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord
+) -> None:
+    first, second = _queue_two(accord)
+    answer = client.post(
+        "/api/v1/approvals/decisions",
+        json={
+            "decisions": [
+                {"item_id": first, "choice": "reject", "reasoning": "chargebacks"},
+                {"item_id": second, "deny": True, "reasoning": "no evidence either way"},
+            ]
+        },
+        headers=bearer(tokens.reviewer),
+    )
+    assert answer.status_code == 200, answer.text
+    results = answer.json()["results"]
+    assert [(r["item_id"], r["outcome"]) for r in results] == [
+        (first, "decided"),
+        (second, "decided"),
+    ]
+    assert results[1]["item"]["decision"]["outcome"] == "denied"
+    decided = [e for e in accord.ledger.entries() if e.event_type == "approval_decided"]
+    assert len(decided) == 2
+    assert accord.verify().entries > 0
+
+
+def test_a_refused_item_in_a_batch_is_reported_and_does_not_stop_the_rest(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord
+) -> None:
+    first, second = _queue_two(accord)
+    signer = accord.key_signer(role_key_name("reviewer", "human:treasurer"))
+    accord.decide(first, signer, choice="reject", reason="earlier")
+    answer = client.post(
+        "/api/v1/approvals/decisions",
+        json={
+            "decisions": [
+                {"item_id": first, "choice": "approve", "reasoning": "late"},
+                {"item_id": "apr:nope", "choice": "approve", "reasoning": "typo"},
+                {"item_id": second, "choice": "reject", "reasoning": "chargebacks"},
+            ]
+        },
+        headers=bearer(tokens.reviewer),
+    )
+    results = answer.json()["results"]
+    assert [r["outcome"] for r in results] == ["refused", "refused", "decided"]
+    assert (results[0]["error"]["code"], results[0]["error"]["status"]) == (
+        "approvals.already_decided",
+        409,
+    )
+    assert results[1]["error"]["status"] == 404
+
+
+def test_a_batch_with_neither_choice_nor_deny_is_refused_before_anything_is_decided(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord
+) -> None:
+    first, second = _queue_two(accord)
+    answer = client.post(
+        "/api/v1/approvals/decisions",
+        json={
+            "decisions": [
+                {"item_id": first, "choice": "reject", "reasoning": "fine"},
+                {"item_id": second, "reasoning": "forgot to choose"},
+            ]
+        },
+        headers=bearer(tokens.reviewer),
+    )
+    assert (answer.status_code, answer.json()["field"]) == (422, "decisions[1].choice")
+    assert accord.approvals.get(first).status.value == "pending"
+    agent = client.post(
+        "/api/v1/approvals/decisions",
+        json={"decisions": [{"item_id": first, "choice": "reject", "reasoning": "x"}]},
+        headers=bearer(tokens.agent),
+    )
+    assert agent.status_code == 403

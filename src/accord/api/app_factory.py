@@ -90,6 +90,7 @@ def create_app(
             approvals.list_approvals,
             approvals.get_approval,
             approvals.decide,
+            approvals.decide_many,
             parked.park,
             parked.get_parked,
             parked.wait_for_decision,

@@ -112,21 +112,24 @@ def _answer(request: Request[Any, Any, Any], status: int, body: ErrorBody) -> Re
     )
 
 
-def on_accord_error(request: Request[Any, Any, Any], exc: AccordError) -> Response[Any]:
-    status = status_for(exc)
-    context = exc.context
-    field = context.get("field")
-    rule = context.get("rule")
-    request_id = request_id_of(request.scope)
-    log.info("request.refused", code=exc.code, status=status, request_id=request_id)
-    body = ErrorBody(
+def error_body(exc: AccordError, request_id: str | None) -> ErrorBody:
+    """The body of a refusal: the error's code and message, the field and rule it names."""
+    field = exc.context.get("field")
+    rule = exc.context.get("rule")
+    return ErrorBody(
         code=exc.code,
         message=exc.message,
         field=None if field is None else str(field),
         rule=None if rule is None else str(rule),
         request_id=request_id,
     )
-    return _answer(request, status, body)
+
+
+def on_accord_error(request: Request[Any, Any, Any], exc: AccordError) -> Response[Any]:
+    status = status_for(exc)
+    request_id = request_id_of(request.scope)
+    log.info("request.refused", code=exc.code, status=status, request_id=request_id)
+    return _answer(request, status, error_body(exc, request_id))
 
 
 def on_http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:

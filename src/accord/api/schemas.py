@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from accord.approvals import ParkedTask, Resumption
+from accord.approvals import ApprovalItem, ParkedTask, Resumption
 from accord.boundary import Boundary, ProbeAttempt
 from accord.disputes import Case, DissentRecord
 from accord.disputes.case_timeline import TimelineEvent
@@ -239,3 +239,26 @@ class PrecedentPage(BaseModel):
     """Signed bundles, best first, each with its derived ``superseded_by``."""
 
     items: list[dict[str, Any]]
+
+
+class BulkDecisionIn(DecideIn):
+    """One item of a batch decision: which item, and the decision as for a single one."""
+
+    item_id: Annotated[str, Field(min_length=1, max_length=64, pattern=NO_NUL)]
+
+
+class BulkDecideIn(_In):
+    decisions: Annotated[list[BulkDecisionIn], Field(min_length=1, max_length=100)]
+
+
+class BulkDecisionOut(BaseModel):
+    """``decided`` with the item as it now stands, or ``refused`` with the refusal's body."""
+
+    item_id: str
+    outcome: str
+    item: ApprovalItem | None = None
+    error: dict[str, Any] | None = None
+
+
+class BulkDecideOut(BaseModel):
+    results: list[BulkDecisionOut]

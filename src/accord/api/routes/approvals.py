@@ -10,14 +10,21 @@ from litestar.params import JSONBody, Parameter
 
 from accord.api.api_keys import Role
 from accord.api.deciding import decide_as_reviewer
-from accord.api.errors import error_responses
+from accord.api.errors import error_body, error_responses, status_for
 from accord.api.guards import OVERSEERS, allow, caller
+from accord.api.request_context import request_id_of
 from accord.api.routes._state import accord_of
-from accord.api.schemas import ApprovalPage, DecideIn
+from accord.api.schemas import (
+    ApprovalPage,
+    BulkDecideIn,
+    BulkDecideOut,
+    BulkDecisionOut,
+    DecideIn,
+)
 from accord.api.write_gate import write_gate
 from accord.approvals import ApprovalItem
 from accord.disputes.case_pages import MAX_PAGE, QueueFilter, queue_page
-from accord.errors import ValidationError
+from accord.errors import AccordError, ValidationError
 
 Filter = Annotated[str | None, Parameter(max_length=256)]
 
@@ -85,13 +92,7 @@ def decide(
 ) -> ApprovalItem:
     """Decide as the key's principal. Compare-and-set: a second decision gets 409 naming
     the first."""
-    if data.deny == (data.choice is not None):
-        raise ValidationError(
-            "give exactly one of choice or deny",
-            code="approvals.invalid",
-            field="choice",
-            rule="exactly one of choice or deny: true",
-        )
+    _check_one_of(data, "choice")
     principal_id = caller(request).principal_id
     assert principal_id is not None  # a reviewer key is always bound to a principal
     with write_gate(state):
@@ -102,4 +103,60 @@ def decide(
             choice=data.choice,
             deny=data.deny,
             reasoning=data.reasoning,
+        )
+
+
+@post(
+    "/approvals/decisions",
+    guards=[allow(Role.REVIEWER)],
+    sync_to_thread=True,
+    status_code=200,
+    responses=error_responses(400, 401, 403, 413, 422),
+    tags=["approvals"],
+)
+def decide_many(
+    request: Request[object, object, State], state: State, data: JSONBody[BulkDecideIn]
+) -> BulkDecideOut:
+    """Decide up to 100 items as the key's principal (the queue's batch bar). Each item is its
+    own compare-and-set decision and its own signed entry: one that is refused (already
+    decided, a party of yours, unknown) is reported with its error and does not stop the rest."""
+    for index, one in enumerate(data.decisions):
+        _check_one_of(one, f"decisions[{index}].choice")
+    principal_id = caller(request).principal_id
+    assert principal_id is not None  # a reviewer key is always bound to a principal
+    accord = accord_of(state)
+    results = []
+    for one in data.decisions:
+        try:
+            with write_gate(state):
+                item = decide_as_reviewer(
+                    accord,
+                    one.item_id,
+                    principal_id,
+                    choice=one.choice,
+                    deny=one.deny,
+                    reasoning=one.reasoning,
+                )
+        except AccordError as refused:
+            status = status_for(refused)
+            if status >= 500:  # the server failed, not the request: answer as for one
+                raise
+            body = error_body(refused, request_id_of(request.scope)).model_dump(mode="json")
+            results.append(
+                BulkDecisionOut(
+                    item_id=one.item_id, outcome="refused", error={**body, "status": status}
+                )
+            )
+        else:
+            results.append(BulkDecisionOut(item_id=one.item_id, outcome="decided", item=item))
+    return BulkDecideOut(results=results)
+
+
+def _check_one_of(data: DecideIn, field: str) -> None:
+    if data.deny == (data.choice is not None):
+        raise ValidationError(
+            "give exactly one of choice or deny",
+            code="approvals.invalid",
+            field=field,
+            rule="exactly one of choice or deny: true",
         )
