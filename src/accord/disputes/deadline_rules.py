@@ -24,13 +24,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from accord.conflicts import STARTING_TIERS, DisputeType, Severity, Tier
 from accord.errors import ValidationError
-
-#: The tiers in the order a dispute climbs them.
-TIER_ORDER: tuple[Tier, ...] = (
-    Tier.DIRECT_NEGOTIATION,
-    Tier.CONTEXTUAL_ARBITRATION,
-    Tier.HUMAN_APPEAL,
-)
+from accord.resolution.escalation import TIER_ORDER  # the ladder's one order of tiers
 
 _BY_SEVERITY: Mapping[Severity, timedelta] = {
     Severity.LOW: timedelta(hours=24),

@@ -20,9 +20,9 @@ from accord.api.ui.diff import field_rows
 from accord.api.ui.session import sign_in, sign_out, signed_in
 from accord.api.write_gate import write_gate
 from accord.app import Accord
-from accord.approvals.history import decision_history
 from accord.conflicts.kinds import ConflictKind, Severity
 from accord.disputes.case_pages import QueueFilter, queue_page
+from accord.disputes.decision_history import decision_history
 from accord.errors import AccordError, NotFound
 
 QUEUE_PAGE = 100

@@ -9,6 +9,7 @@ interaction log's ``InteractionHistory``); every refusal is a :class:`PanelRefus
 its requirement.
 """
 
+from accord.disputes.dcp.parties import Party
 from accord.disputes.panels.agent_arbitrator import (
     AgentArbitrator,
     ArbitratorFailure,
@@ -33,7 +34,6 @@ from accord.disputes.panels.formation import (
 )
 from accord.disputes.panels.human_arbitrator import HumanArbitratorPort
 from accord.disputes.panels.nominations import Nomination, check_nominations
-from accord.disputes.panels.party import Party
 from accord.disputes.panels.pool import MIN_PANEL_SIZE, ArbitratorKind, ArbitratorPool, PoolMember
 from accord.disputes.panels.question import PanelQuestion, PartyPosition, ProposedResolution
 from accord.disputes.panels.queued_human_arbitrator import QueuedHumanArbitrator, vote_from_decision

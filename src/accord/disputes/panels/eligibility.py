@@ -21,7 +21,7 @@ from typing import Protocol, Self
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from accord.clock import isoformat
-from accord.disputes.panels.party import Party
+from accord.disputes.dcp.parties import Party
 from accord.disputes.panels.pool import PoolMember
 from accord.org.agent import LifecycleState
 from accord.org.chart import PANEL_MIN_VITALITY

@@ -20,6 +20,7 @@ from typing import Self
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, model_validator
 
+from accord.disputes.dcp.parties import Party
 from accord.disputes.negotiation.coin_flip import RevealedNonce
 from accord.disputes.panels.eligibility import (
     ActiveDisputes,
@@ -28,7 +29,6 @@ from accord.disputes.panels.eligibility import (
     check_candidate,
 )
 from accord.disputes.panels.nominations import Nomination, check_nominations
-from accord.disputes.panels.party import Party
 from accord.disputes.panels.pool import ArbitratorPool, PoolMember
 from accord.disputes.panels.refusals import PanelRefused
 from accord.disputes.panels.selection import PanelSelection, select_panel, verify_selection

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
 
-from accord.disputes.panels.party import Party
+from accord.disputes.dcp.parties import Party
 from accord.disputes.panels.pool import ArbitratorPool
 from accord.disputes.panels.refusals import PanelRefused
 
