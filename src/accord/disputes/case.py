@@ -8,8 +8,8 @@ from typing import Annotated, Any, Self
 from pydantic import BaseModel, ConfigDict, JsonValue, SkipValidation, model_validator
 
 from accord.conflicts import Classification, Detection, Position, Tier
-from accord.disputes.lifecycle import LEGAL_PAIRS, CaseStatus, SettleStatus
 from accord.disputes.shared_outputs import restore_dissent_outputs, restore_outputs
+from accord.disputes.statuses import LEGAL_PAIRS, CaseStatus, SettleStatus
 from accord.resolution import RungAttempt
 
 Answer = Annotated[JsonValue, SkipValidation]

@@ -22,7 +22,9 @@ expired        expired          abandoned       its approval item ran out undeci
 yet (DCP-07 negotiation, panels and withdrawal will add theirs here). A new case starts
 ``open``. :func:`transition` is the only function that moves a case: it refuses an illegal
 move with :class:`~accord.errors.IllegalTransition` and builds the new case through
-validation (never ``model_copy``).
+validation (never ``model_copy``). The vocabulary (the three enums, :data:`OUTCOMES`,
+:data:`LEGAL_PAIRS`, :data:`FINAL`) is defined in :mod:`accord.disputes.statuses`, a leaf the
+case model reads too, and re-exported here.
 """
 
 from __future__ import annotations
@@ -30,71 +32,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from accord.disputes.case import Case
+from accord.disputes.statuses import (
+    FINAL,
+    LEGAL_PAIRS,
+    OUTCOMES,
+    CaseStatus,
+    Outcome,
+    SettleStatus,
+)
 from accord.errors import IllegalTransition
 
 if TYPE_CHECKING:
     from accord.conflicts import Detection, Position
-    from accord.disputes.case import Case
 
-
-class SettleStatus(StrEnum):
-    """How the case stands: ``settle``'s outcome, then final once people deny it or its
-    approval item expires undecided (``denied``, ``expired``: nothing is left in the queue)."""
-
-    SETTLED = "settled"
-    MERGED = "merged"
-    NO_CONFLICT = "no_conflict"
-    ESCALATED = "escalated"
-    DENIED = "denied"
-    EXPIRED = "expired"
-
-
-class CaseStatus(StrEnum):
-    """The eight DCP-07 dispute statuses (R6)."""
-
-    OPEN = "open"
-    NEGOTIATING = "negotiating"
-    ESCALATED = "escalated"
-    ARBITRATING = "arbitrating"
-    APPEALING = "appealing"
-    RESOLVED = "resolved"
-    WITHDRAWN = "withdrawn"
-    ABANDONED = "abandoned"
-
-
-class Outcome(StrEnum):
-    """Every outcome Accord records for a case (the table in this module's docstring)."""
-
-    SETTLED = "settled"
-    MERGED = "merged"
-    CONSENSUS = "consensus"
-    ESCALATED = "escalated"
-    QUEUED = "queued"
-    DENIED = "denied"
-    EXPIRED = "expired"
-
-
-OUTCOMES: Mapping[Outcome, tuple[SettleStatus, CaseStatus]] = {
-    Outcome.SETTLED: (SettleStatus.SETTLED, CaseStatus.RESOLVED),
-    Outcome.MERGED: (SettleStatus.MERGED, CaseStatus.RESOLVED),
-    Outcome.CONSENSUS: (SettleStatus.NO_CONFLICT, CaseStatus.RESOLVED),
-    Outcome.ESCALATED: (SettleStatus.ESCALATED, CaseStatus.ESCALATED),
-    Outcome.QUEUED: (SettleStatus.ESCALATED, CaseStatus.APPEALING),
-    Outcome.DENIED: (SettleStatus.DENIED, CaseStatus.ABANDONED),
-    Outcome.EXPIRED: (SettleStatus.EXPIRED, CaseStatus.ABANDONED),
-}
-"""Each outcome → the ``(status, dcp_status)`` pair it sets."""
-
-LEGAL_PAIRS: frozenset[tuple[SettleStatus, CaseStatus]] = frozenset(OUTCOMES.values())
-"""The only ``(status, dcp_status)`` pairs a stored case may carry."""
-
-FINAL: frozenset[CaseStatus] = frozenset(
-    {CaseStatus.RESOLVED, CaseStatus.WITHDRAWN, CaseStatus.ABANDONED}
-)
-"""Statuses nothing leaves."""
 
 _ACTIVE_EXITS = frozenset({CaseStatus.RESOLVED, CaseStatus.WITHDRAWN, CaseStatus.ABANDONED})
 
@@ -175,8 +128,6 @@ def transition(case: Case | NewCase, to: Outcome, **changes: Any) -> Case:
     Raises :class:`IllegalTransition` when the lifecycle does not join the case's DCP status
     to the outcome's. ``status`` and ``dcp_status`` come from :data:`OUTCOMES`, never from
     ``changes``."""
-    from accord.disputes.case import Case
-
     if "status" in changes or "dcp_status" in changes:
         raise TypeError("transition sets status and dcp_status from the outcome")
     status, dcp_status = OUTCOMES[to]
