@@ -17,6 +17,7 @@ import deadline_bench
 import ledger_bench
 import memory_bench
 import precedent_bench
+import release_bench
 import service_bench
 import settle_bench
 import strategies_bench
@@ -31,6 +32,7 @@ SECTIONS = {
     "service": service_bench,
     "precedents": precedent_bench,
     "deadlines": deadline_bench,
+    "release": release_bench,
 }
 
 

@@ -92,7 +92,7 @@ class DissentRecord(BaseModel):
             raise ValueError(f"dissent {self.dissent_id}: the position is not {self.agent_id}'s")
         if self.agent_id in self.winners:
             raise ValueError(f"dissent {self.dissent_id}: {self.agent_id} is among the winners")
-        if self.positions and self.agent_id not in {p.agent for p in self.positions}:
+        if self.positions and all(p.agent != self.agent_id for p in self.positions):
             raise ValueError(f"dissent {self.dissent_id}: {self.agent_id} is not a party")
         return self
 

@@ -339,8 +339,7 @@ class Settler:
             else department_of_agents([p.agent for p in positions], tier.org),
         )
         elapsed = round((time.perf_counter() - started) * 1000)
-        case = decided.case.model_copy(update={"duration_ms": elapsed})
-        return dataclasses.replace(decided, case=case)
+        return Decided(decided.case.model_copy(update={"duration_ms": elapsed}), decided.choice)
 
     def _prepare(self, case: Case, hashes: AnswerHashes, staged: StagedApprovals) -> _Prepared:
         """The case with its ledger events already canonical: only bytes wait for the lock."""

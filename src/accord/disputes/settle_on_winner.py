@@ -77,8 +77,11 @@ def settle_on_winner(
     to the case's; ``changes`` sets further fields of the settled case (attempts, strategy,
     tokens...). Raises :class:`~accord.errors.IllegalTransition` from a final status."""
     positions = case.positions
-    if dissenters is None:
-        dissenters = [Dissenter(p, rung) for p in positions if p.agent not in winners]
+    overruled = (
+        [(p, rung) for p in positions if p.agent not in winners]
+        if dissenters is None
+        else [(d.position, d.strategy) for d in dissenters]
+    )
     if department is _KEEP:
         department = case.department
     decision = Decision(
@@ -90,27 +93,29 @@ def settle_on_winner(
         resolution_id=new_id("res", decided_at),
     )
     detection = case.detection
+    kind = detection.kind.value if detection.kind else None
+    severity = detection.severity.value if detection.severity else None
     dissent = tuple(
         DissentRecord(
             dissent_id=new_id("dis", decided_at),
             case_id=case.case_id,
-            agent_id=d.position.agent,
+            agent_id=position.agent,
             task_type=case.task_type,
-            kind=detection.kind.value if detection.kind else None,
-            strategy=d.strategy,
-            position=d.position,
+            kind=kind,
+            strategy=strategy,
+            position=position,
             winning_answer=answer,
             reasoning=reasoning,
             created_at=decided_at,
             subject=case.subject,
-            severity=detection.severity.value if detection.severity else None,
+            severity=severity,
             department=department,
             winners=winners,
             positions=positions,
             arguments=dict(arguments or {}),
             decided_by=decided_by,
         )
-        for d in dissenters
+        for position, strategy in overruled
     )
     settled = transition(
         case,
