@@ -104,12 +104,12 @@ def test_a_reviewer_decides_on_the_page_and_a_second_decision_is_refused(
     _sign_in(client, tokens.reviewer)
     page = client.get(f"/cases/{escalated.approval_item_id}").text
     path = f"/cases/{escalated.approval_item_id}/decision"
-    form = {"choice": "reject", "reasoning": "chargebacks", "_csrf_token": _csrf(page)}
+    form = {"verdict": "2", "reasoning": "chargebacks", "_csrf_token": _csrf(page)}
     decided = client.post(path, data=form)
     assert decided.status_code == 200
     assert 'data-outcome="decided"' in decided.text
     assert accord.cases.get(escalated.case_id).status.value == "settled"
-    again = client.post(path, data={**form, "choice": "approve"})
+    again = client.post(path, data={**form, "verdict": "1"})
     assert again.status_code == 409
     assert "already approved by human:treasurer" in again.text
 
@@ -121,7 +121,7 @@ def test_deciding_without_reasoning_is_refused_on_the_page(
     page = client.get(f"/cases/{escalated.approval_item_id}").text
     answer = client.post(
         f"/cases/{escalated.approval_item_id}/decision",
-        data={"choice": "reject", "reasoning": "  ", "_csrf_token": _csrf(page)},
+        data={"verdict": "2", "reasoning": "  ", "_csrf_token": _csrf(page)},
     )
     assert answer.status_code == 422
     assert escalated.approval_item_id is not None
@@ -168,7 +168,7 @@ def test_the_history_page_lists_who_decided_what_linked_to_the_signed_entry(
     page = client.get(f"/cases/{escalated.approval_item_id}").text
     client.post(
         f"/cases/{escalated.approval_item_id}/decision",
-        data={"choice": "reject", "reasoning": "chargebacks", "_csrf_token": _csrf(page)},
+        data={"verdict": "2", "reasoning": "chargebacks", "_csrf_token": _csrf(page)},
     )
     history = client.get("/history").text
     assert str(escalated.approval_item_id) in history

@@ -26,6 +26,11 @@ from accord.store.tables import approval_items, case_parties, cases
 MAX_PAGE = 200
 T = TypeVar("T")
 APPROVAL_STATUSES = tuple(s.value for s in ApprovalStatus)
+QUEUE_SORTS = ("oldest", "newest", "deadline")
+"""How the queue can be ordered: by when an item was queued, or soonest deadline first (items
+without a deadline last)."""
+MAX_PARTY_SET = 500
+_NO_DEADLINE = "9999-12-31T23:59:59"
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,10 @@ class QueueFilter:
     severity: str | None = None
     agent: str | None = None
     case_id: str | None = None
+    tier: str | None = None
+    party_in: tuple[str, ...] | None = None
+    """Items of cases with a party among these agents (a department's members)."""
+    sort: str = "oldest"
 
 
 @dataclass(frozen=True)
@@ -137,39 +146,64 @@ def case_page(
 def queue_page(
     db: Database, filters: QueueFilter, *, limit: int = 50, cursor: str | None = None
 ) -> Page[QueueEntry]:
-    """Approval items with their case's kind and severity, oldest first."""
+    """Approval items with their case's kind and severity, in ``filters.sort`` order (oldest
+    first by default)."""
     _check_limit(limit)
     _check_one_of("status", filters.status, APPROVAL_STATUSES)
+    _check_one_of("sort", filters.sort, QUEUE_SORTS)
+    if filters.party_in is not None and len(filters.party_in) > MAX_PARTY_SET:
+        raise ValidationError(
+            f"at most {MAX_PARTY_SET} agents in a party filter",
+            code="paging.bad_filter",
+            field="party_in",
+            rule=f"at most {MAX_PARTY_SET} agents",
+        )
+    items = approval_items.c
+    key = (
+        func.coalesce(items.deadline, _NO_DEADLINE)
+        if filters.sort == "deadline"
+        else items.created_at
+    )
     query = select(
-        approval_items.c.document,
-        approval_items.c.created_at,
-        approval_items.c.item_id,
+        items.document,
+        key.label("sort_key"),
+        items.item_id,
         cases.c.kind,
         cases.c.severity,
         cases.c.subject,
         cases.c.task_type,
-    ).select_from(approval_items.outerjoin(cases, cases.c.case_id == approval_items.c.case_id))
+    ).select_from(approval_items.outerjoin(cases, cases.c.case_id == items.case_id))
     if filters.status is not None:
-        query = query.where(approval_items.c.status == filters.status)
+        query = query.where(items.status == filters.status)
     if filters.risk is not None:
-        query = query.where(approval_items.c.risk == filters.risk)
+        query = query.where(items.risk == filters.risk)
     if filters.case_id is not None:
-        query = query.where(approval_items.c.case_id == filters.case_id)
+        query = query.where(items.case_id == filters.case_id)
     if filters.kind is not None:
         query = query.where(cases.c.kind == filters.kind)
     if filters.severity is not None:
         query = query.where(cases.c.severity == filters.severity)
+    if filters.tier is not None:
+        query = query.where(cases.c.tier == filters.tier)
     if filters.agent is not None:
         query = query.where(
             exists()
-            .where(case_parties.c.case_id == approval_items.c.case_id)
+            .where(case_parties.c.case_id == items.case_id)
             .where(case_parties.c.agent_id == filters.agent)
         )
-    if cursor is not None:
+    if filters.party_in is not None:
         query = query.where(
-            tuple_(approval_items.c.created_at, approval_items.c.item_id) > decode_cursor(cursor)
+            exists()
+            .where(case_parties.c.case_id == items.case_id)
+            .where(case_parties.c.agent_id.in_(filters.party_in))
         )
-    query = query.order_by(approval_items.c.created_at, approval_items.c.item_id).limit(limit + 1)
+    descending = filters.sort == "newest"
+    if cursor is not None:
+        after = tuple_(key, items.item_id)
+        bound = decode_cursor(cursor)
+        query = query.where(after < bound if descending else after > bound)
+    order = (key.desc(), items.item_id.desc()) if descending else (key, items.item_id)
+    query = query.order_by(*order).limit(limit + 1)
     with db.read() as conn:
         rows = list(conn.execute(query).mappings())
     more = len(rows) > limit
@@ -185,7 +219,7 @@ def queue_page(
         for r in rows
     ]
     last = rows[-1] if more else None
-    return Page(entries, encode_cursor(last["created_at"], last["item_id"]) if last else None)
+    return Page(entries, encode_cursor(last["sort_key"], last["item_id"]) if last else None)
 
 
 def case_counts(db: Database) -> list[tuple[str, str, str, int]]:
