@@ -16,7 +16,7 @@ from litestar.datastructures import State
 from litestar.enums import RequestEncodingType
 from litestar.params import Body
 from litestar.response import Template
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from accord.api.deciding import decide_as_reviewer
 from accord.api.errors import status_for
@@ -39,6 +39,12 @@ class BulkForm(BaseModel):
     """``option:<label>`` or ``deny``."""
     preset: Annotated[str, Field(max_length=256)] = ""
     reasoning: Annotated[str, Field(max_length=5_000)] = ""
+
+    @field_validator("item", mode="before")
+    @classmethod
+    def _one_is_a_list(cls, value: object) -> object:
+        """A form with one checked box sends one value, not a list."""
+        return [value] if isinstance(value, str) else value
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ PRECEDENT_LIMIT = 5
 
 _HEADING = re.compile(
     r"^(Why people decide|Detection|Classification|Earlier attempts|Arguments|"
-    r"Review agent [^:]{1,256}):\s?(.*)$"
+    r"Review agent \S{1,256}):(?: (.*))?$"
 )
 _SWAPPED = "(positions swapped) "
 
@@ -56,9 +56,10 @@ def analysis_sections(analysis: str) -> list[Section]:
             title = heading.group(1)
             if title.startswith("Review agent"):
                 title = f"{title}: verdict, positions in order"
-            sections.append((title, [heading.group(2)] if heading.group(2) else []))
+            rest = heading.group(2)
+            sections.append((title, [rest] if rest else []))
         elif line.startswith(_SWAPPED):
-            reviewer = sections[-1][0].split(":")[0] if sections else "Review agent"
+            reviewer = sections[-1][0].rsplit(": verdict", 1)[0] if sections else "Review agent"
             sections.append(
                 (f"{reviewer}: verdict, positions swapped", [line.removeprefix(_SWAPPED)])
             )

@@ -88,7 +88,18 @@ def queue(
     if reviewer is None:
         return Redirect("/signin")
     chosen = QueueChoice(kind, severity, tier, department, agent, sort)
-    view = queue_view(accord_of(state), chosen)
+    try:
+        view = queue_view(accord_of(state), chosen)
+    except AccordError as exc:
+        return Template(
+            "missing.html",
+            context={
+                "reviewer": reviewer,
+                "title": "Cannot show the queue",
+                "message": exc.message,
+            },
+            status_code=status_for(exc),
+        )
     return Template("queue.html", context={"reviewer": reviewer, **view})
 
 
