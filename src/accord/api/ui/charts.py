@@ -71,6 +71,12 @@ class BarChart:
         return f"{value:.0f}" if float(value).is_integer() else f"{value:.2f}"
 
 
+def _short(category: str) -> str:
+    """An axis label: the part after the last ``:`` (``agent:audit`` → ``audit``), ≤ 12 chars."""
+    tail = category.rsplit(":", 1)[-1]
+    return tail if len(tail) <= 12 else tail[:11] + "…"
+
+
 def bar_chart(
     chart_id: str,
     title: str,
@@ -118,7 +124,7 @@ def bar_chart(
             base += value
     every = max(1, kept // 8)
     ticks = tuple(
-        Tick(x=LEFT + i * slot + slot / 2, text=c)
+        Tick(x=LEFT + i * slot + slot / 2, text=_short(c))
         for i, c in enumerate(categories)
         if i % every == 0
     )
