@@ -10,6 +10,7 @@ from litestar.testing import TestClient
 from accord.api import ApiKeyStore
 from accord.app import Accord
 from accord.disputes import Case
+from accord.ledger import InclusionProof
 from tests.api.conftest import Tokens
 
 
@@ -178,4 +179,20 @@ def test_the_history_page_lists_who_decided_what_linked_to_the_signed_entry(
         for entry in accord.ledger.entries()
         if entry.event_type == "approval_decided"
     ]
-    assert f'href="/api/v1/ledger/entries/{seq}/proof"' in history
+    assert f'href="/history/entries/{seq}"' in history
+    proof_page = client.get(f"/history/entries/{seq}").text
+    assert 'data-proof="verified"' in proof_page
+    assert str(escalated.approval_item_id) in proof_page
+    download = client.get(f"/history/entries/{seq}/proof.json")
+    assert download.headers["content-disposition"].startswith("attachment")
+    root = accord.trust_root()
+    proof = InclusionProof.model_validate(download.json())
+    assert proof.verify({root.kid: root.public_key}).tree_size >= seq
+
+
+def test_an_unknown_ledger_entry_page_is_404(client: TestClient[Litestar], tokens: Tokens) -> None:
+    assert client.get("/history/entries/1", follow_redirects=False).headers["location"] == (
+        "/signin"
+    )
+    _sign_in(client, tokens.reviewer)
+    assert client.get("/history/entries/999999").status_code == 404

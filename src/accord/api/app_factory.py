@@ -43,7 +43,7 @@ from accord.api.routes import (
     settle,
 )
 from accord.api.sweeper import Sweeper
-from accord.api.ui import bulk, dashboard, pages
+from accord.api.ui import bulk, dashboard, pages, proof_page
 from accord.app import Accord
 
 API_PREFIX = "/api/v1"
@@ -122,6 +122,8 @@ def create_app(
             pages.queue_rows,
             bulk.decide_selected,
             pages.history,
+            proof_page.proof_page,
+            proof_page.proof_download,
             pages.case_page,
             pages.decide,
             dashboard.dashboard,

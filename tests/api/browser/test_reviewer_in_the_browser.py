@@ -3,6 +3,7 @@ diff, decide with 2 + reasoning; a second reviewer's decision is refused naming 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -103,6 +104,13 @@ def test_a_reviewer_filters_the_queue_opens_a_case_and_decides_by_keyboard_alone
     decision = site_accord.approvals.get(item_id).decision
     assert decision is not None
     assert (decision.choice, decision.decided_by) == ("reject", "human:treasurer")
+
+    page.get_by_role("link", name="History").click()
+    page.get_by_role("link", name=re.compile(r"entry \d+ and its proof")).click()
+    expect(page.locator('[data-proof="verified"]')).to_be_visible()
+    expect(page.locator("main")).to_contain_text(item_id)
+    page.screenshot(path=str(ARTIFACTS / "proof.png"), full_page=True)
+    assert serious_violations(page) == []
 
 
 def test_the_queue_and_the_case_page_pass_axe_without_serious_violations(
