@@ -78,8 +78,28 @@ def test_the_rows_answer_204_until_the_queue_changes(
     assert 'hx-swap-oob="true"' in changed.text  # the count follows
 
 
-def test_the_rows_need_a_session(client: TestClient[Litestar]) -> None:
-    assert client.get("/queue/rows").status_code == 401
+def test_the_rows_need_a_session_and_send_htmx_to_the_sign_in(
+    client: TestClient[Litestar],
+) -> None:
+    answer = client.get("/queue/rows")
+    assert answer.status_code == 401
+    assert answer.headers["hx-redirect"] == "/signin"
+
+
+def test_the_batch_bar_answers_htmx_with_its_fragment_and_a_plain_form_with_a_page(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord, frozen_clock: FrozenClock
+) -> None:
+    first, second = _two_refunds(accord, frozen_clock)
+    _sign_in(client, tokens.reviewer)
+    csrf = _csrf(client.get("/queue").text)
+    form = {"verdict": "deny", "reasoning": "none stands", "_csrf_token": csrf}
+    by_htmx = client.post(
+        "/queue/decisions", data={**form, "item": first}, headers={"HX-Request": "true"}
+    )
+    assert by_htmx.text.lstrip().startswith('<p class="ok" data-outcome="batch">')
+    plain = client.post("/queue/decisions", data={**form, "item": second})
+    assert plain.text.startswith("<!doctype html>")
+    assert 'data-outcome="batch"' in plain.text
 
 
 def test_the_batch_bar_decides_each_selected_item_and_reports_a_refused_one(

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from accord.api.deciding import decide_as_reviewer
 from accord.api.errors import status_for
 from accord.api.routes._state import accord_of
+from accord.api.ui.fragments import fragment
 from accord.api.ui.reasons import joined_reasoning
 from accord.api.ui.session import signed_in
 from accord.api.write_gate import write_gate
@@ -54,10 +55,10 @@ class BulkResult:
     message: str
 
 
-def _fragment(results: list[BulkResult], error: str | None, status: int) -> Template:
-    response = Template(
-        "_bulk_result.html", context={"results": results, "error": error}, status_code=status
-    )
+def _fragment(
+    request: Request[Any, Any, State], results: list[BulkResult], error: str | None, status: int
+) -> Template:
+    response = fragment(request, "_bulk_result.html", {"results": results, "error": error}, status)
     if results:
         response.headers["HX-Trigger"] = "queue-changed"  # the rows refresh at once
     return response
@@ -72,17 +73,17 @@ def decide_selected(
     """Decide every selected item with the bar's verdict and reasoning."""
     reviewer = signed_in(request)
     if reviewer is None:
-        return _fragment([], "your session has ended: sign in again", 401)
+        return _fragment(request, [], "your session has ended: sign in again", 401)
     items = list(dict.fromkeys(data.item))
     reasoning = joined_reasoning(data.preset, data.reasoning)
     deny = data.verdict == DENY
     choice = data.verdict.removeprefix(OPTION_PREFIX) if not deny else None
     if not items:
-        return _fragment([], "select at least one item", 422)
+        return _fragment(request, [], "select at least one item", 422)
     if not deny and not (data.verdict.startswith(OPTION_PREFIX) and choice):
-        return _fragment([], "choose a verdict for the selected items", 422)
+        return _fragment(request, [], "choose a verdict for the selected items", 422)
     if not reasoning:
-        return _fragment([], "pick a preset reason or write your reasoning", 422)
+        return _fragment(request, [], "pick a preset reason or write your reasoning", 422)
     accord = accord_of(state)
     principal = cast(str, reviewer.principal_id)
     results = []
@@ -99,4 +100,4 @@ def decide_selected(
         else:
             outcome = item.decision.choice if item.decision and item.decision.choice else "denied"
             results.append(BulkResult(item_id, True, outcome))
-    return _fragment(results, None, 200)
+    return _fragment(request, results, None, 200)

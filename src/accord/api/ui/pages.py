@@ -15,6 +15,7 @@ from accord.api.deciding import decide_as_reviewer
 from accord.api.errors import status_for
 from accord.api.routes._state import accord_of
 from accord.api.ui.case_view import case_context
+from accord.api.ui.fragments import fragment
 from accord.api.ui.queue_view import QUEUE_PAGE, QueueChoice, queue_view
 from accord.api.ui.reasons import joined_reasoning
 from accord.api.ui.session import sign_in, sign_out, signed_in
@@ -117,8 +118,8 @@ def queue_rows(
 ) -> Response[Any]:
     """The queue's rows for htmx polling: 204 while nothing changed since ``seen``."""
     reviewer = signed_in(request)
-    if reviewer is None:
-        return Response(content="", status_code=401)
+    if reviewer is None:  # htmx follows HX-Redirect instead of swapping the rows away
+        return Response(content=b"", status_code=401, headers={"HX-Redirect": "/signin"})
     chosen = QueueChoice(kind, severity, tier, department, agent, sort)
     view = queue_view(accord_of(state), chosen)
     if seen is not None and seen == view["token"]:
@@ -153,12 +154,11 @@ def case_page(
     return Template("case.html", context=context)
 
 
-def _refused(message: str, status: int, code: str | None = None) -> Template:
-    return Template(
-        "_decision.html",
-        context={"error": message, "code": code, "item": None},
-        status_code=status,
-    )
+def _refused(
+    request: Request[Any, Any, State], message: str, status: int, code: str | None = None
+) -> Template:
+    context = {"error": message, "code": code, "item": None}
+    return fragment(request, "_decision.html", context, status)
 
 
 @post("/cases/{item_id:str}/decision", include_in_schema=False, sync_to_thread=True)
@@ -171,10 +171,11 @@ def decide(
     """Decide as the signed-in reviewer; answers the decision fragment (htmx swaps it in)."""
     reviewer = signed_in(request)
     if reviewer is None:
-        return _refused("your session has ended: sign in again", 401)
+        return _refused(request, "your session has ended: sign in again", 401)
     reasoning = data.full_reasoning()
     if not data.verdict or not reasoning:
         return _refused(
+            request,
             f"choose {'a position' if not data.verdict else 'or write a reason'} before deciding",
             422,
         )
@@ -191,8 +192,8 @@ def decide(
                 reasoning=reasoning,
             )
     except AccordError as exc:
-        return _refused(exc.message, status_for(exc), exc.code)
-    return Template("_decision.html", context={"error": None, "item": item})
+        return _refused(request, exc.message, status_for(exc), exc.code)
+    return fragment(request, "_decision.html", {"reviewer": reviewer, "error": None, "item": item})
 
 
 def _choice(accord: Accord, item_id: str, verdict: str) -> str | None:
