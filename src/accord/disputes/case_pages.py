@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import exists, func, select, tuple_
+from sqlalchemy import Select, exists, func, select, tuple_
 
 from accord.approvals import ApprovalItem
 from accord.approvals.item import ApprovalStatus
@@ -148,62 +148,7 @@ def queue_page(
 ) -> Page[QueueEntry]:
     """Approval items with their case's kind and severity, in ``filters.sort`` order (oldest
     first by default)."""
-    _check_limit(limit)
-    _check_one_of("status", filters.status, APPROVAL_STATUSES)
-    _check_one_of("sort", filters.sort, QUEUE_SORTS)
-    if filters.party_in is not None and len(filters.party_in) > MAX_PARTY_SET:
-        raise ValidationError(
-            f"at most {MAX_PARTY_SET} agents in a party filter",
-            code="paging.bad_filter",
-            field="party_in",
-            rule=f"at most {MAX_PARTY_SET} agents",
-        )
-    items = approval_items.c
-    key = (
-        func.coalesce(items.deadline, _NO_DEADLINE)
-        if filters.sort == "deadline"
-        else items.created_at
-    )
-    query = select(
-        items.document,
-        key.label("sort_key"),
-        items.item_id,
-        cases.c.kind,
-        cases.c.severity,
-        cases.c.subject,
-        cases.c.task_type,
-    ).select_from(approval_items.outerjoin(cases, cases.c.case_id == items.case_id))
-    if filters.status is not None:
-        query = query.where(items.status == filters.status)
-    if filters.risk is not None:
-        query = query.where(items.risk == filters.risk)
-    if filters.case_id is not None:
-        query = query.where(items.case_id == filters.case_id)
-    if filters.kind is not None:
-        query = query.where(cases.c.kind == filters.kind)
-    if filters.severity is not None:
-        query = query.where(cases.c.severity == filters.severity)
-    if filters.tier is not None:
-        query = query.where(cases.c.tier == filters.tier)
-    if filters.agent is not None:
-        query = query.where(
-            exists()
-            .where(case_parties.c.case_id == items.case_id)
-            .where(case_parties.c.agent_id == filters.agent)
-        )
-    if filters.party_in is not None:
-        query = query.where(
-            exists()
-            .where(case_parties.c.case_id == items.case_id)
-            .where(case_parties.c.agent_id.in_(filters.party_in))
-        )
-    descending = filters.sort == "newest"
-    if cursor is not None:
-        after = tuple_(key, items.item_id)
-        bound = decode_cursor(cursor)
-        query = query.where(after < bound if descending else after > bound)
-    order = (key.desc(), items.item_id.desc()) if descending else (key, items.item_id)
-    query = query.order_by(*order).limit(limit + 1)
+    query = queue_query(filters, limit=limit, cursor=cursor)
     with db.read() as conn:
         rows = list(conn.execute(query).mappings())
     more = len(rows) > limit
@@ -220,6 +165,67 @@ def queue_page(
     ]
     last = rows[-1] if more else None
     return Page(entries, encode_cursor(last["sort_key"], last["item_id"]) if last else None)
+
+
+def queue_query(filters: QueueFilter, *, limit: int, cursor: str | None) -> Select[Any]:
+    """The query of one :func:`queue_page`: ``limit + 1`` items (the extra one says there is
+    more) in ``(sort key, item_id)`` order; the sort key is ``created_at``, or the deadline
+    (none last) for ``sort="deadline"``."""
+    _check_limit(limit)
+    _check_one_of("status", filters.status, APPROVAL_STATUSES)
+    _check_one_of("sort", filters.sort, QUEUE_SORTS)
+    if filters.party_in is not None and len(filters.party_in) > MAX_PARTY_SET:
+        raise ValidationError(
+            f"at most {MAX_PARTY_SET} agents in a party filter",
+            code="paging.bad_filter",
+            field="party_in",
+            rule=f"at most {MAX_PARTY_SET} agents",
+        )
+    key = (
+        func.coalesce(approval_items.c.deadline, _NO_DEADLINE)
+        if filters.sort == "deadline"
+        else approval_items.c.created_at
+    )
+    query = select(
+        approval_items.c.document,
+        key.label("sort_key"),
+        approval_items.c.item_id,
+        cases.c.kind,
+        cases.c.severity,
+        cases.c.subject,
+        cases.c.task_type,
+    ).select_from(approval_items.outerjoin(cases, cases.c.case_id == approval_items.c.case_id))
+    if filters.status is not None:
+        query = query.where(approval_items.c.status == filters.status)
+    if filters.risk is not None:
+        query = query.where(approval_items.c.risk == filters.risk)
+    if filters.case_id is not None:
+        query = query.where(approval_items.c.case_id == filters.case_id)
+    if filters.kind is not None:
+        query = query.where(cases.c.kind == filters.kind)
+    if filters.severity is not None:
+        query = query.where(cases.c.severity == filters.severity)
+    if filters.tier is not None:
+        query = query.where(cases.c.tier == filters.tier)
+    if filters.agent is not None:
+        query = query.where(
+            exists()
+            .where(case_parties.c.case_id == approval_items.c.case_id)
+            .where(case_parties.c.agent_id == filters.agent)
+        )
+    if filters.party_in is not None:
+        query = query.where(
+            exists()
+            .where(case_parties.c.case_id == approval_items.c.case_id)
+            .where(case_parties.c.agent_id.in_(filters.party_in))
+        )
+    newest = filters.sort == "newest"
+    if cursor is not None:
+        after, bound = tuple_(key, approval_items.c.item_id), decode_cursor(cursor)
+        query = query.where(after < bound if newest else after > bound)
+    if newest:
+        return query.order_by(key.desc(), approval_items.c.item_id.desc()).limit(limit + 1)
+    return query.order_by(key, approval_items.c.item_id).limit(limit + 1)
 
 
 def case_counts(db: Database) -> list[tuple[str, str, str, int]]:
