@@ -10,6 +10,7 @@ from litestar.testing import TestClient
 from accord.api import ApiKeyStore
 from accord.app import Accord
 from accord.disputes import Case
+from accord.ledger import InclusionProof
 from tests.api.conftest import Tokens
 
 
@@ -104,12 +105,12 @@ def test_a_reviewer_decides_on_the_page_and_a_second_decision_is_refused(
     _sign_in(client, tokens.reviewer)
     page = client.get(f"/cases/{escalated.approval_item_id}").text
     path = f"/cases/{escalated.approval_item_id}/decision"
-    form = {"choice": "reject", "reasoning": "chargebacks", "_csrf_token": _csrf(page)}
+    form = {"verdict": "2", "reasoning": "chargebacks", "_csrf_token": _csrf(page)}
     decided = client.post(path, data=form)
     assert decided.status_code == 200
     assert 'data-outcome="decided"' in decided.text
     assert accord.cases.get(escalated.case_id).status.value == "settled"
-    again = client.post(path, data={**form, "choice": "approve"})
+    again = client.post(path, data={**form, "verdict": "1"})
     assert again.status_code == 409
     assert "already approved by human:treasurer" in again.text
 
@@ -121,7 +122,7 @@ def test_deciding_without_reasoning_is_refused_on_the_page(
     page = client.get(f"/cases/{escalated.approval_item_id}").text
     answer = client.post(
         f"/cases/{escalated.approval_item_id}/decision",
-        data={"choice": "reject", "reasoning": "  ", "_csrf_token": _csrf(page)},
+        data={"verdict": "2", "reasoning": "  ", "_csrf_token": _csrf(page)},
     )
     assert answer.status_code == 422
     assert escalated.approval_item_id is not None
@@ -168,7 +169,7 @@ def test_the_history_page_lists_who_decided_what_linked_to_the_signed_entry(
     page = client.get(f"/cases/{escalated.approval_item_id}").text
     client.post(
         f"/cases/{escalated.approval_item_id}/decision",
-        data={"choice": "reject", "reasoning": "chargebacks", "_csrf_token": _csrf(page)},
+        data={"verdict": "2", "reasoning": "chargebacks", "_csrf_token": _csrf(page)},
     )
     history = client.get("/history").text
     assert str(escalated.approval_item_id) in history
@@ -178,4 +179,20 @@ def test_the_history_page_lists_who_decided_what_linked_to_the_signed_entry(
         for entry in accord.ledger.entries()
         if entry.event_type == "approval_decided"
     ]
-    assert f'href="/api/v1/ledger/entries/{seq}/proof"' in history
+    assert f'href="/history/entries/{seq}"' in history
+    proof_page = client.get(f"/history/entries/{seq}").text
+    assert 'data-proof="verified"' in proof_page
+    assert str(escalated.approval_item_id) in proof_page
+    download = client.get(f"/history/entries/{seq}/proof.json")
+    assert download.headers["content-disposition"].startswith("attachment")
+    root = accord.trust_root()
+    proof = InclusionProof.model_validate(download.json())
+    assert proof.verify({root.kid: root.public_key}).tree_size >= seq
+
+
+def test_an_unknown_ledger_entry_page_is_404(client: TestClient[Litestar], tokens: Tokens) -> None:
+    assert client.get("/history/entries/1", follow_redirects=False).headers["location"] == (
+        "/signin"
+    )
+    _sign_in(client, tokens.reviewer)
+    assert client.get("/history/entries/999999").status_code == 404

@@ -43,7 +43,7 @@ from accord.api.routes import (
     settle,
 )
 from accord.api.sweeper import Sweeper
-from accord.api.ui import pages
+from accord.api.ui import bulk, dashboard, pages, proof_page
 from accord.app import Accord
 
 API_PREFIX = "/api/v1"
@@ -119,9 +119,14 @@ def create_app(
             pages.signin,
             pages.signout,
             pages.queue,
+            pages.queue_rows,
+            bulk.decide_selected,
             pages.history,
+            proof_page.proof_page,
+            proof_page.proof_download,
             pages.case_page,
             pages.decide,
+            dashboard.dashboard,
             create_static_files_router(
                 path="/static", directories=[_HERE / "static"], include_in_schema=False
             ),

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import exists, func, select, tuple_
+from sqlalchemy import Select, exists, func, select, tuple_
 
 from accord.approvals import ApprovalItem
 from accord.approvals.item import ApprovalStatus
@@ -26,6 +26,11 @@ from accord.store.tables import approval_items, case_parties, cases
 MAX_PAGE = 200
 T = TypeVar("T")
 APPROVAL_STATUSES = tuple(s.value for s in ApprovalStatus)
+QUEUE_SORTS = ("oldest", "newest", "deadline")
+"""How the queue can be ordered: by when an item was queued, or soonest deadline first (items
+without a deadline last)."""
+MAX_PARTY_SET = 500
+_NO_DEADLINE = "9999-12-31T23:59:59"
 
 
 @dataclass(frozen=True)
@@ -47,6 +52,10 @@ class QueueFilter:
     severity: str | None = None
     agent: str | None = None
     case_id: str | None = None
+    tier: str | None = None
+    party_in: tuple[str, ...] | None = None
+    """Items of cases with a party among these agents (a department's members)."""
+    sort: str = "oldest"
 
 
 @dataclass(frozen=True)
@@ -137,12 +146,49 @@ def case_page(
 def queue_page(
     db: Database, filters: QueueFilter, *, limit: int = 50, cursor: str | None = None
 ) -> Page[QueueEntry]:
-    """Approval items with their case's kind and severity, oldest first."""
+    """Approval items with their case's kind and severity, in ``filters.sort`` order (oldest
+    first by default)."""
+    query = queue_query(filters, limit=limit, cursor=cursor)
+    with db.read() as conn:
+        rows = list(conn.execute(query).mappings())
+    more = len(rows) > limit
+    rows = rows[:limit]
+    entries = [
+        QueueEntry(
+            item=item_from_row(r),
+            kind=r["kind"],
+            severity=r["severity"],
+            subject=r["subject"],
+            task_type=r["task_type"],
+        )
+        for r in rows
+    ]
+    last = rows[-1] if more else None
+    return Page(entries, encode_cursor(last["sort_key"], last["item_id"]) if last else None)
+
+
+def queue_query(filters: QueueFilter, *, limit: int, cursor: str | None) -> Select[Any]:
+    """The query of one :func:`queue_page`: ``limit + 1`` items (the extra one says there is
+    more) in ``(sort key, item_id)`` order; the sort key is ``created_at``, or the deadline
+    (none last) for ``sort="deadline"``."""
     _check_limit(limit)
     _check_one_of("status", filters.status, APPROVAL_STATUSES)
+    _check_one_of("sort", filters.sort, QUEUE_SORTS)
+    if filters.party_in is not None and len(filters.party_in) > MAX_PARTY_SET:
+        raise ValidationError(
+            f"at most {MAX_PARTY_SET} agents in a party filter",
+            code="paging.bad_filter",
+            field="party_in",
+            rule=f"at most {MAX_PARTY_SET} agents",
+        )
+    key = (
+        func.coalesce(approval_items.c.deadline, _NO_DEADLINE)
+        if filters.sort == "deadline"
+        else approval_items.c.created_at
+    )
     query = select(
         approval_items.c.document,
-        approval_items.c.created_at,
+        key.label("sort_key"),
         approval_items.c.item_id,
         cases.c.kind,
         cases.c.severity,
@@ -159,33 +205,27 @@ def queue_page(
         query = query.where(cases.c.kind == filters.kind)
     if filters.severity is not None:
         query = query.where(cases.c.severity == filters.severity)
+    if filters.tier is not None:
+        query = query.where(cases.c.tier == filters.tier)
     if filters.agent is not None:
         query = query.where(
             exists()
             .where(case_parties.c.case_id == approval_items.c.case_id)
             .where(case_parties.c.agent_id == filters.agent)
         )
-    if cursor is not None:
+    if filters.party_in is not None:
         query = query.where(
-            tuple_(approval_items.c.created_at, approval_items.c.item_id) > decode_cursor(cursor)
+            exists()
+            .where(case_parties.c.case_id == approval_items.c.case_id)
+            .where(case_parties.c.agent_id.in_(filters.party_in))
         )
-    query = query.order_by(approval_items.c.created_at, approval_items.c.item_id).limit(limit + 1)
-    with db.read() as conn:
-        rows = list(conn.execute(query).mappings())
-    more = len(rows) > limit
-    rows = rows[:limit]
-    entries = [
-        QueueEntry(
-            item=item_from_row(r),
-            kind=r["kind"],
-            severity=r["severity"],
-            subject=r["subject"],
-            task_type=r["task_type"],
-        )
-        for r in rows
-    ]
-    last = rows[-1] if more else None
-    return Page(entries, encode_cursor(last["created_at"], last["item_id"]) if last else None)
+    newest = filters.sort == "newest"
+    if cursor is not None:
+        after, bound = tuple_(key, approval_items.c.item_id), decode_cursor(cursor)
+        query = query.where(after < bound if newest else after > bound)
+    if newest:
+        return query.order_by(key.desc(), approval_items.c.item_id.desc()).limit(limit + 1)
+    return query.order_by(key, approval_items.c.item_id).limit(limit + 1)
 
 
 def case_counts(db: Database) -> list[tuple[str, str, str, int]]:

@@ -9,6 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import uvicorn
@@ -83,3 +84,27 @@ def chromium() -> Iterator[object]:
         )
         yield browser
         browser.close()
+
+
+def sign_in(browser: Any, base_url: str, token: str) -> Any:
+    """A new laptop-sized page signed in with ``token``, on the queue."""
+    from playwright.sync_api import expect
+
+    page = browser.new_context(viewport={"width": 1366, "height": 800}).new_page()
+    page.goto(f"{base_url}/signin")
+    page.get_by_label("Reviewer key").fill(token)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page).to_have_url(f"{base_url}/queue")
+    return page
+
+
+def serious_violations(page: Any) -> list[str]:
+    """axe-core's serious and critical findings on ``page``, one line each."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']} ({v['impact']}): {v['help']} — {[n['target'] for n in v['nodes']]}"
+        for v in results.response["violations"]
+        if v.get("impact") in ("serious", "critical")
+    ]

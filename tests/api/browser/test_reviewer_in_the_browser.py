@@ -3,6 +3,7 @@ diff, decide with 2 + reasoning; a second reviewer's decision is refused naming 
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from accord.api import ApiKeyStore
 from accord.app import Accord
 from accord.disputes import Case
-from tests.api.browser.conftest import ARTIFACTS
+from tests.api.browser.conftest import ARTIFACTS, serious_violations, sign_in
 from tests.api.conftest import REFUND
 
 
@@ -20,13 +21,7 @@ def refund(site_accord: Accord) -> Case:
     return site_accord.settle("Refund 18,000 to customer 5521", REFUND, task_type="refunds")
 
 
-def _sign_in(browser: Any, base_url: str, token: str) -> Any:
-    page = browser.new_context(viewport={"width": 1366, "height": 800}).new_page()
-    page.goto(f"{base_url}/signin")
-    page.get_by_label("Reviewer key").fill(token)
-    page.get_by_role("button", name="Sign in").click()
-    page.wait_for_url(f"{base_url}/queue")
-    return page
+_sign_in = sign_in
 
 
 def test_a_reviewer_decides_in_the_browser_and_a_second_decision_is_refused(
@@ -68,3 +63,72 @@ def test_a_reviewer_decides_in_the_browser_and_a_second_decision_is_refused(
     assert settled.status.value == "settled"
     assert settled.decision is not None
     assert settled.decision.answer == "reject"
+
+
+def test_a_reviewer_filters_the_queue_opens_a_case_and_decides_by_keyboard_alone(
+    refund: Case, site_keys: ApiKeyStore, base_url: str, chromium: Any, site_accord: Accord
+) -> None:
+    from playwright.sync_api import expect
+
+    item_id = str(refund.approval_item_id)
+    _, token = site_keys.create("reviewer", principal_id="human:treasurer")
+    page = _sign_in(chromium, base_url, token)
+    page.get_by_label("Department").select_option("backend")
+    page.get_by_role("button", name="Filter").click()
+    expect(page.get_by_text("Nothing waits for a decision with these filters")).to_be_visible()
+    page.get_by_label("Department").select_option("billing")
+    page.get_by_label("Tier").select_option("human_appeal")
+    page.get_by_role("button", name="Filter").click()
+    expect(page.locator(f'tr[data-item="{item_id}"]')).to_be_visible()
+    page.screenshot(path=str(ARTIFACTS / "queue-filtered.png"), full_page=True)
+
+    page.keyboard.press("?")
+    expect(page.locator("#keys-help")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(page.locator("#keys-help")).to_be_hidden()
+    page.keyboard.press("j")
+    expect(page.locator(f'tr[data-item="{item_id}"]')).to_have_class("selected")
+    page.keyboard.press("Enter")
+    expect(page).to_have_url(f"{base_url}/cases/{item_id}")
+    expect(page.locator("tr.disagree")).to_have_count(1)
+    expect(page.locator("#diff")).to_contain_text("agent:billing")
+
+    page.keyboard.press("r")  # reject; focus moves to the reasoning
+    expect(page.locator("#choice-2")).to_be_checked()
+    page.keyboard.type("three chargebacks this quarter")
+    page.keyboard.press("Tab")
+    expect(page.locator("#decide-button")).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(page.locator('[data-outcome="decided"]')).to_contain_text("reject")
+    page.screenshot(path=str(ARTIFACTS / "decided-by-keyboard.png"), full_page=True)
+    decision = site_accord.approvals.get(item_id).decision
+    assert decision is not None
+    assert (decision.choice, decision.decided_by) == ("reject", "human:treasurer")
+
+    page.get_by_role("link", name="History").click()
+    page.get_by_role("link", name=re.compile(r"entry \d+ and its proof")).click()
+    expect(page.locator('[data-proof="verified"]')).to_be_visible()
+    expect(page.locator("main")).to_contain_text(item_id)
+    page.screenshot(path=str(ARTIFACTS / "proof.png"), full_page=True)
+    assert serious_violations(page) == []
+
+
+def test_the_queue_and_the_case_page_pass_axe_without_serious_violations(
+    refund: Case, site_keys: ApiKeyStore, base_url: str, chromium: Any
+) -> None:
+    _, token = site_keys.create("reviewer", principal_id="human:treasurer")
+    page = _sign_in(chromium, base_url, token)
+    assert serious_violations(page) == []
+    page.keyboard.press("j")  # a selected row and the open key list
+    page.keyboard.press("?")
+    assert serious_violations(page) == []
+    page.goto(f"{base_url}/cases/{refund.approval_item_id}")
+    assert serious_violations(page) == []
+    page.goto(f"{base_url}/history")
+    assert serious_violations(page) == []
+
+
+def test_the_axe_check_finds_a_serious_violation_when_there_is_one(chromium: Any) -> None:
+    page = chromium.new_page()
+    page.set_content('<html lang="en"><title>t</title><main><input type="text"></main></html>')
+    assert any(line.startswith("label (critical)") for line in serious_violations(page))

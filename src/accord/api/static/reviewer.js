@@ -1,4 +1,5 @@
-// Accord reviewer page: deadline countdowns and the keyboard (J/K, Enter, 1-9, ?).
+// Accord reviewer page: deadline countdowns, the queue's selection and the keyboard
+// (J/K, X, Enter, A/R, 0-9, ?). Everything works without it; it only adds speed.
 (function () {
   "use strict";
 
@@ -13,7 +14,10 @@
 
   function tick() {
     document.querySelectorAll("[data-deadline]").forEach(function (el) {
-      el.textContent = remaining(new Date(el.dataset.deadline).getTime() - Date.now());
+      var left = new Date(el.dataset.deadline).getTime() - Date.now();
+      el.textContent = remaining(left);
+      el.classList.toggle("overdue", left <= 0);
+      el.classList.toggle("soon", left > 0 && left < 3600 * 1000);
     });
   }
 
@@ -22,47 +26,99 @@
                       target.tagName === "SELECT" || target.isContentEditable);
   }
 
+  // -- the queue: rows, selection that survives the rows' refresh ----------------------------
+  var chosen = new Set(), current = null;
+
   function rows() { return Array.prototype.slice.call(document.querySelectorAll("tr[data-href]")); }
+
+  function boxes() {
+    return Array.prototype.slice.call(document.querySelectorAll('#queue-rows input[name="item"]'));
+  }
+
+  function counted() {
+    var label = document.getElementById("selected-count");
+    if (label) label.textContent = chosen.size ? "(" + chosen.size + " selected)" : "(none selected)";
+  }
+
+  function restore() {
+    var present = new Set();
+    boxes().forEach(function (box) { present.add(box.value); box.checked = chosen.has(box.value); });
+    chosen.forEach(function (id) { if (!present.has(id)) chosen.delete(id); });
+    rows().forEach(function (r) {
+      var on = r.dataset.item === current;
+      r.classList.toggle("selected", on);
+      if (on) r.setAttribute("aria-selected", "true"); else r.removeAttribute("aria-selected");
+    });
+    counted();
+  }
 
   function select(index) {
     var all = rows();
     if (!all.length) return;
     index = Math.max(0, Math.min(all.length - 1, index));
-    all.forEach(function (r) { r.classList.remove("selected"); r.removeAttribute("aria-selected"); });
-    all[index].classList.add("selected");
-    all[index].setAttribute("aria-selected", "true");
+    current = all[index].dataset.item;
+    restore();
     all[index].focus();
   }
 
-  function toggleHelp() {
+  function toggle(box, on) {
+    box.checked = on;
+    if (on) chosen.add(box.value); else chosen.delete(box.value);
+    counted();
+  }
+
+  function toggleHelp(show) {
     var help = document.getElementById("keys-help");
     var button = document.querySelector(".help-toggle");
-    help.hidden = !help.hidden;
+    help.hidden = show === undefined ? !help.hidden : !show;
     if (button) button.setAttribute("aria-expanded", String(!help.hidden));
   }
 
+  function pick(selector) {
+    var choice = document.querySelector(selector);
+    if (!choice) return false;
+    choice.checked = true;
+    var reasoning = document.getElementById("reasoning");
+    if (reasoning) reasoning.focus();
+    return true;
+  }
+
   document.addEventListener("keydown", function (event) {
+    if (event.key === "Escape") { toggleHelp(false); return; }
     if (typing(event.target) || event.ctrlKey || event.metaKey || event.altKey) return;
-    var all = rows(), current = all.findIndex(function (r) { return r.classList.contains("selected"); });
-    if (event.key === "j" || event.key === "J") { select(current + 1); event.preventDefault(); }
-    else if (event.key === "k" || event.key === "K") { select(current < 0 ? 0 : current - 1); event.preventDefault(); }
-    else if (event.key === "Enter" && current >= 0) { window.location.href = all[current].dataset.href; }
-    else if (event.key === "?") { toggleHelp(); }
-    else if (/^[1-9]$/.test(event.key)) {
-      var choice = document.querySelector('input[name="choice"][data-key="' + event.key + '"]');
-      if (choice) {
-        choice.checked = true;
-        var reasoning = document.getElementById("reasoning");
-        if (reasoning) reasoning.focus();
-        event.preventDefault();
-      }
+    var all = rows(), index = all.findIndex(function (r) { return r.dataset.item === current; });
+    var key = event.key.length === 1 ? event.key.toLowerCase() : event.key;
+    if (key === "j") { select(index + 1); event.preventDefault(); }
+    else if (key === "k") { select(index < 0 ? 0 : index - 1); event.preventDefault(); }
+    else if (key === "x" && index >= 0) {
+      var box = all[index].querySelector('input[name="item"]');
+      if (box) { toggle(box, !box.checked); event.preventDefault(); }
+    }
+    else if (key === "Enter" && index >= 0 && event.target === all[index]) {
+      window.location.href = all[index].dataset.href;
+    }
+    else if (key === "?") { toggleHelp(); event.preventDefault(); }
+    else if (key === "a" || key === "r") {
+      if (pick('input[name="verdict"][data-accel="' + key + '"]')) event.preventDefault();
+    }
+    else if (key === "0") { if (pick("#choice-deny")) event.preventDefault(); }
+    else if (/^[1-9]$/.test(key)) {
+      if (pick('input[name="verdict"][data-key="' + key + '"]')) event.preventDefault();
     }
   });
+
+  document.addEventListener("change", function (event) {
+    var target = event.target;
+    if (target.name === "item") toggle(target, target.checked);
+    else if (target.id === "select-all") boxes().forEach(function (b) { toggle(b, target.checked); });
+  });
+
+  document.addEventListener("htmx:afterSettle", function () { restore(); tick(); });
 
   document.addEventListener("DOMContentLoaded", function () {
     tick();
     setInterval(tick, 1000);
     var button = document.querySelector(".help-toggle");
-    if (button) button.addEventListener("click", toggleHelp);
+    if (button) button.addEventListener("click", function () { toggleHelp(); });
   });
 })();

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any, cast
 
 from litestar import Request, Response, get, post
@@ -12,20 +11,19 @@ from litestar.params import Body, Parameter
 from litestar.response import Redirect, Template
 from pydantic import BaseModel, ConfigDict, Field
 
-from accord.api.api_keys import ApiKey
 from accord.api.deciding import decide_as_reviewer
 from accord.api.errors import status_for
 from accord.api.routes._state import accord_of
-from accord.api.ui.diff import field_rows
+from accord.api.ui.case_view import case_context
+from accord.api.ui.fragments import fragment
+from accord.api.ui.queue_view import QUEUE_PAGE, QueueChoice, queue_view
+from accord.api.ui.reasons import joined_reasoning
 from accord.api.ui.session import sign_in, sign_out, signed_in
 from accord.api.write_gate import write_gate
 from accord.app import Accord
-from accord.conflicts.kinds import ConflictKind, Severity
-from accord.disputes.case_pages import QueueFilter, queue_page
 from accord.disputes.decision_history import decision_history
-from accord.errors import AccordError, NotFound
+from accord.errors import AccordError, NotFound, ValidationError
 
-QUEUE_PAGE = 100
 Filter = Annotated[str | None, Parameter(max_length=256)]
 
 
@@ -35,9 +33,16 @@ class SignInForm(BaseModel):
 
 
 class DecisionForm(BaseModel):
+    """A position by number (or ``deny``), a preset reason and/or a written one."""
+
     model_config = ConfigDict(extra="ignore")
-    choice: Annotated[str, Field(max_length=256)] = ""
+    verdict: Annotated[str, Field(max_length=8)] = ""
+    preset: Annotated[str, Field(max_length=256)] = ""
     reasoning: Annotated[str, Field(max_length=5_000)] = ""
+
+    def full_reasoning(self) -> str:
+        """The preset reason (if it is one of the page's) then the written reasoning."""
+        return joined_reasoning(self.preset, self.reasoning)
 
 
 Form = Body(media_type=RequestEncodingType.URL_ENCODED)
@@ -74,24 +79,52 @@ def queue(
     state: State,
     kind: Filter = None,
     severity: Filter = None,
+    tier: Filter = None,
+    department: Filter = None,
     agent: Filter = None,
+    sort: Filter = None,
 ) -> Response[Any]:
+    """The pending items, filtered and sorted; the rows refresh themselves (``/queue/rows``)."""
     reviewer = signed_in(request)
     if reviewer is None:
         return Redirect("/signin")
-    filters = QueueFilter(kind=kind or None, severity=severity or None, agent=agent or None)
-    page = queue_page(accord_of(state).db, filters, limit=QUEUE_PAGE)
-    return Template(
-        "queue.html",
-        context={
-            "reviewer": reviewer,
-            "entries": page.rows,
-            "more": page.next_cursor is not None,
-            "filters": {"kind": kind or "", "severity": severity or "", "agent": agent or ""},
-            "kinds": _KINDS,
-            "severities": _SEVERITIES,
-        },
-    )
+    chosen = QueueChoice(kind, severity, tier, department, agent, sort)
+    try:
+        view = queue_view(accord_of(state), chosen)
+    except AccordError as exc:
+        return Template(
+            "missing.html",
+            context={
+                "reviewer": reviewer,
+                "title": "Cannot show the queue",
+                "message": exc.message,
+            },
+            status_code=status_for(exc),
+        )
+    return Template("queue.html", context={"reviewer": reviewer, **view})
+
+
+@get("/queue/rows", include_in_schema=False, sync_to_thread=True)
+def queue_rows(
+    request: Request[Any, Any, State],
+    state: State,
+    kind: Filter = None,
+    severity: Filter = None,
+    tier: Filter = None,
+    department: Filter = None,
+    agent: Filter = None,
+    sort: Filter = None,
+    seen: Filter = None,
+) -> Response[Any]:
+    """The queue's rows for htmx polling: 204 while nothing changed since ``seen``."""
+    reviewer = signed_in(request)
+    if reviewer is None:  # htmx follows HX-Redirect instead of swapping the rows away
+        return Response(content=b"", status_code=401, headers={"HX-Redirect": "/signin"})
+    chosen = QueueChoice(kind, severity, tier, department, agent, sort)
+    view = queue_view(accord_of(state), chosen)
+    if seen is not None and seen == view["token"]:
+        return Response(content=b"", status_code=204)
+    return Template("_queue_rows.html", context={"reviewer": reviewer, "fragment": True, **view})
 
 
 @get("/history", include_in_schema=False, sync_to_thread=True)
@@ -105,35 +138,6 @@ def history(request: Request[Any, Any, State], state: State) -> Response[Any]:
     return Template("history.html", context={"reviewer": reviewer, "entries": entries})
 
 
-_KINDS = tuple(k.value for k in ConflictKind)
-_SEVERITIES = tuple(s.value for s in Severity)
-
-
-def _case_context(accord: Accord, item_id: str, reviewer: ApiKey) -> dict[str, Any]:
-    item = accord.approvals.get(item_id)
-    case = accord.cases.get(item.case_id)
-    outputs = [p.model_dump(mode="json")["output"] for p in case.positions]
-    return {
-        "reviewer": reviewer,
-        "item": item,
-        "case": case,
-        "positions": case.positions,
-        "rows": field_rows(outputs),
-        "option_agents": {
-            option: [
-                p.agent
-                for p, output in zip(case.positions, outputs, strict=True)
-                if _label(output) == option
-            ]
-            for option in item.options
-        },
-    }
-
-
-def _label(output: Any) -> str:
-    return output if isinstance(output, str) else json.dumps(output, sort_keys=True)
-
-
 @get("/cases/{item_id:str}", include_in_schema=False, sync_to_thread=True)
 def case_page(
     request: Request[Any, Any, State],
@@ -144,10 +148,17 @@ def case_page(
     if reviewer is None:
         return Redirect("/signin")
     try:
-        context = _case_context(accord_of(state), item_id, reviewer)
+        context = case_context(accord_of(state), item_id, reviewer)
     except NotFound as exc:
         return Template("missing.html", context={"message": exc.message}, status_code=404)
     return Template("case.html", context=context)
+
+
+def _refused(
+    request: Request[Any, Any, State], message: str, status: int, code: str | None = None
+) -> Template:
+    context = {"error": message, "code": code, "item": None}
+    return fragment(request, "_decision.html", context, status)
 
 
 @post("/cases/{item_id:str}/decision", include_in_schema=False, sync_to_thread=True)
@@ -160,32 +171,41 @@ def decide(
     """Decide as the signed-in reviewer; answers the decision fragment (htmx swaps it in)."""
     reviewer = signed_in(request)
     if reviewer is None:
-        return Template(
-            "_decision.html",
-            context={"error": "your session has ended: sign in again", "item": None},
-            status_code=401,
+        return _refused(request, "your session has ended: sign in again", 401)
+    reasoning = data.full_reasoning()
+    if not data.verdict or not reasoning:
+        return _refused(
+            request,
+            f"choose {'a position' if not data.verdict else 'or write a reason'} before deciding",
+            422,
         )
-    if not data.choice or not data.reasoning.strip():
-        missing = "a position" if not data.choice else "your reasoning"
-        return Template(
-            "_decision.html",
-            context={"error": f"choose {missing} before deciding", "item": None},
-            status_code=422,
-        )
+    accord = accord_of(state)
     try:
+        choice = _choice(accord, item_id, data.verdict)
         with write_gate(state):
             item = decide_as_reviewer(
-                accord_of(state),
+                accord,
                 item_id,
                 cast(str, reviewer.principal_id),
-                choice=data.choice,
-                deny=False,
-                reasoning=data.reasoning.strip(),
+                choice=choice,
+                deny=choice is None,
+                reasoning=reasoning,
             )
     except AccordError as exc:
-        return Template(
-            "_decision.html",
-            context={"error": exc.message, "code": exc.code, "item": None},
-            status_code=status_for(exc),
+        return _refused(request, exc.message, status_for(exc), exc.code)
+    return fragment(request, "_decision.html", {"reviewer": reviewer, "error": None, "item": item})
+
+
+def _choice(accord: Accord, item_id: str, verdict: str) -> str | None:
+    """The option the form's ``verdict`` names (its 1-based number), or None for deny."""
+    if verdict == "deny":
+        return None
+    options = accord.approvals.get(item_id).options
+    if not verdict.isdigit() or not 1 <= int(verdict) <= len(options):
+        raise ValidationError(
+            f"verdict must be deny or an option number from 1 to {len(options)}",
+            code="approvals.unknown_choice",
+            field="verdict",
+            rule="deny or 1..number of options",
         )
-    return Template("_decision.html", context={"error": None, "item": item})
+    return options[int(verdict) - 1]
