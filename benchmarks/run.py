@@ -17,6 +17,8 @@ import deadline_bench
 import ledger_bench
 import memory_bench
 import precedent_bench
+import queue_page_bench
+import race_bench
 import service_bench
 import settle_bench
 import strategies_bench
@@ -29,6 +31,8 @@ SECTIONS = {
     "crowd": crowd_bench,
     "memory": memory_bench,
     "service": service_bench,
+    "queue_page": queue_page_bench,
+    "race": race_bench,
     "precedents": precedent_bench,
     "deadlines": deadline_bench,
 }

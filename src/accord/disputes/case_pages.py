@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from sqlalchemy import exists, func, select, tuple_
+from sqlalchemy import Select, exists, func, select, tuple_
 
 from accord.approvals import ApprovalItem
 from accord.approvals.item import ApprovalStatus
@@ -109,6 +109,18 @@ def case_page(
     db: Database, filters: CaseFilter, *, limit: int = 50, cursor: str | None = None
 ) -> Page[dict[str, Any]]:
     """Cases matching ``filters``, newest first, as flat rows without the document."""
+    query = case_query(filters, limit=limit, cursor=cursor)
+    with db.read() as conn:
+        rows = [dict(r._mapping) for r in conn.execute(query)]
+    more = len(rows) > limit
+    rows = rows[:limit]
+    last = rows[-1] if more else None
+    return Page(rows, encode_cursor(last["created_at"], last["case_id"]) if last else None)
+
+
+def case_query(filters: CaseFilter, *, limit: int, cursor: str | None) -> Select[Any]:
+    """The query of one :func:`case_page`: ``limit + 1`` rows (the extra one says there is
+    more), read in ``(created_at, case_id)`` order from an index when filtered by status."""
     _check_limit(limit)
     _check_one_of("status", filters.status, VALID_STATUSES)
     columns = [c for c in cases.c if c.name != "document"]
@@ -125,19 +137,36 @@ def case_page(
         )
     if cursor is not None:
         query = query.where(tuple_(cases.c.created_at, cases.c.case_id) < decode_cursor(cursor))
-    query = query.order_by(cases.c.created_at.desc(), cases.c.case_id.desc()).limit(limit + 1)
-    with db.read() as conn:
-        rows = [dict(r._mapping) for r in conn.execute(query)]
-    more = len(rows) > limit
-    rows = rows[:limit]
-    last = rows[-1] if more else None
-    return Page(rows, encode_cursor(last["created_at"], last["case_id"]) if last else None)
+    return query.order_by(cases.c.created_at.desc(), cases.c.case_id.desc()).limit(limit + 1)
 
 
 def queue_page(
     db: Database, filters: QueueFilter, *, limit: int = 50, cursor: str | None = None
 ) -> Page[QueueEntry]:
     """Approval items with their case's kind and severity, oldest first."""
+    query = queue_query(filters, limit=limit, cursor=cursor)
+    with db.read() as conn:
+        rows = list(conn.execute(query).mappings())
+    more = len(rows) > limit
+    rows = rows[:limit]
+    entries = [
+        QueueEntry(
+            item=item_from_row(r),
+            kind=r["kind"],
+            severity=r["severity"],
+            subject=r["subject"],
+            task_type=r["task_type"],
+        )
+        for r in rows
+    ]
+    last = rows[-1] if more else None
+    return Page(entries, encode_cursor(last["created_at"], last["item_id"]) if last else None)
+
+
+def queue_query(filters: QueueFilter, *, limit: int, cursor: str | None) -> Select[Any]:
+    """The query of one :func:`queue_page`: ``limit + 1`` items (the extra one says there is
+    more), read in ``(created_at, item_id)`` order from the status index (migration 0012), so a
+    page costs its rows, not the whole queue."""
     _check_limit(limit)
     _check_one_of("status", filters.status, APPROVAL_STATUSES)
     query = select(
@@ -169,23 +198,7 @@ def queue_page(
         query = query.where(
             tuple_(approval_items.c.created_at, approval_items.c.item_id) > decode_cursor(cursor)
         )
-    query = query.order_by(approval_items.c.created_at, approval_items.c.item_id).limit(limit + 1)
-    with db.read() as conn:
-        rows = list(conn.execute(query).mappings())
-    more = len(rows) > limit
-    rows = rows[:limit]
-    entries = [
-        QueueEntry(
-            item=item_from_row(r),
-            kind=r["kind"],
-            severity=r["severity"],
-            subject=r["subject"],
-            task_type=r["task_type"],
-        )
-        for r in rows
-    ]
-    last = rows[-1] if more else None
-    return Page(entries, encode_cursor(last["created_at"], last["item_id"]) if last else None)
+    return query.order_by(approval_items.c.created_at, approval_items.c.item_id).limit(limit + 1)
 
 
 def case_counts(db: Database) -> list[tuple[str, str, str, int]]:
