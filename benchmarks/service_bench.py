@@ -7,16 +7,22 @@ keep-alive connections on raw asyncio streams (``load_child.py``), and 50 httpx 
 this process (as before). Both share the machine's cores with the server, so the figures
 are a floor for what a remote client fleet would see; the server's own CPU time per request
 (from /proc) is reported too, with the rate one core would reach at that cost.
+
+With ``ACCORD_BENCH_SERVICE_BASELINE=<git revision>`` (e.g. the previous release) the same
+separate-client load also runs against that revision's code and dependency set (its ``src``
+from ``git archive``, uvloop and httptools hidden), in this run, for an old-vs-new ratio.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import httpx
@@ -135,7 +141,10 @@ def _results(phase: dict[str, object], library: float, entries: int) -> list[Res
     rate = float(phase["rate"])  # type: ignore[arg-type]
     cpu_ms = float(phase["server_cpu_ms"])  # type: ignore[arg-type]
     settle_rate = len(lat["settle"]) / float(phase["elapsed"])  # type: ignore[arg-type]
-    errors = len(phase["errors"])  # type: ignore[arg-type]
+    statuses = Counter(int(e) for e in phase["errors"])  # type: ignore[attr-defined]
+    errors = f"{sum(statuses.values())} error answers" + (
+        f" (status: count {dict(statuses)}; 0 = connection dropped)" if statuses else ""
+    )
     name = phase["name"]
     return [
         Result(
@@ -145,7 +154,7 @@ def _results(phase: dict[str, object], library: float, entries: int) -> list[Res
             target=">= 1000 req/s",
             passed=rate >= 1000,
             notes=(
-                f"{errors} error answers; server {cpu_ms:.2f} CPU-ms/request (one core: "
+                f"{errors}; server {cpu_ms:.2f} CPU-ms/request (one core: "
                 f"{1000 / cpu_ms:.0f} req/s); client CPU {float(phase['client_cpu']):.0%} "  # type: ignore[arg-type]
                 f"of a core; ledger verified ({entries} entries)"
             ),
@@ -171,6 +180,35 @@ def _results(phase: dict[str, object], library: float, entries: int) -> list[Res
             notes="while the same server also answers lists and decisions",
         ),
     ]
+
+
+def _baseline(revision: str, seconds: float, n: int) -> dict[str, object]:
+    """The separate-client phase against ``revision``'s code, in a process of its own."""
+    repo = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        archive = subprocess.run(
+            ["git", "-C", str(repo), "archive", revision, "src"], capture_output=True, check=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(root)], input=archive, check=True)
+        for hidden in ("uvloop", "httptools"):  # not dependencies before issue 13
+            (root / "hide" / hidden).mkdir(parents=True)
+            (root / "hide" / hidden / "__init__.py").write_text(
+                "raise ImportError('hidden for the baseline')\n", encoding="utf-8"
+            )
+        env = {**os.environ, "PYTHONPATH": f"{root / 'hide'}:{root / 'src'}"}
+        child = subprocess.run(
+            [sys.executable, str(Path(__file__).with_name("service_baseline_child.py")),
+             str(seconds), str(n)],
+            capture_output=True, text=True, check=True, env=env,
+        )
+    answer = json.loads(child.stdout)
+    every = [t for kind in answer["latencies"].values() for t in kind]
+    return {
+        "rate": len(every) / answer["elapsed"],
+        "p99": p99(every),
+        "server_cpu_ms": answer["server_cpu"] / max(len(every), 1) * 1000,
+    }
 
 
 def run(quick: bool) -> list[Result]:
@@ -210,4 +248,23 @@ def run(quick: bool) -> list[Result]:
         accord = instance.open()
         entries = accord.verify().entries
         accord.close()
-    return [r for phase in phases for r in _results(phase, library, entries)]
+    results = [r for phase in phases for r in _results(phase, library, entries)]
+    revision = os.environ.get("ACCORD_BENCH_SERVICE_BASELINE")
+    if revision:
+        old = _baseline(revision, seconds, per_phase)
+        new = phases[0]
+        results.append(
+            Result(
+                "service (separate lean client process): this code vs the baseline revision",
+                round(float(new["rate"]), 1),  # type: ignore[arg-type]
+                "requests/s",
+                baseline=(
+                    f"{revision}: {float(old['rate']):.1f} req/s, p99 "  # type: ignore[arg-type]
+                    f"{float(old['p99']) * 1000:.0f} ms, "  # type: ignore[arg-type]
+                    f"{float(old['server_cpu_ms']):.2f} CPU-ms/request"  # type: ignore[arg-type]
+                ),
+                ratio=round(float(new["rate"]) / float(old["rate"]), 2),  # type: ignore[arg-type]
+                notes=f"this code: p99 {p99(new['every']) * 1000:.0f} ms",  # type: ignore[arg-type]
+            )
+        )
+    return results
