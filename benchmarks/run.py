@@ -18,6 +18,8 @@ import ledger_bench
 import memory_bench
 import precedent_bench
 import release_bench
+import queue_page_bench
+import race_bench
 import service_bench
 import settle_bench
 import strategies_bench
@@ -30,6 +32,8 @@ SECTIONS = {
     "crowd": crowd_bench,
     "memory": memory_bench,
     "service": service_bench,
+    "queue_page": queue_page_bench,
+    "race": race_bench,
     "precedents": precedent_bench,
     "deadlines": deadline_bench,
     "release": release_bench,

@@ -2,33 +2,37 @@
 on SQLite, listing the queue, settling and deciding; requests/s and p99 latency, and the
 server's settle rate as a ratio to the library's own settle rate measured in the same run.
 
-The clients (httpx, asyncio) run in this process and share the machine's cores with the
-server, so the figures are a floor for what a remote client fleet would see.
+Two drivers, one after the other against the same server: a separate process with 50 lean
+keep-alive connections on raw asyncio streams (``load_child.py``), and 50 httpx clients in
+this process (as before). Both share the machine's cores with the server, so the figures
+are a floor for what a remote client fleet would see; the server's own CPU time per request
+(from /proc) is reported too, with the rate one core would reach at that cost.
+
+With ``ACCORD_BENCH_SERVICE_BASELINE=<git revision>`` (e.g. the previous release) the same
+separate-client load also runs against that revision's code and dependency set (its ``src``
+from ``git archive``, uvloop and httptools hidden), in this run, for an old-vs-new ratio.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import httpx
 from common import Result
+from service_common import REFUND, Instance, cpu_seconds, p99, prepare, serving
 
-from accord.api import ApiKeyStore
 from accord.app import Accord
-from accord.cli.demo import demo_config
 
 CLIENTS = 50
-REFUND = [
-    {"agent": "agent:billing", "output": "approve", "confidence": 0.7},
-    {"agent": "agent:audit", "output": "reject", "confidence": 0.65},
-]
+_CHILD = Path(__file__).with_name("load_child.py")
 
 
 def _labels(i: int) -> dict[str, object]:
@@ -41,12 +45,6 @@ def _labels(i: int) -> dict[str, object]:
             {"agent": "agent:qa", "output": "feature"},
         ],
     }
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _library_rate(accord: Accord, n: int) -> float:
@@ -92,7 +90,11 @@ async def _load(
                         headers={"Authorization": f"Bearer {admin}"},
                     )
                 began = time.perf_counter()
-                answer = await request
+                try:
+                    answer = await request
+                except httpx.TransportError:  # counted (as status 0), not fatal
+                    errors.append(0)
+                    continue
                 latencies[kind].append(time.perf_counter() - began)
                 if answer.status_code >= 400:
                     errors.append(answer.status_code)
@@ -102,84 +104,75 @@ async def _load(
     return latencies
 
 
-def _p99(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] if ordered else 0.0
-
-
-def run(quick: bool) -> list[Result]:
-    seconds = 5.0 if quick else 20.0
-    with tempfile.TemporaryDirectory() as tmp:
-        base_dir = Path(tmp)
-        config = demo_config(base_dir)
-        url = f"sqlite:///{base_dir / 'bench.db'}"
-        keys_dir = base_dir / "keys"
-        accord = Accord.open(config, db_url=url, keys_dir=keys_dir)
-        library = _library_rate(accord, 200 if quick else 1000)
-        items = []
-        for i in range(300 if quick else 1000):
+def _escalated(instance: Instance, n: int) -> list[str]:
+    accord = instance.open()
+    try:
+        out = []
+        for i in range(n):
             case = accord.settle(f"refund {i}", REFUND, task_type="refunds")
             assert case.approval_item_id is not None
-            items.append(case.approval_item_id)
-        store = ApiKeyStore(accord.db, accord.clock)
-        admin = store.create("admin")[1]
-        reviewer = store.create("reviewer", principal_id="human:controller")[1]
+            out.append(case.approval_item_id)
+        return out
+    finally:
         accord.close()
-        port = _free_port()
-        accord_bin = Path(sys.executable).with_name("accord")
-        env = {k: v for k, v in os.environ.items() if not k.startswith("ACCORD_")}
-        server = subprocess.Popen(
-            [str(accord_bin), "serve", "--db", url, "--keys", str(keys_dir), "--config",
-             str(config), "--port", str(port), "--no-sweeper", "--no-access-log"],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )
-        try:
-            base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    if httpx.get(f"{base}/health", timeout=1).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    if time.monotonic() > deadline:
-                        raise
-                    time.sleep(0.2)
-            began = time.perf_counter()
-            latencies = asyncio.run(_load(base, admin, reviewer, items, seconds))
-            elapsed = time.perf_counter() - began
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
-        verified = Accord.open(config, db_url=url, keys_dir=keys_dir)
-        report = verified.verify()
-        verified.close()
+
+
+def _phase(name: str, run: object, pid: int) -> dict[str, object]:
+    """Run one driver; its latencies, elapsed wall time, and the server's CPU meanwhile."""
+    cpu_before, began = cpu_seconds(pid), time.perf_counter()
+    latencies, errors, client_cpu = run()  # type: ignore[operator]
+    elapsed = time.perf_counter() - began
     every = latencies["list"] + latencies["settle"] + latencies["decide"]
-    total_rate = len(every) / elapsed
-    settle_rate = len(latencies["settle"]) / elapsed
-    errors = len(latencies["errors"])
+    return {
+        "name": name,
+        "latencies": latencies,
+        "every": every,
+        "errors": errors,
+        "elapsed": elapsed,
+        "rate": len(every) / elapsed,
+        "server_cpu_ms": (cpu_seconds(pid) - cpu_before) / max(len(every), 1) * 1000,
+        "client_cpu": client_cpu / elapsed,
+    }
+
+
+def _results(phase: dict[str, object], library: float, entries: int) -> list[Result]:
+    lat: dict[str, list[float]] = phase["latencies"]  # type: ignore[assignment]
+    every: list[float] = phase["every"]  # type: ignore[assignment]
+    rate = float(phase["rate"])  # type: ignore[arg-type]
+    cpu_ms = float(phase["server_cpu_ms"])  # type: ignore[arg-type]
+    settle_rate = len(lat["settle"]) / float(phase["elapsed"])  # type: ignore[arg-type]
+    statuses = Counter(int(e) for e in phase["errors"])  # type: ignore[attr-defined]
+    errors = f"{sum(statuses.values())} error answers" + (
+        f" (status: count {dict(statuses)}; 0 = connection dropped)" if statuses else ""
+    )
+    name = phase["name"]
     return [
         Result(
-            f"service: {CLIENTS} clients, list+settle+decide (SQLite, 1 worker)",
-            round(total_rate, 1),
+            f"service ({name}): {CLIENTS} clients, list+settle+decide (SQLite, 1 worker)",
+            round(rate, 1),
             "requests/s",
             target=">= 1000 req/s",
-            passed=total_rate >= 1000,
-            notes=f"{errors} error answers; ledger verified ({report.entries} entries)",
+            passed=rate >= 1000,
+            notes=(
+                f"{errors}; server {cpu_ms:.2f} CPU-ms/request (one core: "
+                f"{1000 / cpu_ms:.0f} req/s); client CPU {float(phase['client_cpu']):.0%} "  # type: ignore[arg-type]
+                f"of a core; ledger verified ({entries} entries)"
+            ),
+            extra={"server_cpu_ms_per_request": round(cpu_ms, 3), "requests": len(every)},
         ),
         Result(
-            "service: p99 latency, all requests",
-            round(_p99(every) * 1000, 1),
+            f"service ({name}): p99 latency, all requests",
+            round(p99(every) * 1000, 1),
             "ms",
             target="< 100 ms",
-            passed=_p99(every) < 0.1,
+            passed=p99(every) < 0.1,
             notes=(
-                f"p99 list {_p99(latencies['list']) * 1000:.0f} ms, settle "
-                f"{_p99(latencies['settle']) * 1000:.0f} ms, decide "
-                f"{_p99(latencies['decide']) * 1000:.0f} ms"
+                f"p99 list {p99(lat['list']) * 1000:.0f} ms, settle "
+                f"{p99(lat['settle']) * 1000:.0f} ms, decide {p99(lat['decide']) * 1000:.0f} ms"
             ),
         ),
         Result(
-            "service: settles over HTTP",
+            f"service ({name}): settles over HTTP",
             round(settle_rate, 1),
             "cases/s",
             baseline=f"library settle() {library:.0f} cases/s",
@@ -187,3 +180,91 @@ def run(quick: bool) -> list[Result]:
             notes="while the same server also answers lists and decisions",
         ),
     ]
+
+
+def _baseline(revision: str, seconds: float, n: int) -> dict[str, object]:
+    """The separate-client phase against ``revision``'s code, in a process of its own."""
+    repo = Path(__file__).resolve().parents[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        archive = subprocess.run(
+            ["git", "-C", str(repo), "archive", revision, "src"], capture_output=True, check=True
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", str(root)], input=archive, check=True)
+        for hidden in ("uvloop", "httptools"):  # not dependencies before issue 13
+            (root / "hide" / hidden).mkdir(parents=True)
+            (root / "hide" / hidden / "__init__.py").write_text(
+                "raise ImportError('hidden for the baseline')\n", encoding="utf-8"
+            )
+        env = {**os.environ, "PYTHONPATH": f"{root / 'hide'}:{root / 'src'}"}
+        child = subprocess.run(
+            [sys.executable, str(Path(__file__).with_name("service_baseline_child.py")),
+             str(seconds), str(n)],
+            capture_output=True, text=True, check=True, env=env,
+        )
+    answer = json.loads(child.stdout)
+    every = [t for kind in answer["latencies"].values() for t in kind]
+    return {
+        "rate": len(every) / answer["elapsed"],
+        "p99": p99(every),
+        "server_cpu_ms": answer["server_cpu"] / max(len(every), 1) * 1000,
+    }
+
+
+def run(quick: bool) -> list[Result]:
+    seconds = 5.0 if quick else 20.0
+    with tempfile.TemporaryDirectory() as tmp:
+        base_dir = Path(tmp)
+        instance = prepare(base_dir, f"sqlite:///{base_dir / 'bench.db'}")
+        accord = instance.open()
+        library = _library_rate(accord, 200 if quick else 1000)
+        accord.close()
+        per_phase = 600 if quick else 3000
+        items = _escalated(instance, 2 * per_phase)
+        child_items, own_items = items[:per_phase], items[per_phase:]
+        items_file = base_dir / "items.json"
+        items_file.write_text(json.dumps(child_items), encoding="utf-8")
+        reviewer = instance.reviewers[0]
+        phases = []
+        with serving(instance) as (base, pid):
+
+            def separate() -> tuple[dict[str, list[float]], list[int], float]:
+                child = subprocess.run(
+                    [sys.executable, str(_CHILD), base, str(seconds), str(CLIENTS),
+                     instance.admin, reviewer, str(items_file)],
+                    capture_output=True, text=True, check=True,
+                )
+                answer = json.loads(child.stdout)
+                return answer["latencies"], answer["errors"], float(answer.get("cpu", 0.0))
+
+            def in_process() -> tuple[dict[str, list[float]], list[int], float]:
+                cpu = time.process_time()
+                lat = asyncio.run(_load(base, instance.admin, reviewer, own_items, seconds))
+                errors = [int(e) for e in lat.pop("errors")]
+                return lat, errors, time.process_time() - cpu
+
+            phases.append(_phase("separate lean client process", separate, pid))
+            phases.append(_phase("httpx clients in the bench process", in_process, pid))
+        accord = instance.open()
+        entries = accord.verify().entries
+        accord.close()
+    results = [r for phase in phases for r in _results(phase, library, entries)]
+    revision = os.environ.get("ACCORD_BENCH_SERVICE_BASELINE")
+    if revision:
+        old = _baseline(revision, seconds, per_phase)
+        new = phases[0]
+        results.append(
+            Result(
+                "service (separate lean client process): this code vs the baseline revision",
+                round(float(new["rate"]), 1),  # type: ignore[arg-type]
+                "requests/s",
+                baseline=(
+                    f"{revision}: {float(old['rate']):.1f} req/s, p99 "  # type: ignore[arg-type]
+                    f"{float(old['p99']) * 1000:.0f} ms, "  # type: ignore[arg-type]
+                    f"{float(old['server_cpu_ms']):.2f} CPU-ms/request"  # type: ignore[arg-type]
+                ),
+                ratio=round(float(new["rate"]) / float(old["rate"]), 2),  # type: ignore[arg-type]
+                notes=f"this code: p99 {p99(new['every']) * 1000:.0f} ms",  # type: ignore[arg-type]
+            )
+        )
+    return results

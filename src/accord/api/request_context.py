@@ -2,7 +2,9 @@
 
 Each request gets an id (the client's ``X-Request-ID`` if it is short and plain, else a new
 one), bound into structlog's context so every log line of the request carries it, echoed in
-the response header, and placed in every error body. The latency lands in the metrics.
+the response header, and placed in every error body. The latency lands in the metrics, and
+the server's time up to the response's first byte in a ``Server-Timing: app;dur=<ms>``
+header (what the service benchmarks read, so client overhead is not counted).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from litestar.types import ASGIApp, Message, Receive, Scope, Send
 _SCOPE_KEY = "accord.request_id"
 _CLIENT_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 HEADER = b"x-request-id"
+SERVER_TIMING = b"server-timing"
 
 LatencySink = Callable[[str, str, int, float], None]
 """(method, route, status, seconds) for each finished HTTP request."""
@@ -52,6 +55,8 @@ def request_context(observe: LatencySink) -> Callable[[ASGIApp], ASGIApp]:
                     status = int(message["status"])
                     headers = list(message.get("headers", []))
                     headers.append((HEADER, request_id.encode("latin-1")))
+                    took = (time.perf_counter() - started) * 1000
+                    headers.append((SERVER_TIMING, b"app;dur=%.2f" % took))
                     message = cast(Message, {**message, "headers": headers})
                 await send(message)
 

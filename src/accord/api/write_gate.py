@@ -1,10 +1,9 @@
 """One in-process gate for the service's own write transactions (decisions, batches, sweeps).
 
-On SQLite every writer takes the database's single write lock; threads that collide there
-wait in SQLite's busy handler, which sleeps and retries (tens of ms at a time). Queueing this
-process's writers on a Python lock first leaves at most one of them at the database, woken
-the moment the previous one commits. Single settles skip the gate: the library's group
-commit already batches concurrent callers into one transaction.
+Queueing this process's writers before the database is now :meth:`accord.store.Database.write`'s
+job, for every writer (settles' group commit included), so this gate adds nothing to it; it
+still keeps a whole decision (its reads included) one at a time per process. Single settles
+skip it: the library's group commit batches concurrent callers into one transaction.
 """
 
 from __future__ import annotations

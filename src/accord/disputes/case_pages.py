@@ -118,6 +118,18 @@ def case_page(
     db: Database, filters: CaseFilter, *, limit: int = 50, cursor: str | None = None
 ) -> Page[dict[str, Any]]:
     """Cases matching ``filters``, newest first, as flat rows without the document."""
+    query = case_query(filters, limit=limit, cursor=cursor)
+    with db.read() as conn:
+        rows = [dict(r._mapping) for r in conn.execute(query)]
+    more = len(rows) > limit
+    rows = rows[:limit]
+    last = rows[-1] if more else None
+    return Page(rows, encode_cursor(last["created_at"], last["case_id"]) if last else None)
+
+
+def case_query(filters: CaseFilter, *, limit: int, cursor: str | None) -> Select[Any]:
+    """The query of one :func:`case_page`: ``limit + 1`` rows (the extra one says there is
+    more), read in ``(created_at, case_id)`` order from an index when filtered by status."""
     _check_limit(limit)
     _check_one_of("status", filters.status, VALID_STATUSES)
     columns = [c for c in cases.c if c.name != "document"]
@@ -134,13 +146,7 @@ def case_page(
         )
     if cursor is not None:
         query = query.where(tuple_(cases.c.created_at, cases.c.case_id) < decode_cursor(cursor))
-    query = query.order_by(cases.c.created_at.desc(), cases.c.case_id.desc()).limit(limit + 1)
-    with db.read() as conn:
-        rows = [dict(r._mapping) for r in conn.execute(query)]
-    more = len(rows) > limit
-    rows = rows[:limit]
-    last = rows[-1] if more else None
-    return Page(rows, encode_cursor(last["created_at"], last["case_id"]) if last else None)
+    return query.order_by(cases.c.created_at.desc(), cases.c.case_id.desc()).limit(limit + 1)
 
 
 def queue_page(
@@ -169,8 +175,9 @@ def queue_page(
 
 def queue_query(filters: QueueFilter, *, limit: int, cursor: str | None) -> Select[Any]:
     """The query of one :func:`queue_page`: ``limit + 1`` items (the extra one says there is
-    more) in ``(sort key, item_id)`` order; the sort key is ``created_at``, or the deadline
-    (none last) for ``sort="deadline"``."""
+    more) in ``(sort key, item_id)`` order; the sort key is ``created_at`` (read in order from
+    the ``(status, created_at, id)`` index of migration 0012, so a page costs its rows, not the
+    whole queue), or the deadline (none last) for ``sort="deadline"``."""
     _check_limit(limit)
     _check_one_of("status", filters.status, APPROVAL_STATUSES)
     _check_one_of("sort", filters.sort, QUEUE_SORTS)

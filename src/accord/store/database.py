@@ -3,7 +3,11 @@
 SQLite (WAL) is the embedded default; PostgreSQL serves several processes or machines.
 Every write goes through :meth:`Database.write`, which takes the database-wide writer
 lock (``BEGIN IMMEDIATE`` on SQLite, a transaction-scoped advisory lock on PostgreSQL)
-so ledger appends from many processes serialize and the hash chain never forks.
+so ledger appends from many processes serialize and the hash chain never forks. Threads of
+one process first queue on an in-process lock, so at most one of them waits at the database:
+SQLite's busy handler sleeps and retries (1 ms growing to 100 ms a time), so threads that
+collide there see seconds-long tails under load; a Python lock wakes the next writer the
+moment the previous one commits. Other processes still meet at the database's own lock.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from threading import RLock
 from typing import Any, Literal
 
 from sqlalchemy import Connection, Engine, Table, create_engine, event, text
@@ -98,6 +103,9 @@ class Database:
         self._in_memory = self.dialect == "sqlite" and self.url.database in (None, "", ":memory:")
         self.engine: Engine = self._create_engine(sqlite_synchronous, pool_size)
         self._insert_sql: dict[str, str] = {}
+        # Reentrant: a nested write (another connection, same thread) behaves as it did
+        # without this lock (it meets the database's lock), instead of hanging here.
+        self._writers = RLock()
 
     @property
     def is_sqlite(self) -> bool:
@@ -148,9 +156,12 @@ class Database:
 
     @contextmanager
     def write(self) -> Iterator[Connection]:
-        """A transaction holding the database-wide writer lock; commits on success."""
+        """A transaction holding the database-wide writer lock; commits on success.
+
+        This process's writers queue on an in-process lock first (see the module docstring).
+        """
         try:
-            with self.engine.connect() as raw:
+            with self._writers, self.engine.connect() as raw:
                 conn = raw.execution_options(accord_write=True)
                 try:
                     with conn.begin():

@@ -69,7 +69,8 @@ cases = Table(
     Column("decided_at", String(40), nullable=True),
     Column("duration_ms", Integer, nullable=False),
     Column("document", Text, nullable=False),
-    Index("ix_cases_status", "status"),
+    # the case list by status in page order (newest first reads it backwards)
+    Index("ix_cases_status_page", "status", "created_at", "case_id"),
     Index("ix_cases_session", "session_id"),
     Index("ix_cases_created", "created_at"),
     Index("ix_cases_task_type", "task_type"),
@@ -126,7 +127,8 @@ approval_items = Table(
     Column("decided_by", String(256), nullable=True),
     Column("version", Integer, nullable=False),
     Column("document", Text, nullable=False),
-    Index("ix_approval_items_status", "status"),
+    # the queue by status in page order: a page is one range scan (issue 13)
+    Index("ix_approval_items_status_page", "status", "created_at", "item_id"),
     Index("ix_approval_items_deadline", "deadline"),
     Index("ix_approval_items_case", "case_id"),
 )
