@@ -103,6 +103,7 @@ def create_app(
             boundaries.resolve_boundary,
             ledger.verify,
             ledger.tail,
+            ledger.checkpoint,
             ledger.inclusion_proof,
             ledger.consistency_proof,
         ],
