@@ -1,4 +1,4 @@
-"""One error body for every refusal: ``{code, message, field, rule, request_id}``.
+"""One error body for every refusal: ``{code, message, field, rule, requirement, request_id}``.
 
 ``AccordError`` codes map to 4xx by kind (``status_for``); Litestar's own refusals (bad JSON,
 unknown or mistyped fields, oversized bodies, unknown routes) get the same shape; anything
@@ -24,6 +24,7 @@ from accord.approvals.refusals import (
 from accord.errors import (
     AccordError,
     CryptoError,
+    IllegalTransition,
     LedgerError,
     NotFound,
     StoreError,
@@ -60,6 +61,8 @@ class ErrorBody(BaseModel):
     message: str
     field: str | None = None
     rule: str | None = None
+    requirement: str | None = None
+    """The DCP-07 requirement (``R34``) a refusal by a protocol rule names."""
     request_id: str | None = None
 
 
@@ -73,7 +76,7 @@ def status_for(error: AccordError) -> int:
         return 403
     if isinstance(error, NotFound) or error.code.endswith("not_found"):
         return 404
-    if error.code in CONFLICT_CODES:
+    if error.code in CONFLICT_CODES or isinstance(error, IllegalTransition):
         return 409
     if isinstance(error, StoreError):
         return 503
@@ -95,7 +98,8 @@ _DESCRIPTIONS = {
     401: "Missing, wrong, expired or revoked API key",
     403: "The key's role or identity may not do this",
     404: "No such object",
-    409: "Already decided (the body names the first decision)",
+    409: "Already decided (the body names the first decision), or a step the object's "
+    "current status does not allow",
     413: "Request body too large",
     422: "Well-formed but refused by a rule (the body names the field and the rule)",
     503: "The database is unreachable",
@@ -116,11 +120,13 @@ def error_body(exc: AccordError, request_id: str | None) -> ErrorBody:
     """The body of a refusal: the error's code and message, the field and rule it names."""
     field = exc.context.get("field")
     rule = exc.context.get("rule")
+    requirement = exc.context.get("requirement")
     return ErrorBody(
         code=exc.code,
         message=exc.message,
         field=None if field is None else str(field),
         rule=None if rule is None else str(rule),
+        requirement=None if requirement is None else str(requirement),
         request_id=request_id,
     )
 
