@@ -77,7 +77,7 @@ class CaseSummary(BaseModel):
     severity: str | None
     dispute_type: str | None
     tier: str
-    confidence: float
+    confidence: float | None
     dissent_ids: list[str]
     escalation_reason: str | None
     next_step: str | None
