@@ -14,9 +14,11 @@ from accord.approvals.refusals import AlreadyDecided, ApprovalCancelled, Decisio
 from accord.errors import (
     AccordError,
     ConfigError,
+    CryptoError,
     IllegalTransition,
     LedgerError,
     NotFound,
+    SignatureInvalid,
     StoreError,
     ValidationError,
 )
@@ -39,6 +41,8 @@ from tests.api.conftest import Tokens, bearer
         (ConfigError("x"), 422),
         (StoreError("x"), 503),
         (LedgerError("x"), 500),
+        (CryptoError("x"), 500),
+        (SignatureInvalid("x", field="composite_sig.classical"), 422),
     ],
 )
 def test_each_kind_of_refusal_has_its_status(error: AccordError, status: int) -> None:

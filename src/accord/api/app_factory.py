@@ -36,6 +36,7 @@ from accord.api.routes import (
     approvals,
     boundaries,
     cases,
+    disputes,
     dissent,
     health,
     ledger,
@@ -113,6 +114,7 @@ def create_app(
             ledger.checkpoint,
             ledger.inclusion_proof,
             ledger.consistency_proof,
+            *disputes.ROUTES,
         ],
         security=[BEARER],
     )

@@ -27,6 +27,7 @@ from accord.errors import (
     IllegalTransition,
     LedgerError,
     NotFound,
+    SignatureInvalid,
     StoreError,
 )
 from accord.log import get_logger
@@ -39,7 +40,13 @@ CONFLICT_CODES = frozenset(
         "approvals.conflict",
         "approvals.cancelled",
         "approvals.already_resumed",
+        "disputes.final",
     }
+)
+#: Refusals of who acts, not of what was sent: the key's agent is not a party to the dispute
+#: (or not its complainant), or a reviewer has no signing key.
+FORBIDDEN_CODES = frozenset(
+    {"approvals.no_reviewer_key", "disputes.not_a_party", "disputes.not_complainant"}
 )
 _HTTP_CODES = {
     400: "request.invalid",
@@ -72,7 +79,7 @@ def status_for(error: AccordError) -> int:
         return 401
     if isinstance(error, Forbidden | DecisionForbidden | ConflictedDecider | UnconfiguredReviewer):
         return 403
-    if error.code == "approvals.no_reviewer_key":
+    if error.code in FORBIDDEN_CODES:
         return 403
     if isinstance(error, NotFound) or error.code.endswith("not_found"):
         return 404
@@ -80,6 +87,8 @@ def status_for(error: AccordError) -> int:
         return 409
     if isinstance(error, StoreError):
         return 503
+    if isinstance(error, SignatureInvalid):  # a signature handed in that does not verify
+        return 422
     if isinstance(error, LedgerError | CryptoError):
         return 500
     return 422

@@ -1,0 +1,126 @@
+"""The wire format of ``/api/v1/disputes``: request bodies (unknown fields refused) and the
+answers the dispute service's own models do not already give.
+
+Bodies bound every string (no NUL, which PostgreSQL refuses), list and count with the
+library's own limits; the DCP-07 rules (types R1, severities R3, tiers R38, evidence hashes
+R33, flooding R34) are the library's to check, so a refusal names its R-number. No body
+names the complainant, the submitter or the escalating party: that is the key's agent.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from accord.api.schemas import NO_NUL
+from accord.disputes.dcp.dispute_record import DisputeRecord
+from accord.disputes.dcp.fields import SHA256_PATTERN, UUID_PATTERN
+from accord.disputes.protocol.filing import MAX_CONDITIONS, MAX_EVIDENCE_ITEMS, MAX_RESPONDENTS
+
+DISPUTE_ID_PATTERN = rf"^disp:{UUID_PATTERN}$"
+ID_PATTERN = r"^[^\s\x00]+$"
+"""An agent, principal, organisation or reference id: no whitespace, no NUL."""
+
+BASE64 = r"^[A-Za-z0-9+/=]+$"
+Id = Annotated[str, Field(min_length=1, max_length=256, pattern=ID_PATTERN)]
+Prose = Annotated[str, Field(min_length=1, max_length=65_536, pattern=NO_NUL)]
+Reason = Annotated[str, Field(max_length=4_096, pattern=NO_NUL)]
+Refs = Annotated[list[Id], Field(max_length=64)]
+
+
+class _Body(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class PartyIn(_Body):
+    """A respondent named in full (an agent id alone takes its principal and organisation
+    from the org chart)."""
+
+    agent_id: Id
+    principal_id: Id
+    organization_id: Id
+
+
+class SubjectIn(_Body):
+    description: Prose
+    resource_identifiers: Refs = []
+    related_intent_ids: Refs = []
+    related_policy_ids: Refs = []
+    related_audit_entries: Refs = []
+
+
+class EvidenceIn(_Body):
+    """One piece of evidence: its content (any JSON value, integers only — signed records
+    carry no floats) and optionally the ``sha256:`` you computed over it, which must match
+    (R33)."""
+
+    evidence_type: Id
+    reference: Id
+    description: Prose
+    content: Any
+    content_hash: Annotated[str, Field(pattern=SHA256_PATTERN)] | None = None
+
+
+class DisputeOpenIn(_Body):
+    """File a dispute as the key's agent (the complainant)."""
+
+    dispute_type: Annotated[
+        str,
+        Field(
+            max_length=64,
+            pattern=NO_NUL,
+            description="resource_conflict, directive_conflict, capability_conflict or "
+            "policy_conflict (R1)",
+        ),
+    ]
+    severity: Annotated[
+        str, Field(max_length=64, pattern=NO_NUL, description="low, medium, high or critical (R3)")
+    ]
+    respondents: Annotated[list[Id | PartyIn], Field(min_length=1, max_length=MAX_RESPONDENTS)]
+    subject: Prose | SubjectIn
+    evidence: Annotated[list[EvidenceIn], Field(max_length=MAX_EVIDENCE_ITEMS)] = []
+    start_at_appeal: bool = False
+    """Only a critical dispute may start at human appeal (R18)."""
+    conditions: Annotated[list[Id], Field(max_length=MAX_CONDITIONS)] = []
+    """Conditions that hold, for the precedents cited on opening (R24)."""
+
+
+class EscalateIn(_Body):
+    """Escalate to the next tier, or to any tier above (``human_appeal`` at any time, R17)."""
+
+    to_tier: Annotated[str, Field(max_length=64, pattern=NO_NUL)] | None = None
+    reason: Reason = ""
+
+
+class WithdrawIn(_Body):
+    reason: Reason = ""
+
+
+class ImportIn(_Body):
+    """An SDK dispute record to check against the stored dispute it names (nothing is
+    written). Without keys, its composite signature is checked against the service key."""
+
+    record: Annotated[dict[str, Any], Field(max_length=64)]
+    classical_public_key_b64: Annotated[str, Field(max_length=64, pattern=BASE64)] | None = None
+    pq_public_key_b64: Annotated[str, Field(max_length=4_096, pattern=BASE64)] | None = None
+    require_hybrid: bool = False
+
+
+class ImportOut(BaseModel):
+    """What the SDK record describes: the stored record when they agree (``agrees``), else
+    an unsigned draft carrying the SDK's status and level."""
+
+    agrees: bool
+    record: DisputeRecord
+
+
+class EvidenceContentOut(BaseModel):
+    """An evidence item's stored content: a JSON value (``media: json``), or bytes submitted
+    through the library (``media: bytes``, base64 in ``content_b64``)."""
+
+    dispute_id: str
+    evidence_id: str
+    media: Literal["json", "bytes"]
+    content: Any = None
+    content_b64: str | None = None
