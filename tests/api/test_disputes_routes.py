@@ -140,7 +140,7 @@ def test_r33_a_party_adds_evidence_as_itself_and_anyone_entitled_reads_its_conte
     dispute_id = _open(client, tokens.agent)["record"]["dispute_id"]
     added = client.post(
         f"/api/v1/disputes/{dispute_id}/evidence",
-        json=_evidence(2, content={"booked": 2, "by": "audit"}),
+        json={"evidence": [_evidence(2, content={"booked": 2, "by": "audit"})]},
         headers=bearer(respondent),
     )
     assert added.status_code == 201, added.text
@@ -162,6 +162,28 @@ def test_r33_a_party_adds_evidence_as_itself_and_anyone_entitled_reads_its_conte
     assert unknown.json()["requirement"] == "R33"
 
 
+def test_r33_several_pieces_of_evidence_are_one_event_and_one_bad_hash_adds_none(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord
+) -> None:
+    dispute_id = _open(client, tokens.agent)["record"]["dispute_id"]
+    url = f"/api/v1/disputes/{dispute_id}/evidence"
+    bad = [_evidence(2), _evidence(3, content_hash="sha256:" + "2" * 64)]
+    refused = client.post(url, json={"evidence": bad}, headers=bearer(tokens.agent))
+    assert refused.status_code == 422
+    assert refused.json()["requirement"] == "R33"
+    assert len(accord.disputes.show(dispute_id).record.evidence) == 1
+    added = client.post(
+        url, json={"evidence": [_evidence(2), _evidence(3)]}, headers=bearer(tokens.agent)
+    )
+    assert added.status_code == 201, added.text
+    record = added.json()["record"]
+    assert [e["reference"] for e in record["evidence"]] == ["log:1", "log:2", "log:3"]
+    assert [t["event"] for t in record["timeline"]] == [
+        "dispute_opened",
+        "dispute_evidence_submitted",
+    ]
+
+
 def test_r33_evidence_that_does_not_hash_to_its_hash_is_refused_and_not_added(
     client: TestClient[Litestar], tokens: Tokens, accord: Accord
 ) -> None:
@@ -169,7 +191,7 @@ def test_r33_evidence_that_does_not_hash_to_its_hash_is_refused_and_not_added(
     before = _ledger_size(accord)
     answer = client.post(
         f"/api/v1/disputes/{dispute_id}/evidence",
-        json=_evidence(2, content_hash="sha256:" + "1" * 64),
+        json={"evidence": [_evidence(2, content_hash="sha256:" + "1" * 64)]},
         headers=bearer(tokens.agent),
     )
     assert answer.status_code == 422
@@ -188,7 +210,9 @@ def test_another_agents_key_can_neither_read_nor_act_on_a_dispute(
     assert read.status_code == 403
     assert read.json()["field"] == "dispute_id"
     assert client.get(f"{base}/export", headers=bearer(stranger)).status_code == 403
-    evidence = client.post(f"{base}/evidence", json=_evidence(2), headers=bearer(stranger))
+    evidence = client.post(
+        f"{base}/evidence", json={"evidence": [_evidence(2)]}, headers=bearer(stranger)
+    )
     assert evidence.status_code == 403
     assert (evidence.json()["code"], evidence.json()["field"]) == ("disputes.not_a_party", "by")
     escalated = client.post(f"{base}/escalate", json={}, headers=bearer(stranger))
@@ -263,7 +287,9 @@ def test_r06_only_the_complainant_withdraws_and_a_withdrawn_dispute_takes_no_ste
     assert withdrawn.status_code == 200
     assert withdrawn.json()["record"]["status"] == "withdrawn"
     before = _ledger_size(accord)
-    evidence = client.post(f"{base}/evidence", json=_evidence(2), headers=bearer(tokens.agent))
+    evidence = client.post(
+        f"{base}/evidence", json={"evidence": [_evidence(2)]}, headers=bearer(tokens.agent)
+    )
     assert evidence.status_code == 409
     assert (evidence.json()["code"], evidence.json()["requirement"]) == ("disputes.final", "R6")
     twice = client.post(f"{base}/withdraw", json={}, headers=bearer(tokens.agent))

@@ -62,6 +62,12 @@ class EvidenceIn(_Body):
     content_hash: Annotated[str, Field(pattern=SHA256_PATTERN)] | None = None
 
 
+class EvidenceBatchIn(_Body):
+    """Evidence submitted as one event (one item, or several)."""
+
+    evidence: Annotated[list[EvidenceIn], Field(min_length=1, max_length=MAX_EVIDENCE_ITEMS)]
+
+
 class DisputeOpenIn(_Body):
     """File a dispute as the key's agent (the complainant)."""
 

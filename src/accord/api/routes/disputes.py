@@ -24,8 +24,8 @@ from accord.api.dispute_schemas import (
     ID_PATTERN,
     DisputeOpenIn,
     EscalateIn,
+    EvidenceBatchIn,
     EvidenceContentOut,
-    EvidenceIn,
     ImportIn,
     ImportOut,
     WithdrawIn,
@@ -151,14 +151,14 @@ def submit_evidence(
     request: Request[object, object, State],
     state: State,
     dispute_id: DisputeId,
-    data: JSONBody[EvidenceIn],
+    data: JSONBody[EvidenceBatchIn],
 ) -> StoredDispute:
-    """Add the key's agent's evidence (it must be a party); stored content-addressed, and
-    refused when it does not hash to the ``content_hash`` given (R33)."""
+    """Add the key's agent's evidence (it must be a party), ``{"evidence": [...]}`` as one
+    event; stored content-addressed, and refused — all of it — when an item does not hash
+    to the ``content_hash`` given with it (R33)."""
+    items = [item.model_dump(exclude_none=True) for item in data.evidence]
     with write_gate(state):
-        return accord_of(state).disputes.submit_evidence(
-            dispute_id, data.model_dump(exclude_none=True), by=_agent_of(request)
-        )
+        return accord_of(state).disputes.submit_evidence(dispute_id, items, by=_agent_of(request))
 
 
 @get(
