@@ -1,0 +1,351 @@
+"""Tier 2 on a persisted dispute (R10–R15, R32, R35, R39): nominations from the configured
+pool, the panel seated with every candidate's eligibility recorded, signed votes, the tally.
+
+* ``nominate``: a party (its agent key) puts pool members forward (R10).
+* ``form_panel``: every nominee's eligibility is checked and kept (R11–R13, R32); M-of-N of
+  the eligible are drawn with the seed of the parties' revealed coin-flip nonces (R35);
+  ``arbitration_panel_formed`` carries the whole formation record, so anyone re-derives it.
+* ``vote``: a member (its arbitrator key) approves or dissents on the resolution put to the
+  panel; refused (the ballot's R-number) for a non-member, a second vote, a vote after the
+  deadline. ``arbitration_vote_cast`` carries the signed vote; the reasoning is kept (R35).
+  Agent members vote through the language-model port (:meth:`Arbitration.deliberate`).
+* Once every member voted (or, via :meth:`Arbitration.tally`, after the deadline) the tally
+  decides: M approvals make a ``binding_resolution`` (or ``recommended_resolution`` for an
+  advisory panel), resolved with a §6 record; fewer is a ``split_decision``, which escalates
+  to ``human_appeal`` at once (R15).
+
+A member who did not vote counts neither way in the tally (R14); the §6 ``panel`` section
+needs one entry per seat, so an absent member appears there as ``dissent`` with the hash of
+the text ``"absent: no vote cast by the deadline"``, and the reasoning says who was absent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+from sqlalchemy import Connection
+from sqlalchemy.exc import IntegrityError
+
+from accord.clock import isoformat
+from accord.conflicts import Tier
+from accord.crypto import Ed25519Signer
+from accord.disputes.dcp.refusal import refused
+from accord.disputes.dcp.vocabulary import ResolutionType
+from accord.disputes.panels import (
+    AgentArbitrator,
+    Nomination,
+    PanelDecision,
+    PanelDeliberation,
+    PanelFormation,
+    PanelQuestion,
+    PanelTally,
+    PanelVote,
+    VoteChoice,
+    cast_vote,
+    form_panel,
+    reasoning_hash,
+    tally,
+    vote_independently,
+)
+from accord.disputes.tiers import panel_rows, step_rows
+from accord.disputes.tiers.dispute_port import TierDispute
+from accord.disputes.tiers.panel_rows import SeatedPanel
+from accord.disputes.tiers.resolutions import tier_resolution
+from accord.disputes.tiers.settings import ArbitratorSettings
+from accord.disputes.tiers.tier_context import TierContext, check_text, party_signed
+from accord.org.interactions import InteractionHistory
+
+NOMINATED_EVENT = "arbitration_nominated"
+FORMED_EVENT = "arbitration_panel_formed"
+VOTE_EVENT = "arbitration_vote_cast"
+ABSENT = "absent: no vote cast by the deadline"
+MAX_NOMINEES = 32
+_TIER2 = (Tier.CONTEXTUAL_ARBITRATION,)
+
+
+class Arbitration:
+    """Tier-2 steps on persisted disputes; ``settings`` is the ``arbitrators:`` section."""
+
+    def __init__(
+        self,
+        context: TierContext,
+        settings: ArbitratorSettings | None,
+        interactions: InteractionHistory,
+    ) -> None:
+        self._c = context
+        self._settings = settings
+        self._interactions = interactions
+
+    def panel(self, dispute_id: str) -> SeatedPanel | None:
+        """The dispute's panel as stored (None before one is seated)."""
+        with self._c.db.read() as conn:
+            self._c.desk.load_within(conn, dispute_id)
+            return panel_rows.panel_within(conn, dispute_id)
+
+    def nominate(
+        self, dispute_id: str, signer: Ed25519Signer, agent_ids: Sequence[str]
+    ) -> tuple[Nomination, ...]:
+        """The signing party nominates ``agent_ids`` from the pre-approved pool (R10)."""
+        settings = self._configured()
+        pool = settings.pool()
+        if not agent_ids or len(agent_ids) > MAX_NOMINEES or len(set(agent_ids)) != len(agent_ids):
+            raise refused(
+                "R10",
+                "agent_ids",
+                f"1 to {MAX_NOMINEES} distinct pool members",
+                code="panels.bad_nominations",
+            )
+        for agent_id in agent_ids:
+            pool.member(agent_id)
+        agent = self._c.actor(signer, "agent")
+        now = self._c.clock.now()
+        with self._c.db.write() as conn:
+            dispute = self._c.at_tier(conn, dispute_id, _TIER2, "R10")
+            if agent not in dispute.party_ids:
+                raise refused(
+                    "R10",
+                    "key",
+                    "each party nominates candidates",
+                    code="panels.nominator_not_a_party",
+                )
+            if panel_rows.panel_within(conn, dispute_id) is not None:
+                raise refused(
+                    "R10", "dispute_id", "the panel is already seated", code="panels.seated"
+                )
+            already = {
+                n.agent_id
+                for n in step_rows.nominations_within(conn, dispute_id)
+                if n.nominated_by == agent
+            }
+            fresh = tuple(
+                Nomination(nominated_by=agent, agent_id=a, nominated_at=now)
+                for a in agent_ids
+                if a not in already
+            )
+            step_rows.add_nominations(conn, dispute_id, fresh)
+            record = {
+                "dispute_id": dispute_id,
+                "nominated_by": agent,
+                "agent_ids": [n.agent_id for n in fresh],
+                "at": isoformat(now),
+            }
+            self._c.ledger.append_within(conn, [(NOMINATED_EVENT, party_signed(record, signer))])
+        return fresh
+
+    def form_panel(
+        self,
+        dispute_id: str,
+        *,
+        question: str,
+        positions: Mapping[str, str],
+        favours: str,
+        resolution: str,
+    ) -> PanelFormation:
+        """Seat the panel that will vote on ``resolution`` (which finds for ``favours``)."""
+        settings = self._configured()
+        check_text(question, "question", "R14")
+        check_text(resolution, "resolution", "R14")
+        for agent_id, argument in positions.items():
+            check_text(argument, f"positions.{agent_id}", "R14")
+        now = self._c.clock.now()
+        with self._c.db.read() as conn:
+            dispute = self._c.at_tier(conn, dispute_id, _TIER2, "R10")
+            nominations = step_rows.nominations_within(conn, dispute_id)
+            flip = step_rows.coin_flip_within(conn, dispute_id, dispute.party_ids)
+            seated = panel_rows.panel_within(conn, dispute_id)
+        if seated is not None:
+            raise refused("R10", "dispute_id", "the panel is already seated", code="panels.seated")
+        if flip is None or not flip.is_settled(now):
+            raise refused(
+                "R35",
+                "dispute_id",
+                "the panel is drawn with the parties' revealed coin-flip nonces: commit and "
+                "reveal first (or wait for the reveal deadline)",
+                code="panels.seed_not_settled",
+            )
+        if set(positions) != set(dispute.party_ids):
+            raise refused("R14", "positions", "one position per party", code="panels.bad_positions")
+        asked = PanelQuestion.model_validate(
+            {
+                "dispute_id": dispute_id,
+                "question": question,
+                "positions": [{"agent_id": a, "argument": positions[a]} for a in dispute.party_ids],
+                "proposal": {"favours": favours, "description": resolution},
+            }
+        )
+        formation = form_panel(
+            dispute_id=dispute_id,
+            parties=dispute.parties,
+            pool=settings.pool(),
+            nominations=nominations,
+            nonces=flip.revealed_nonces(),
+            disputes=self._c.desk,
+            interactions=self._interactions,
+            now=now,
+            vote_deadline=self._c.deadline_of(dispute, "R4"),
+            threshold=settings.panel_threshold(),
+            mode=settings.mode,
+            rules=settings.rules(),
+        )
+        try:
+            with self._c.db.write() as conn:
+                self._c.at_tier(conn, dispute_id, _TIER2, "R10")
+                panel_rows.seat_panel(conn, formation, asked)
+                record = {
+                    "dispute_id": dispute_id,
+                    "formation": step_rows.json_of(formation),
+                    "question": step_rows.json_of(asked),
+                    "resolution_hash": asked.resolution_hash,
+                }
+                self._c.ledger.append_within(conn, [(FORMED_EVENT, record)])
+        except IntegrityError:
+            raise refused(
+                "R10", "dispute_id", "the panel is already seated", code="panels.seated"
+            ) from None
+        return formation
+
+    def vote(
+        self, dispute_id: str, signer: Ed25519Signer, choice: VoteChoice, reasoning: str
+    ) -> PanelVote:
+        """The signing member's vote (its arbitrator key, R14, R36)."""
+        if choice not in ("approve", "dissent"):
+            raise refused("R14", "vote", "approve or dissent", code="panels.bad_vote")
+        check_text(reasoning, "reasoning", "R14")
+        agent = self._c.actor(signer, "arbitrator")
+        now = self._c.clock.now()
+        with self._c.db.write() as conn:
+            dispute, seated = self._seated(conn, dispute_id)
+            vote = cast_vote(
+                dispute_id=dispute_id,
+                panel_id=seated.formation.panel_id,
+                agent_id=agent,
+                vote=choice,
+                resolution_hash=seated.question.resolution_hash,
+                reasoning=reasoning,
+                at=now,
+                signer=signer,
+            )
+            self._count(conn, dispute, seated, vote, reasoning, {agent: signer.public_key}, now)
+        return vote
+
+    async def deliberate(
+        self, dispute_id: str, arbitrators: Sequence[AgentArbitrator]
+    ) -> PanelDeliberation:
+        """Agent members judge through their models, independently, and their votes count."""
+        keys = {a.agent_id: a.signer.public_key for a in arbitrators}
+        for arbitrator in arbitrators:
+            if self._c.actor(arbitrator.signer, "arbitrator") != arbitrator.agent_id:
+                raise refused(
+                    "R14",
+                    "arbitrators",
+                    "an agent member votes with its own registered arbitrator key",
+                    code="panels.foreign_key",
+                    agent_id=arbitrator.agent_id,
+                )
+        seated = self.panel(dispute_id)
+        if seated is None:
+            raise refused("R14", "dispute_id", "no panel is seated", code="panels.not_seated")
+        deliberation = await vote_independently(
+            arbitrators, seated.question, seated.formation, clock=self._c.clock
+        )
+        for answer in deliberation.votes:
+            now = self._c.clock.now()
+            with self._c.db.write() as conn:
+                dispute, current = self._seated(conn, dispute_id)
+                self._count(conn, dispute, current, answer.vote, answer.reasoning, keys, now)
+        return deliberation
+
+    def tally(self, dispute_id: str) -> PanelTally:
+        """Count the votes now (every member voted, or the deadline passed: R14, R15)."""
+        now = self._c.clock.now()
+        with self._c.db.write() as conn:
+            dispute, seated = self._seated(conn, dispute_id)
+            return self._decide(conn, dispute, seated, now)
+
+    # -- inside ---------------------------------------------------------------------------------
+
+    def _configured(self) -> ArbitratorSettings:
+        if self._settings is None:
+            raise refused(
+                "R10",
+                "arbitrators",
+                "tier 2 needs a pre-approved arbitrator pool: add an `arbitrators:` section "
+                "to accord.yaml",
+                code="panels.no_pool",
+            )
+        return self._settings
+
+    def _seated(self, conn: Connection, dispute_id: str) -> tuple[TierDispute, SeatedPanel]:
+        dispute = self._c.at_tier(conn, dispute_id, _TIER2, "R14")
+        seated = panel_rows.panel_within(conn, dispute_id)
+        if seated is None:
+            raise refused("R14", "dispute_id", "no panel is seated", code="panels.not_seated")
+        return dispute, seated
+
+    def _count(
+        self,
+        conn: Connection,
+        dispute: TierDispute,
+        seated: SeatedPanel,
+        vote: PanelVote,
+        reasoning: str,
+        keys: Mapping[str, bytes],
+        now: datetime,
+    ) -> None:
+        ballot = seated.ballot.cast(vote, member_keys=keys, now=now)
+        panel_rows.add_vote(conn, vote, reasoning, now)
+        self._c.ledger.append_within(conn, [(VOTE_EVENT, step_rows.json_of(vote))])
+        if not ballot.outstanding:
+            after = seated.model_copy(
+                update={
+                    "votes": ballot.votes,
+                    "reasoning": {**seated.reasoning, vote.agent_id: reasoning},
+                }
+            )
+            self._decide(conn, dispute, after, now)
+
+    def _decide(
+        self, conn: Connection, dispute: TierDispute, seated: SeatedPanel, now: datetime
+    ) -> PanelTally:
+        counted = tally(seated.ballot, now=now)
+        panel_rows.mark_tallied(conn, counted.panel_id, counted.decision.value, now)
+        summary = (
+            f"{counted.votes_for} of {counted.threshold.n} members approved "
+            f"({counted.threshold.m} needed)"
+            + (f"; absent: {', '.join(counted.absent)}" if counted.absent else "")
+        )
+        if counted.decision is PanelDecision.SPLIT:
+            self._c.desk.escalate_within(
+                conn, dispute.dispute_id, Tier.HUMAN_APPEAL, f"split_decision: {summary} (R15)"
+            )
+            return counted
+        section = counted.panel_section()
+        section["members"] = [
+            *section["members"],
+            *(
+                {"agent_id": a, "vote": "dissent", "reasoning_hash": reasoning_hash(ABSENT)}
+                for a in counted.absent
+            ),
+        ]
+        section["votes_against"] = counted.votes_against + len(counted.absent)
+        binding = counted.decision is PanelDecision.BINDING
+        resolution = tier_resolution(
+            conn,
+            dispute_id=dispute.dispute_id,
+            level=Tier.CONTEXTUAL_ARBITRATION,
+            resolution_type=(
+                ResolutionType.BINDING_RESOLUTION
+                if binding
+                else ResolutionType.RECOMMENDED_RESOLUTION
+            ),
+            description=seated.question.proposal.description,
+            reasoning=f"panel {counted.panel_id}: {summary}",
+            at=now,
+            panel=section,
+        )
+        dissent = "\n".join(
+            seated.reasoning[v.agent_id] for v in seated.votes if v.vote == "dissent"
+        )
+        self._c.resolver.resolve_within(conn, dispute, resolution, dissent=dissent or None)
+        return counted
