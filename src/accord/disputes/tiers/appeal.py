@@ -85,5 +85,10 @@ class HumanAppeal:
                     decided_at=isoformat(now),
                 )
             )
-            self._c.resolver.resolve_within(conn, dispute, record)
+            self._c.resolver.resolve_within(conn, dispute, record, actor=deciders_id(responsible))
         return record
+
+
+def deciders_id(principals: Sequence[str]) -> str:
+    """The actor of a joint decision: the principals' ids joined by ``+``."""
+    return "+".join(principals)

@@ -27,10 +27,10 @@ from datetime import datetime
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
-from accord.clock import isoformat
 from accord.conflicts import Tier
 from accord.crypto import Ed25519Signer
 from accord.disputes.dcp.refusal import refused
+from accord.disputes.dcp.signing import cosigned
 from accord.disputes.dcp.vocabulary import ResolutionType
 from accord.disputes.panels import (
     AgentArbitrator,
@@ -53,14 +53,16 @@ from accord.disputes.tiers.dispute_port import TierDispute
 from accord.disputes.tiers.panel_rows import SeatedPanel
 from accord.disputes.tiers.resolutions import tier_resolution
 from accord.disputes.tiers.settings import ArbitratorSettings
-from accord.disputes.tiers.tier_context import TierContext, check_text, party_signed
+from accord.disputes.tiers.tier_context import TierContext, check_text
 from accord.org.interactions import InteractionHistory
 
-NOMINATED_EVENT = "arbitration_nominated"
 FORMED_EVENT = "arbitration_panel_formed"
 VOTE_EVENT = "arbitration_vote_cast"
 ABSENT = "absent: no vote cast by the deadline"
 MAX_NOMINEES = 32
+PANEL_ACTOR = "accord:panel"
+"""Who seats a panel: the service, by the rules (nobody chooses its members)."""
+_ARBITRATING = "arbitrating"
 _TIER2 = (Tier.CONTEXTUAL_ARBITRATION,)
 
 
@@ -124,13 +126,6 @@ class Arbitration:
                 if a not in already
             )
             step_rows.add_nominations(conn, dispute_id, fresh)
-            record = {
-                "dispute_id": dispute_id,
-                "nominated_by": agent,
-                "agent_ids": [n.agent_id for n in fresh],
-                "at": isoformat(now),
-            }
-            self._c.ledger.append_within(conn, [(NOMINATED_EVENT, party_signed(record, signer))])
         return fresh
 
     def form_panel(
@@ -190,15 +185,14 @@ class Arbitration:
         )
         try:
             with self._c.db.write() as conn:
-                self._c.at_tier(conn, dispute_id, _TIER2, "R10")
+                current = self._c.at_tier(conn, dispute_id, _TIER2, "R10")
                 panel_rows.seat_panel(conn, formation, asked)
                 record = {
-                    "dispute_id": dispute_id,
                     "formation": step_rows.json_of(formation),
                     "question": step_rows.json_of(asked),
                     "resolution_hash": asked.resolution_hash,
                 }
-                self._c.ledger.append_within(conn, [(FORMED_EVENT, record)])
+                self._c.step(conn, current, FORMED_EVENT, PANEL_ACTOR, record, status=_ARBITRATING)
         except IntegrityError:
             raise refused(
                 "R10", "dispute_id", "the panel is already seated", code="panels.seated"
@@ -226,14 +220,14 @@ class Arbitration:
                 at=now,
                 signer=signer,
             )
-            self._count(conn, dispute, seated, vote, reasoning, {agent: signer.public_key}, now)
+            self._count(conn, dispute, seated, vote, reasoning, {agent: signer}, now)
         return vote
 
     async def deliberate(
         self, dispute_id: str, arbitrators: Sequence[AgentArbitrator]
     ) -> PanelDeliberation:
         """Agent members judge through their models, independently, and their votes count."""
-        keys = {a.agent_id: a.signer.public_key for a in arbitrators}
+        signers = {a.agent_id: a.signer for a in arbitrators}
         for arbitrator in arbitrators:
             if self._c.actor(arbitrator.signer, "arbitrator") != arbitrator.agent_id:
                 raise refused(
@@ -253,15 +247,21 @@ class Arbitration:
             now = self._c.clock.now()
             with self._c.db.write() as conn:
                 dispute, current = self._seated(conn, dispute_id)
-                self._count(conn, dispute, current, answer.vote, answer.reasoning, keys, now)
+                self._count(conn, dispute, current, answer.vote, answer.reasoning, signers, now)
         return deliberation
 
-    def tally(self, dispute_id: str) -> PanelTally:
-        """Count the votes now (every member voted, or the deadline passed: R14, R15)."""
+    def tally(self, dispute_id: str, signer: Ed25519Signer) -> PanelTally:
+        """Count the votes now (every member voted, or the deadline passed: R14, R15); the
+        signing member (its arbitrator key) signs the resolution."""
+        agent = self._c.actor(signer, "arbitrator")
         now = self._c.clock.now()
         with self._c.db.write() as conn:
             dispute, seated = self._seated(conn, dispute_id)
-            return self._decide(conn, dispute, seated, now)
+            if not seated.formation.is_member(agent):
+                raise refused(
+                    "R14", "key", "a panel member closes the panel", code="panels.not_a_member"
+                )
+            return self._decide(conn, dispute, seated, now, {agent: signer})
 
     # -- inside ---------------------------------------------------------------------------------
 
@@ -290,12 +290,13 @@ class Arbitration:
         seated: SeatedPanel,
         vote: PanelVote,
         reasoning: str,
-        keys: Mapping[str, bytes],
+        signers: Mapping[str, Ed25519Signer],
         now: datetime,
     ) -> None:
+        keys = {agent: s.public_key for agent, s in signers.items()}
         ballot = seated.ballot.cast(vote, member_keys=keys, now=now)
         panel_rows.add_vote(conn, vote, reasoning, now)
-        self._c.ledger.append_within(conn, [(VOTE_EVENT, step_rows.json_of(vote))])
+        self._c.step(conn, dispute, VOTE_EVENT, vote.agent_id, {"vote": step_rows.json_of(vote)})
         if not ballot.outstanding:
             after = seated.model_copy(
                 update={
@@ -303,10 +304,15 @@ class Arbitration:
                     "reasoning": {**seated.reasoning, vote.agent_id: reasoning},
                 }
             )
-            self._decide(conn, dispute, after, now)
+            self._decide(conn, dispute, after, now, signers)
 
     def _decide(
-        self, conn: Connection, dispute: TierDispute, seated: SeatedPanel, now: datetime
+        self,
+        conn: Connection,
+        dispute: TierDispute,
+        seated: SeatedPanel,
+        now: datetime,
+        signers: Mapping[str, Ed25519Signer],
     ) -> PanelTally:
         counted = tally(seated.ballot, now=now)
         panel_rows.mark_tallied(conn, counted.panel_id, counted.decision.value, now)
@@ -316,8 +322,18 @@ class Arbitration:
             + (f"; absent: {', '.join(counted.absent)}" if counted.absent else "")
         )
         if counted.decision is PanelDecision.SPLIT:
-            self._c.desk.escalate_within(
-                conn, dispute.dispute_id, Tier.HUMAN_APPEAL, f"split_decision: {summary} (R15)"
+            self._c.desk.move_within(
+                conn,
+                dispute.dispute_id,
+                "appealing",
+                event_type="dispute_escalated",
+                actor=PANEL_ACTOR,
+                details={
+                    "reason": f"split_decision: {summary} (R15)",
+                    "tally": step_rows.json_of(counted),
+                },
+                tier=Tier.HUMAN_APPEAL,
+                rearm=True,
             )
             return counted
         section = counted.panel_section()
@@ -344,8 +360,12 @@ class Arbitration:
             at=now,
             panel=section,
         )
+        for agent_id in sorted(a for a in signers if seated.formation.is_member(a)):
+            resolution = cosigned(resolution, agent_id, signers[agent_id])
         dissent = "\n".join(
             seated.reasoning[v.agent_id] for v in seated.votes if v.vote == "dissent"
         )
-        self._c.resolver.resolve_within(conn, dispute, resolution, dissent=dissent or None)
+        self._c.resolver.resolve_within(
+            conn, dispute, resolution, actor=PANEL_ACTOR, dissent=dissent or None
+        )
         return counted

@@ -8,8 +8,8 @@ transaction that also writes the tier's own rows, so a step and its consequence 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
@@ -47,20 +47,45 @@ class TierDispute(BaseModel):
 
 
 class DisputeDesk(Protocol):
-    """The dispute store, as the tiers use it (every call inside the caller's transaction)."""
+    """The dispute store, as the tiers use it (``*_within``: inside the caller's transaction,
+    each recording its R30 event with the re-signed §4 dispute record)."""
 
     def load_within(self, conn: Connection, dispute_id: str) -> TierDispute:
         """The dispute, or ``NotFound``."""
         ...
 
-    def resolve_within(
-        self, conn: Connection, dispute_id: str, resolution: ResolutionRecord
+    def record_event_within(
+        self,
+        conn: Connection,
+        dispute_id: str,
+        event_type: str,
+        *,
+        actor: str,
+        details: Mapping[str, Any],
     ) -> None:
-        """Mark resolved by ``resolution``: ``dispute_resolved`` event, deadline cancelled."""
+        """Record the R30 event ``event_type`` (status unchanged)."""
         ...
 
-    def escalate_within(self, conn: Connection, dispute_id: str, to: Tier, reason: str) -> None:
-        """Move to tier ``to``: ``dispute_escalated`` event, the new tier's deadline armed."""
+    def move_within(
+        self,
+        conn: Connection,
+        dispute_id: str,
+        to_status: str,
+        *,
+        event_type: str,
+        actor: str,
+        details: Mapping[str, Any],
+        tier: Tier | None = None,
+        rearm: bool = False,
+    ) -> None:
+        """Move to ``to_status`` (lifecycle-checked, R6) recording ``event_type``; ``tier``
+        changes the level and ``rearm`` restarts the tier clock."""
+        ...
+
+    def resolve_within(
+        self, conn: Connection, dispute_id: str, resolution: ResolutionRecord, *, actor: str
+    ) -> None:
+        """Mark resolved by the signed ``resolution``: ``dispute_resolved``, deadline cancelled."""
         ...
 
     def active_between(self, a: str, b: str) -> Sequence[str]:

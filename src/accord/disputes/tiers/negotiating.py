@@ -24,6 +24,7 @@ from accord.conflicts import Tier
 from accord.crypto import Ed25519Signer
 from accord.disputes.dcp.refusal import refused
 from accord.disputes.dcp.resolution_record import ResolutionRecord
+from accord.disputes.dcp.signing import cosigned
 from accord.disputes.dcp.vocabulary import ResolutionType
 from accord.disputes.negotiation import (
     CoinFlip,
@@ -37,8 +38,8 @@ from accord.disputes.tiers.resolutions import tier_resolution
 from accord.disputes.tiers.tier_context import TierContext, check_text, party_signed
 
 PROPOSAL_EVENT = "dispute_negotiation_proposal"
-EVIDENCE_EVENT = "dispute_evidence_submitted"
 _TIER1 = (Tier.DIRECT_NEGOTIATION,)
+_NEGOTIATING = "negotiating"
 _COIN_TIERS = (Tier.DIRECT_NEGOTIATION, Tier.CONTEXTUAL_ARBITRATION)
 MAX_CHOICE = 256
 
@@ -90,8 +91,15 @@ class Negotiating:
                 "responds_to": responds_to,
                 "at": isoformat(now),
             }
-            self._c.ledger.append_within(conn, [(PROPOSAL_EVENT, party_signed(record, signer))])
-            self._resolve_if_agreed(conn, dispute, after, now)
+            self._c.step(
+                conn,
+                dispute,
+                PROPOSAL_EVENT,
+                agent,
+                party_signed(record, signer),
+                status=_NEGOTIATING,
+            )
+            self._resolve_if_agreed(conn, dispute, after, now, agent, signer)
         return proposal
 
     def counter_evidence(
@@ -120,7 +128,14 @@ class Negotiating:
                 "agent_id": agent,
                 **step_rows.json_of(item),
             }
-            self._c.ledger.append_within(conn, [(EVIDENCE_EVENT, party_signed(record, signer))])
+            self._c.step(
+                conn,
+                dispute,
+                PROPOSAL_EVENT,
+                agent,
+                party_signed(record, signer),
+                status=_NEGOTIATING,
+            )
         return after
 
     def accept(self, dispute_id: str, signer: Ed25519Signer, proposal_id: str) -> NegotiationStep:
@@ -138,8 +153,15 @@ class Negotiating:
                 "proposal_id": proposal_id,
                 "at": isoformat(now),
             }
-            self._c.ledger.append_within(conn, [(PROPOSAL_EVENT, party_signed(record, signer))])
-            resolution = self._resolve_if_agreed(conn, dispute, after, now)
+            self._c.step(
+                conn,
+                dispute,
+                PROPOSAL_EVENT,
+                agent,
+                party_signed(record, signer),
+                status=_NEGOTIATING,
+            )
+            resolution = self._resolve_if_agreed(conn, dispute, after, now, agent, signer)
         return NegotiationStep(negotiation=after, resolution=resolution)
 
     # -- coin flip ----------------------------------------------------------------------------
@@ -179,7 +201,14 @@ class Negotiating:
                 "reveal_deadline": isoformat(after.reveal_deadline),
                 "at": isoformat(now),
             }
-            self._c.ledger.append_within(conn, [(PROPOSAL_EVENT, party_signed(record, signer))])
+            self._c.step(
+                conn,
+                dispute,
+                PROPOSAL_EVENT,
+                agent,
+                party_signed(record, signer),
+                status=_coin_status(dispute),
+            )
         return after
 
     def reveal(self, dispute_id: str, signer: Ed25519Signer, nonce: bytes, choice: str) -> CoinFlip:
@@ -207,7 +236,14 @@ class Negotiating:
                 "choice": choice,
                 "at": isoformat(now),
             }
-            self._c.ledger.append_within(conn, [(PROPOSAL_EVENT, party_signed(record, signer))])
+            self._c.step(
+                conn,
+                dispute,
+                PROPOSAL_EVENT,
+                agent,
+                party_signed(record, signer),
+                status=_coin_status(dispute),
+            )
         return after
 
     # -- inside ---------------------------------------------------------------------------------
@@ -261,8 +297,17 @@ class Negotiating:
         step_rows.add_negotiation_steps(conn, dispute.dispute_id, steps, now)
 
     def _resolve_if_agreed(
-        self, conn: Connection, dispute: TierDispute, after: Negotiation, now: datetime
+        self,
+        conn: Connection,
+        dispute: TierDispute,
+        after: Negotiation,
+        now: datetime,
+        agent: str,
+        signer: Ed25519Signer,
     ) -> ResolutionRecord | None:
+        """Resolve once every party accepted one proposal. The §6 record is signed by the
+        party whose acceptance completed the agreement; every acceptance before it is a signed
+        ledger event of its own."""
         agreement = after.agreement
         if agreement is None:
             return None
@@ -278,5 +323,11 @@ class Negotiating:
             ),
             at=now,
         )
-        self._c.resolver.resolve_within(conn, dispute, resolution)
+        resolution = cosigned(resolution, agent, signer)
+        self._c.resolver.resolve_within(conn, dispute, resolution, actor=agent)
         return resolution
+
+
+def _coin_status(dispute: TierDispute) -> str | None:
+    """A coin flip at tier 1 starts the negotiation; at tier 2 it only seeds the panel."""
+    return _NEGOTIATING if dispute.level is Tier.DIRECT_NEGOTIATION else None

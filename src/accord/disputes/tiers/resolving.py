@@ -33,10 +33,11 @@ class Resolver:
         dispute: TierDispute,
         resolution: ResolutionRecord,
         *,
+        actor: str,
         dissent: str | None = None,
     ) -> None:
         """Resolve ``dispute`` by ``resolution`` inside ``conn``; file the bundle after commit."""
-        self._desk.resolve_within(conn, dispute.dispute_id, resolution)
+        self._desk.resolve_within(conn, dispute.dispute_id, resolution, actor=actor)
         if self._precedents is not None:
             draft = precedent_draft(dispute, resolution, dissent)
             self._db.after_commit(conn, lambda: self._file(draft))

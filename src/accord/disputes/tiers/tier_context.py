@@ -64,6 +64,32 @@ class TierContext:
             )
         return dispute
 
+    def step(
+        self,
+        conn: Connection,
+        dispute: TierDispute,
+        event_type: str,
+        actor: str,
+        details: Mapping[str, Any],
+        *,
+        status: str | None = None,
+    ) -> None:
+        """Record a tier step's R30 event on the dispute; with ``status`` (and the dispute not
+        there yet) the step also moves it, e.g. ``open`` → ``negotiating`` (R7)."""
+        if status is not None and dispute.status != status:
+            self.desk.move_within(
+                conn,
+                dispute.dispute_id,
+                status,
+                event_type=event_type,
+                actor=actor,
+                details=details,
+            )
+        else:
+            self.desk.record_event_within(
+                conn, dispute.dispute_id, event_type, actor=actor, details=details
+            )
+
     @staticmethod
     def deadline_of(dispute: TierDispute, requirement: str) -> datetime:
         if dispute.tier_deadline is None:
