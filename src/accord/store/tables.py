@@ -360,6 +360,7 @@ dispute_panels = Table(
     Column("vote_deadline", String(40), nullable=False),
     Column("decision", String(40), nullable=True),
     Column("tallied_at", String(40), nullable=True),
+    Column("pending_resolution", Text, nullable=True),
 )
 dispute_panel_votes = Table(
     "dispute_panel_votes",

@@ -11,8 +11,13 @@ pool, the panel seated with every candidate's eligibility recorded, signed votes
   Agent members vote through the language-model port (:meth:`Arbitration.deliberate`).
 * Once every member voted (or, via :meth:`Arbitration.tally`, after the deadline) the tally
   decides: M approvals make a ``binding_resolution`` (or ``recommended_resolution`` for an
-  advisory panel), resolved with a §6 record; fewer is a ``split_decision``, which escalates
-  to ``human_appeal`` at once (R15).
+  advisory panel), a §6 record; fewer is a ``split_decision``, which escalates to
+  ``human_appeal`` at once (R15).
+* The §6 record resolves the dispute once at least M approving members have signed it (R44):
+  agent members deliberating together sign at once; a member voting alone signs what it
+  decides, and the others add theirs with :meth:`Arbitration.sign_resolution` (until then the
+  record waits in ``dispute_panels.pending_resolution``; its ``prev_hash`` is the ledger head
+  when the panel decided).
 
 A member who did not vote counts neither way in the tally (R14); the §6 ``panel`` section
 needs one entry per seat, so an absent member appears there as ``dissent`` with the hash of
@@ -30,6 +35,7 @@ from sqlalchemy.exc import IntegrityError
 from accord.conflicts import Tier
 from accord.crypto import Ed25519Signer
 from accord.disputes.dcp.refusal import refused
+from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.dcp.signing import cosigned
 from accord.disputes.dcp.vocabulary import ResolutionType
 from accord.disputes.panels import (
@@ -60,6 +66,9 @@ FORMED_EVENT = "arbitration_panel_formed"
 VOTE_EVENT = "arbitration_vote_cast"
 ABSENT = "absent: no vote cast by the deadline"
 MAX_NOMINEES = 32
+VOTE_SHARE = 2 / 3
+"""Votes close after this share of the time left in the tier, so the members still have time
+to sign the decided record before the tier's deadline escalates the dispute (R4)."""
 PANEL_ACTOR = "accord:panel"
 """Who seats a panel: the service, by the rules (nobody chooses its members)."""
 _ARBITRATING = "arbitrating"
@@ -178,7 +187,7 @@ class Arbitration:
             disputes=self._c.desk,
             interactions=self._interactions,
             now=now,
-            vote_deadline=self._c.deadline_of(dispute, "R4"),
+            vote_deadline=now + (self._c.deadline_of(dispute, "R4") - now) * VOTE_SHARE,
             threshold=settings.panel_threshold(),
             mode=settings.mode,
             rules=settings.rules(),
@@ -261,7 +270,40 @@ class Arbitration:
                 raise refused(
                     "R14", "key", "a panel member closes the panel", code="panels.not_a_member"
                 )
+            if seated.decision is not None:
+                raise refused(
+                    "R14", "dispute_id", "the panel has decided", code="panels.already_tallied"
+                )
             return self._decide(conn, dispute, seated, now, {agent: signer})
+
+    def sign_resolution(self, dispute_id: str, signer: Ed25519Signer) -> ResolutionRecord:
+        """The signing member (its arbitrator key) signs the panel's decided §6 record; once
+        M approving members have, the dispute resolves (R14, R44)."""
+        agent = self._c.actor(signer, "arbitrator")
+        with self._c.db.write() as conn:
+            dispute, seated = self._seated(conn, dispute_id)
+            pending = seated.pending_resolution
+            if pending is None:
+                raise refused(
+                    "R14",
+                    "dispute_id",
+                    "the panel has no decided resolution awaiting signatures",
+                    code="panels.nothing_to_sign",
+                )
+            if not seated.formation.is_member(agent):
+                raise refused(
+                    "R19",
+                    "key",
+                    "only panel members sign its resolution",
+                    code="panels.not_a_member",
+                )
+            if any(s.agent_id == agent for s in pending.signatures):
+                raise refused(
+                    "R19", "key", "one signature per member", code="panels.already_signed"
+                )
+            resolution = cosigned(pending, agent, signer)
+            self._settle(conn, dispute, seated, resolution)
+        return resolution
 
     # -- inside ---------------------------------------------------------------------------------
 
@@ -362,10 +404,30 @@ class Arbitration:
         )
         for agent_id in sorted(a for a in signers if seated.formation.is_member(a)):
             resolution = cosigned(resolution, agent_id, signers[agent_id])
+        self._settle(conn, dispute, seated, resolution)
+        return counted
+
+    def _settle(
+        self,
+        conn: Connection,
+        dispute: TierDispute,
+        seated: SeatedPanel,
+        resolution: ResolutionRecord,
+    ) -> bool:
+        """Resolve once M approving members have signed the record (R14, R44); until then
+        keep it pending for :meth:`sign_resolution`. True when it resolved."""
+        panel = resolution.panel
+        assert panel is not None
+        approving = {m.agent_id for m in panel.members if m.vote.value == "approve"}
+        signed = approving & {s.agent_id for s in resolution.signatures}
+        if len(signed) < panel.threshold.m:
+            panel_rows.keep_pending(conn, seated.formation.panel_id, resolution)
+            return False
+        panel_rows.keep_pending(conn, seated.formation.panel_id, None)
         dissent = "\n".join(
             seated.reasoning[v.agent_id] for v in seated.votes if v.vote == "dissent"
         )
         self._c.resolver.resolve_within(
             conn, dispute, resolution, actor=PANEL_ACTOR, dissent=dissent or None
         )
-        return counted
+        return True

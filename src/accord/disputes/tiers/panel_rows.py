@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import Connection, select, update
 
 from accord.clock import isoformat
+from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.panels import PanelBallot, PanelFormation, PanelQuestion, PanelVote
 from accord.disputes.tiers.step_rows import to_json
 from accord.store.tables import dispute_panel_votes, dispute_panels
@@ -24,6 +25,8 @@ class SeatedPanel(BaseModel):
     votes: tuple[PanelVote, ...]
     reasoning: dict[str, str]
     decision: str | None
+    pending_resolution: ResolutionRecord | None = None
+    """A decided panel's §6 record still short of M approving members' signatures."""
 
     @property
     def ballot(self) -> PanelBallot:
@@ -55,6 +58,11 @@ def panel_within(conn: Connection, dispute_id: str) -> SeatedPanel | None:
         votes=tuple(PanelVote.model_validate_json(v.vote) for v in votes),
         reasoning={v.agent_id: v.reasoning for v in votes},
         decision=row.decision,
+        pending_resolution=(
+            None
+            if row.pending_resolution is None
+            else ResolutionRecord.model_validate_json(row.pending_resolution)
+        ),
     )
 
 
@@ -90,4 +98,13 @@ def mark_tallied(conn: Connection, panel_id: str, decision: str, at: datetime) -
         update(dispute_panels)
         .where(dispute_panels.c.panel_id == panel_id)
         .values(decision=decision, tallied_at=isoformat(at))
+    )
+
+
+def keep_pending(conn: Connection, panel_id: str, resolution: ResolutionRecord | None) -> None:
+    """Store (or, with None, clear) the decided panel's record awaiting signatures."""
+    conn.execute(
+        update(dispute_panels)
+        .where(dispute_panels.c.panel_id == panel_id)
+        .values(pending_resolution=None if resolution is None else to_json(resolution))
     )

@@ -65,6 +65,7 @@ def upgrade() -> None:
         sa.Column("vote_deadline", sa.String(_TIME), nullable=False),
         sa.Column("decision", sa.String(40), nullable=True),
         sa.Column("tallied_at", sa.String(_TIME), nullable=True),
+        sa.Column("pending_resolution", sa.Text, nullable=True),
     )
     op.create_table(
         "dispute_panel_votes",
