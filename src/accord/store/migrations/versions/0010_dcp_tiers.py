@@ -2,7 +2,7 @@
 panels, votes and human-appeal decisions.
 
 Revision ID: 0010_dcp_tiers
-Revises: 0008_interactions
+Revises: 0009_dcp_disputes
 Create Date: 2026-12-01
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010_dcp_tiers"
-down_revision = "0008_interactions"
+down_revision = "0009_dcp_disputes"
 branch_labels = None
 depends_on = None
 
