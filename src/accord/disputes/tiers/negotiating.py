@@ -57,6 +57,10 @@ class Negotiating:
     def __init__(self, context: TierContext) -> None:
         self._c = context
 
+    def agent_of(self, signer: Ed25519Signer) -> str:
+        """The party ``signer``'s registered agent key belongs to (``UnknownActor`` else)."""
+        return self._c.actor(signer, "agent")
+
     # -- negotiation ------------------------------------------------------------------------
 
     def negotiation(self, dispute_id: str) -> Negotiation:
