@@ -223,3 +223,31 @@ def test_r18_a_critical_dispute_starting_at_appeal_is_decided_by_the_principals(
 
 def stage_reviewer(stage: Stage, principal_id: str) -> Reviewer:
     return Reviewer(Principal(principal_id=principal_id), stage.keys[principal_id])
+
+
+def test_r38_a_dispute_climbs_all_three_tiers_to_a_final_decision(stage: Stage) -> None:
+    dispute_id = stage.open()
+    stage.disputes.tiers.negotiation.propose(dispute_id, stage.keys[BILLING.agent_id], "mine")
+    stage.clock.advance(timedelta(hours=1, seconds=1))
+    stage.sweep.run()  # tier 1 failed by its deadline (R9)
+    members = stage.seat(dispute_id)
+    for agent, choice in zip(members, ("dissent", "dissent", "approve"), strict=True):
+        stage.disputes.tiers.arbitration.vote(dispute_id, stage.keys[agent], choice, "reasons")  # type: ignore[arg-type]
+    assert stage.status(dispute_id) == ("appealing", "human_appeal")
+    stage.disputes.tiers.appeal.decide_appeal(
+        dispute_id,
+        [stage_reviewer(stage, p) for p in (ANA, BO)],
+        outcome="billing first",
+        reasoning="the booking came first",
+    )
+    assert stage.status(dispute_id) == ("resolved", "human_appeal")
+    events = stage.timeline(dispute_id)
+    for event in (
+        "dispute_opened",
+        "dispute_negotiation_proposal",
+        "dispute_escalated",
+        "arbitration_panel_formed",
+        "arbitration_vote_cast",
+        "dispute_resolved",
+    ):
+        assert event in events
