@@ -1,8 +1,8 @@
 """Listing disputes: filters on status, type, severity, tier and party, keyset paging.
 
-Dispute ids are UUIDv7, so ordering by id is ordering by opening time; a page continues
-after the last id of the previous one (``after``), so pages never skip or repeat a dispute
-that was opened or changed in between.
+Disputes list in the order they were opened (the ledger entry that opened each); a page
+continues after the last dispute of the previous one (``after``, its id), so pages never skip
+or repeat a dispute that was opened or changed in between.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Annotated, Final
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, func, select
 
 from accord.conflicts import DisputeType, Severity, Tier
 from accord.disputes.dcp.fields import DisputeId, Identifier
@@ -75,8 +75,11 @@ def list_disputes(conn: Connection, query: DisputeQuery) -> DisputePage:
         if value is not None:
             statement = statement.where(column == value.value)
     if query.after is not None:
-        statement = statement.where(t.dispute_id > query.after)
-    rows = conn.execute(statement.order_by(t.dispute_id).limit(query.limit + 1)).all()
+        last = (
+            select(t.opened_seq).where(t.dispute_id == query.after).scalar_subquery()
+        )
+        statement = statement.where(t.opened_seq > func.coalesce(last, 2**62))
+    rows = conn.execute(statement.order_by(t.opened_seq).limit(query.limit + 1)).all()
     items = tuple(
         DisputeSummary(
             dispute_id=r.dispute_id,

@@ -77,7 +77,7 @@ class DisputeRecorder:
     ) -> Recorded:
         """Record a new dispute (``draft``: unsigned, status ``open``, no timeline yet)."""
         recorded = self._sign_and_append(conn, record_document(draft), step, at)
-        insert_dispute(conn, self._db, recorded.record)
+        insert_dispute(conn, self._db, recorded.record, recorded.ledger_seq)
         self._write_parts(conn, recorded, step)
         return recorded
 

@@ -32,14 +32,17 @@ def _document_text(record: DisputeRecord | ResolutionRecord) -> str:
     return json.dumps(record_document(record), sort_keys=True, separators=(",", ":"))
 
 
-def insert_dispute(conn: Connection, db: Database, record: DisputeRecord) -> None:
-    """The new dispute's row and its parties' rows."""
+def insert_dispute(
+    conn: Connection, db: Database, record: DisputeRecord, opened_seq: int
+) -> None:
+    """The new dispute's row (``opened_seq``: the ledger entry opening it) and its parties'."""
     db.insert_rows(
         conn,
         dcp_disputes,
         [
             {
                 "dispute_id": record.dispute_id,
+                "opened_seq": opened_seq,
                 "dispute_type": record.dispute_type.value,
                 "severity": record.severity.value,
                 "status": record.status.value,

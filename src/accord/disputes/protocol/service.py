@@ -123,11 +123,17 @@ class Disputes:
         return [StoredDispute(record=d.record, ledger_seqs=(d.ledger_seq,)) for d in done]
 
     def submit_evidence(
-        self, dispute_id: str, evidence: EvidenceInput | Mapping[str, Any], *, by: str
+        self,
+        dispute_id: str,
+        evidence: EvidenceInput | Mapping[str, Any] | Sequence[EvidenceInput | Mapping[str, Any]],
+        *,
+        by: str,
     ) -> StoredDispute:
-        """Add party ``by``'s evidence; its content must hash to the hash given with it (R33)."""
+        """Add party ``by``'s evidence (one item, or several in one event); each item's
+        content must hash to the hash given with it (R33)."""
         self._writable("submit evidence")
-        given = evidence if isinstance(evidence, EvidenceInput) else read_evidence(evidence)
+        many = evidence if isinstance(evidence, Sequence) else [evidence]
+        given = [e if isinstance(e, EvidenceInput) else read_evidence(e) for e in many]
         return self._run(
             lambda conn, at: self._steps.submit_evidence(conn, dispute_id, given, by=by, at=at)
         )

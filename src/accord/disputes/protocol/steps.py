@@ -31,7 +31,12 @@ from accord.disputes.dcp.vocabulary import ResolutionType
 from accord.disputes.deadline_rules import DeadlineStep, first_tier, next_tier
 from accord.disputes.lifecycle import FINAL, CaseStatus
 from accord.disputes.protocol.evidence import EvidenceContent, submitted_evidence
-from accord.disputes.protocol.filing import DisputeFiling, EvidenceInput, PartyInput
+from accord.disputes.protocol.filing import (
+    MAX_EVIDENCE_ITEMS,
+    DisputeFiling,
+    EvidenceInput,
+    PartyInput,
+)
 from accord.disputes.protocol.recorder import KEEP, DisputeRecorder, DisputeStep, Recorded
 from accord.disputes.protocol.refusals import dispute_refused, not_a_party, not_found
 from accord.disputes.protocol.rows import DisputeRow, load_dispute, past_filings
@@ -156,13 +161,25 @@ class DisputeSteps:
     # --- a party's steps ----------------------------------------------------------------
 
     def submit_evidence(
-        self, conn: Connection, dispute_id: str, given: EvidenceInput, *, by: str, at: datetime
+        self,
+        conn: Connection,
+        dispute_id: str,
+        given: Sequence[EvidenceInput],
+        *,
+        by: str,
+        at: datetime,
     ) -> Recorded:
-        """Add evidence from party ``by``: content hashed and checked (R33), stored once."""
+        """Add evidence from party ``by`` (one event): each item's content hashed and checked
+        (R33), stored once."""
         current = self._active(conn, dispute_id, "submit evidence to")
         self._party_of(current.record, by, "R5")
+        if not 1 <= len(given) <= MAX_EVIDENCE_ITEMS:
+            raise dispute_refused(
+                "R33", "evidence", f"1 to {MAX_EVIDENCE_ITEMS} evidence items per submission",
+                code="disputes.invalid", found=len(given),
+            )  # fmt: skip
         items, contents = self._evidence(
-            [given],
+            given,
             dispute_id,
             by,
             isoformat(at),
@@ -173,7 +190,7 @@ class DisputeSteps:
         step = DisputeStep(
             event_type="dispute_evidence_submitted",
             actor=by,
-            details={"evidence": record_document(items[0])},
+            details={"evidence": [record_document(item) for item in items]},
             evidence=items,
             contents=contents,
         )
