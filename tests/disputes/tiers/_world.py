@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -88,6 +89,9 @@ class MemoryDesk:
                 self.resolutions[dispute_id] = value
             else:
                 self.events.extend(value)
+
+    def transaction(self) -> AbstractContextManager[Connection]:
+        return self._db.write()
 
     def load_within(self, conn: Connection, dispute_id: str) -> TierDispute:
         pending = conn.info.get(_PENDING) or {}

@@ -251,3 +251,16 @@ def test_r38_a_dispute_climbs_all_three_tiers_to_a_final_decision(stage: Stage) 
         "dispute_resolved",
     ):
         assert event in events
+
+
+def test_r07_a_read_only_instance_refuses_tier_steps(
+    db: Database, ledger: Ledger, frozen_clock: FrozenClock
+) -> None:
+    writer = Stage(db, ledger, frozen_clock, pool_settings())
+    dispute_id = writer.open()
+    reader = Disputes(ledger, frozen_clock, arbitrators=pool_settings(), read_only=True)
+    size = ledger.size()
+    with pytest.raises(AccordError) as refused:
+        reader.tiers.negotiation.propose(dispute_id, writer.keys[BILLING.agent_id], "mine")
+    assert refused.value.code == "accord.read_only"
+    assert ledger.size() == size

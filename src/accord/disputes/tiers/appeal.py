@@ -53,7 +53,7 @@ class HumanAppeal:
                 "R16", "reviewers", "each principal decides once", code="appeal.duplicate"
             )
         now = self._c.clock.now()
-        with self._c.db.write() as conn:
+        with self._c.desk.transaction() as conn:
             dispute = self._c.at_tier(conn, dispute_id, _TIER3, "R16")
             responsible = sorted({p.principal_id for p in dispute.parties})
             if sorted(deciders) != responsible:

@@ -111,7 +111,7 @@ class Arbitration:
             pool.member(agent_id)
         agent = self._c.actor(signer, "agent")
         now = self._c.clock.now()
-        with self._c.db.write() as conn:
+        with self._c.desk.transaction() as conn:
             dispute = self._c.at_tier(conn, dispute_id, _TIER2, "R10")
             if agent not in dispute.party_ids:
                 raise refused(
@@ -193,7 +193,7 @@ class Arbitration:
             rules=settings.rules(),
         )
         try:
-            with self._c.db.write() as conn:
+            with self._c.desk.transaction() as conn:
                 current = self._c.at_tier(conn, dispute_id, _TIER2, "R10")
                 panel_rows.seat_panel(conn, formation, asked)
                 record = {
@@ -217,7 +217,7 @@ class Arbitration:
         check_text(reasoning, "reasoning", "R14")
         agent = self._c.actor(signer, "arbitrator")
         now = self._c.clock.now()
-        with self._c.db.write() as conn:
+        with self._c.desk.transaction() as conn:
             dispute, seated = self._seated(conn, dispute_id)
             vote = cast_vote(
                 dispute_id=dispute_id,
@@ -254,7 +254,7 @@ class Arbitration:
         )
         for answer in deliberation.votes:
             now = self._c.clock.now()
-            with self._c.db.write() as conn:
+            with self._c.desk.transaction() as conn:
                 dispute, current = self._seated(conn, dispute_id)
                 self._count(conn, dispute, current, answer.vote, answer.reasoning, signers, now)
         return deliberation
@@ -264,7 +264,7 @@ class Arbitration:
         signing member (its arbitrator key) signs the resolution."""
         agent = self._c.actor(signer, "arbitrator")
         now = self._c.clock.now()
-        with self._c.db.write() as conn:
+        with self._c.desk.transaction() as conn:
             dispute, seated = self._seated(conn, dispute_id)
             if not seated.formation.is_member(agent):
                 raise refused(
@@ -280,7 +280,7 @@ class Arbitration:
         """The signing member (its arbitrator key) signs the panel's decided §6 record; once
         M approving members have, the dispute resolves (R14, R44)."""
         agent = self._c.actor(signer, "arbitrator")
-        with self._c.db.write() as conn:
+        with self._c.desk.transaction() as conn:
             dispute, seated = self._seated(conn, dispute_id)
             pending = seated.pending_resolution
             if pending is None:

@@ -9,6 +9,7 @@ transaction that also writes the tier's own rows, so a step and its consequence 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from typing import Any, Protocol
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
@@ -49,6 +50,10 @@ class TierDispute(BaseModel):
 class DisputeDesk(Protocol):
     """The dispute store, as the tiers use it (``*_within``: inside the caller's transaction,
     each recording its R30 event with the re-signed §4 dispute record)."""
+
+    def transaction(self) -> AbstractContextManager[Connection]:
+        """A write transaction (refused, ``accord.read_only``, on a read-only instance)."""
+        ...
 
     def load_within(self, conn: Connection, dispute_id: str) -> TierDispute:
         """The dispute, or ``NotFound``."""

@@ -81,7 +81,7 @@ class Negotiating:
         check_text(terms, "terms", "R7")
         agent = self._c.actor(signer, "agent")
         now = self._c.clock.now()
-        with self._c.db.write() as conn:
+        with self._c.desk.transaction() as conn:
             dispute, state = self._open(conn, dispute_id)
             after = state.propose(agent, terms, at=now, responds_to=responds_to)
             proposal = after.proposals[-1]
@@ -119,7 +119,7 @@ class Negotiating:
         check_text(description, "description", "R7")
         agent = self._c.actor(signer, "agent")
         now = self._c.clock.now()
-        with self._c.db.write() as conn:
+        with self._c.desk.transaction() as conn:
             dispute, state = self._open(conn, dispute_id)
             after = state.submit_counter_evidence(
                 agent, content_hash=content_hash, description=description, at=now, answers=answers
@@ -146,7 +146,7 @@ class Negotiating:
         """The signing party accepts ``proposal_id``; once every party has, it resolves (R7)."""
         agent = self._c.actor(signer, "agent")
         now = self._c.clock.now()
-        with self._c.db.write() as conn:
+        with self._c.desk.transaction() as conn:
             dispute, state = self._open(conn, dispute_id)
             after = state.accept(agent, proposal_id, at=now)
             self._record(conn, dispute, state, after, now)
@@ -187,7 +187,7 @@ class Negotiating:
         """The signing party commits (``sha256:`` over its nonce and choice, R8)."""
         agent = self._c.actor(signer, "agent")
         now = self._c.clock.now()
-        with self._c.db.write() as conn:
+        with self._c.desk.transaction() as conn:
             dispute = self._c.at_tier(conn, dispute_id, _COIN_TIERS, "R8")
             flip = step_rows.coin_flip_within(conn, dispute_id, dispute.party_ids)
             if flip is None:
@@ -223,7 +223,7 @@ class Negotiating:
             )
         agent = self._c.actor(signer, "agent")
         now = self._c.clock.now()
-        with self._c.db.write() as conn:
+        with self._c.desk.transaction() as conn:
             dispute = self._c.at_tier(conn, dispute_id, _COIN_TIERS, "R8")
             flip = step_rows.coin_flip_within(conn, dispute_id, dispute.party_ids)
             if flip is None:

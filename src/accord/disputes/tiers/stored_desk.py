@@ -6,6 +6,7 @@ the tier's own transaction."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,9 @@ class StoredDisputeDesk:
     def __init__(self, disputes: Disputes, db: Database) -> None:
         self._disputes = disputes
         self._db = db
+
+    def transaction(self) -> AbstractContextManager[Connection]:
+        return self._disputes.transaction()
 
     def load_within(self, conn: Connection, dispute_id: str) -> TierDispute:
         record = self._disputes.show_within(conn, dispute_id).record
