@@ -241,6 +241,7 @@ def wire(
             org=config.org,
             limits=settings.limits,
             read_only=read_only,
+            arbitrators=settings.arbitrators,
         ),
         settler=settler,
         passphrase=passphrase,

@@ -20,6 +20,7 @@ from accord.cli import (
     approval_commands,
     demo_service,
     dispute_commands,
+    dispute_tier_commands,
     dissent_commands,
     init_command,
     precedent_commands,
@@ -81,6 +82,7 @@ app.add_typer(session_commands.session_app, name="session")
 app.add_typer(session_commands.boundaries_app, name="boundaries")
 app.add_typer(schema_app, name="schema")
 app.add_typer(precedent_commands.precedents_app, name="precedents")
+dispute_tier_commands.register(dispute_commands.disputes_app)
 app.add_typer(dispute_commands.disputes_app, name="disputes")
 app.command("sweep")(sweep_command.sweep)
 app.command("settle")(settle_commands.settle)
@@ -198,9 +200,7 @@ def verify(
     )
     try:
         _report_verification(
-            lambda: accord.verify(
-                workers=workers, cases=not skip_cases, trusted_checkpoint=anchor
-            ),
+            lambda: accord.verify(workers=workers, cases=not skip_cases, trusted_checkpoint=anchor),
             as_json,
         )
     finally:

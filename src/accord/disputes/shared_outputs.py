@@ -52,8 +52,7 @@ def shared_outputs(case: Case) -> Case:
                 fc.model_copy(
                     update={
                         "groups": tuple(
-                            _with(g, "answer", partial(field_ref, fc.path))
-                            for g in fc.groups
+                            _with(g, "answer", partial(field_ref, fc.path)) for g in fc.groups
                         )
                     }
                 )

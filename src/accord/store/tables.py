@@ -387,3 +387,78 @@ dcp_dispute_events = Table(
     Column("tier", String(40), nullable=False),
     Column("ledger_seq", BigInteger, nullable=False),
 )
+
+#: DCP-07 tiers 1–3 on a persisted dispute (``disputes/tiers``), all keyed by ``dispute_id``.
+#: Tier 1: every negotiation step (proposal, acceptance, counter-evidence) in order, and the
+#: commit–reveal coin flip (its windows, then one commit and one reveal per party).
+dispute_negotiation_steps = Table(
+    "dispute_negotiation_steps",
+    metadata,
+    Column("dispute_id", String(64), primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("kind", String(32), nullable=False),
+    Column("agent_id", String(256), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("recorded_at", String(40), nullable=False),
+)
+dispute_coin_flips = Table(
+    "dispute_coin_flips",
+    metadata,
+    Column("dispute_id", String(64), primary_key=True),
+    Column("options", Text, nullable=False),
+    Column("commit_deadline", String(40), nullable=False),
+    Column("reveal_deadline", String(40), nullable=False),
+    Column("opened_at", String(40), nullable=False),
+)
+dispute_coin_steps = Table(
+    "dispute_coin_steps",
+    metadata,
+    Column("dispute_id", String(64), primary_key=True),
+    Column("kind", String(16), primary_key=True),
+    Column("agent_id", String(256), primary_key=True),
+    Column("body", Text, nullable=False),
+    Column("recorded_at", String(40), nullable=False),
+)
+#: Tier 2: the parties' nominations, the seated panel (its formation record and the question
+#: put to it), one vote per member (the signed vote and the reasoning it hashes).
+dispute_nominations = Table(
+    "dispute_nominations",
+    metadata,
+    Column("dispute_id", String(64), primary_key=True),
+    Column("nominated_by", String(256), primary_key=True),
+    Column("agent_id", String(256), primary_key=True),
+    Column("nominated_at", String(40), nullable=False),
+)
+dispute_panels = Table(
+    "dispute_panels",
+    metadata,
+    Column("panel_id", String(64), primary_key=True),
+    Column("dispute_id", String(64), nullable=False, unique=True),
+    Column("formation", Text, nullable=False),
+    Column("question", Text, nullable=False),
+    Column("resolution_hash", String(80), nullable=False),
+    Column("formed_at", String(40), nullable=False),
+    Column("vote_deadline", String(40), nullable=False),
+    Column("decision", String(40), nullable=True),
+    Column("tallied_at", String(40), nullable=True),
+    Column("pending_resolution", Text, nullable=True),
+)
+dispute_panel_votes = Table(
+    "dispute_panel_votes",
+    metadata,
+    Column("panel_id", String(64), primary_key=True),
+    Column("agent_id", String(256), primary_key=True),
+    Column("dispute_id", String(64), nullable=False),
+    Column("vote", Text, nullable=False),
+    Column("reasoning", Text, nullable=False),
+    Column("cast_at", String(40), nullable=False),
+)
+#: Tier 3: the responsible principals' final decision (one row per dispute).
+dispute_appeal_decisions = Table(
+    "dispute_appeal_decisions",
+    metadata,
+    Column("dispute_id", String(64), primary_key=True),
+    Column("resolution_id", String(64), nullable=False),
+    Column("principals", Text, nullable=False),
+    Column("decided_at", String(40), nullable=False),
+)

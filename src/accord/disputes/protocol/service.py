@@ -40,10 +40,14 @@ from accord.disputes.protocol.refusals import dispute_refused
 from accord.disputes.protocol.rows import ledger_seqs
 from accord.disputes.protocol.steps import DisputeSteps
 from accord.disputes.protocol.views import DisputePage, StoredDispute
+from accord.disputes.tiers import ArbitratorSettings, DisputeTiers
+from accord.disputes.tiers.stored_desk import StoredDisputeDesk
 from accord.errors import AccordError
 from accord.ledger import Ledger
 from accord.limits import Limits
 from accord.org import OrgChart
+from accord.org.interaction_store import InteractionLog
+from accord.org.interactions import InteractionHistory
 from accord.precedents import Precedents
 from accord.strict_json import parse_json
 
@@ -65,6 +69,8 @@ class Disputes:
         policy: FilingPolicy | None = None,
         limits: Limits | None = None,
         read_only: bool = False,
+        arbitrators: ArbitratorSettings | None = None,
+        interactions: InteractionHistory | None = None,
     ) -> None:
         self._db = ledger.db
         self._ledger = ledger
@@ -76,6 +82,13 @@ class Disputes:
         )
         self.deadlines = DisputeDeadlines(self._steps)
         """The :class:`EscalateOnDeadline` port ``deadline_sweep(..., disputes=...)`` takes."""
+        self.tiers = DisputeTiers(
+            db=self._db, ledger=ledger, desk=StoredDisputeDesk(self, self._db), clock=clock,
+            interactions=interactions or InteractionLog(self._db), arbitrators=arbitrators,
+            precedents=precedents,
+        )  # fmt: skip
+        """Tiers 1–3 on these disputes: ``tiers.negotiation`` (propose, accept, commit,
+        reveal), ``tiers.arbitration`` (nominate, form_panel, vote), ``tiers.appeal``."""
 
     # --- a party's calls ----------------------------------------------------------------
 
