@@ -36,6 +36,7 @@ from accord.api.routes import (
     approvals,
     boundaries,
     cases,
+    dispute_tiers,
     disputes,
     dissent,
     health,
@@ -115,6 +116,7 @@ def create_app(
             ledger.inclusion_proof,
             ledger.consistency_proof,
             *disputes.ROUTES,
+            *dispute_tiers.ROUTES,
         ],
         security=[BEARER],
     )

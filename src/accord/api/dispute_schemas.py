@@ -17,6 +17,9 @@ from accord.api.schemas import NO_NUL
 from accord.disputes.dcp.dispute_record import DisputeRecord
 from accord.disputes.dcp.fields import SHA256_PATTERN, UUID_PATTERN
 from accord.disputes.protocol.filing import MAX_CONDITIONS, MAX_EVIDENCE_ITEMS, MAX_RESPONDENTS
+from accord.disputes.tiers.arbitration import MAX_NOMINEES
+from accord.disputes.tiers.negotiating import MAX_CHOICE
+from accord.disputes.tiers.tier_context import MAX_TEXT
 
 DISPUTE_ID_PATTERN = rf"^disp:{UUID_PATTERN}$"
 ID_PATTERN = r"^[^\s\x00]+$"
@@ -130,3 +133,63 @@ class EvidenceContentOut(BaseModel):
     media: Literal["json", "bytes"]
     content: Any = None
     content_b64: str | None = None
+
+
+# --- the tiers (tier 1 negotiation and coin flip, tier 2 panel, tier 3 appeal) ------------
+
+Terms = Annotated[str, Field(min_length=1, max_length=MAX_TEXT, pattern=NO_NUL)]
+
+
+class ProposeIn(_Body):
+    """Terms the key's agent proposes (and so accepts), optionally countering a proposal."""
+
+    terms: Terms
+    responds_to: Id | None = None
+
+
+class CounterEvidenceIn(_Body):
+    """Counter-evidence addressed by the ``sha256:`` of its content (R7, R33)."""
+
+    content_hash: Annotated[str, Field(pattern=SHA256_PATTERN)]
+    description: Terms
+    answers: Id | None = None
+
+
+class CommitIn(_Body):
+    """``sha256:`` over your nonce and choice (``accord.disputes.negotiation.commitment``):
+    draw and keep the nonce yourself, and reveal it later (R8)."""
+
+    commitment: Annotated[str, Field(pattern=SHA256_PATTERN)]
+
+
+class RevealIn(_Body):
+    nonce_hex: Annotated[str, Field(min_length=64, max_length=256, pattern=r"^(?:[0-9a-f]{2})+$")]
+    choice: Annotated[str, Field(min_length=1, max_length=MAX_CHOICE, pattern=NO_NUL)]
+
+
+class NominateIn(_Body):
+    """Candidates from the pre-approved arbitrator pool (R10)."""
+
+    agent_ids: Annotated[list[Id], Field(min_length=1, max_length=MAX_NOMINEES)]
+
+
+class FormPanelIn(_Body):
+    """The question the panel votes on: one argument per party, and the resolution proposed
+    (which finds for ``favours``)."""
+
+    question: Terms
+    positions: Annotated[dict[str, Terms], Field(min_length=1, max_length=MAX_RESPONDENTS + 1)]
+    favours: Id
+    resolution: Terms
+
+
+class VoteIn(_Body):
+    vote: Literal["approve", "dissent"]
+    reasoning: Terms
+
+
+class AppealDecisionIn(_Body):
+    """The responsible principals' final, binding decision (R16)."""
+
+    outcome: Terms
+    reasoning: Terms

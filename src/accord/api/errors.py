@@ -44,9 +44,20 @@ CONFLICT_CODES = frozenset(
     }
 )
 #: Refusals of who acts, not of what was sent: the key's agent is not a party to the dispute
-#: (or not its complainant), or a reviewer has no signing key.
+#: (or not its complainant, or not a panel member), or the server holds no registered signing
+#: key for the caller.
 FORBIDDEN_CODES = frozenset(
-    {"approvals.no_reviewer_key", "disputes.not_a_party", "disputes.not_complainant"}
+    {
+        "approvals.no_reviewer_key",
+        "api.no_signing_key",
+        "disputes.not_a_party",
+        "disputes.not_complainant",
+        "disputes.unknown_actor",
+        "negotiation.not_a_party",
+        "coin.not_a_party",
+        "panels.nominator_not_a_party",
+        "panels.not_a_member",
+    }
 )
 _HTTP_CODES = {
     400: "request.invalid",

@@ -45,13 +45,13 @@ Filter = Annotated[str | None, Parameter(max_length=64, pattern=NO_NUL)]
 _TAGS = ["disputes"]
 
 
-def _agent_of(request: Request[Any, Any, Any]) -> str:
+def acting_agent(request: Request[Any, Any, Any]) -> str:
     agent_id = caller(request).agent_id
     assert agent_id is not None  # an agent key is always bound to its agent
     return agent_id
 
 
-def _readable(accord: Accord, key: ApiKey, dispute_id: str) -> StoredDispute:
+def readable_dispute(accord: Accord, key: ApiKey, dispute_id: str) -> StoredDispute:
     """The dispute, if the key may read it: one its agent is a party to, or any for
     reviewers, auditors and admins."""
     stored = accord.disputes.show(dispute_id)
@@ -79,7 +79,7 @@ def open_dispute(
     (R2), its deadline its severity (R3); matching precedents are cited (R24). Refused
     naming the R-number: an unknown type (R1) or severity (R3), too many filings or too
     little evidence (R34), a content hash that does not match (R33)."""
-    filing = {**data.model_dump(), "complainant": _agent_of(request)}
+    filing = {**data.model_dump(), "complainant": acting_agent(request)}
     with write_gate(state):
         return accord_of(state).disputes.open(filing)
 
@@ -136,7 +136,7 @@ def show_dispute(
 ) -> StoredDispute:
     """The dispute as it stands: its signed §4 record (status, tier, evidence, precedents
     cited, timeline, escalation deadline), its resolution once resolved, its ledger entries."""
-    return _readable(accord_of(state), caller(request), dispute_id)
+    return readable_dispute(accord_of(state), caller(request), dispute_id)
 
 
 @post(
@@ -158,7 +158,9 @@ def submit_evidence(
     to the ``content_hash`` given with it (R33)."""
     items = [item.model_dump(exclude_none=True) for item in data.evidence]
     with write_gate(state):
-        return accord_of(state).disputes.submit_evidence(dispute_id, items, by=_agent_of(request))
+        return accord_of(state).disputes.submit_evidence(
+            dispute_id, items, by=acting_agent(request)
+        )
 
 
 @get(
@@ -176,7 +178,7 @@ def evidence_content(
 ) -> EvidenceContentOut:
     """One evidence item's stored content (its hash is in the dispute record)."""
     accord = accord_of(state)
-    _readable(accord, caller(request), dispute_id)
+    readable_dispute(accord, caller(request), dispute_id)
     content = accord.disputes.evidence_content(dispute_id, evidence_id)
     if isinstance(content, bytes):
         return EvidenceContentOut(
@@ -208,7 +210,7 @@ def escalate_dispute(
     (human appeal at any time, R17); the tier clock restarts."""
     with write_gate(state):
         return accord_of(state).disputes.escalate(
-            dispute_id, by=_agent_of(request), to_tier=data.to_tier, reason=data.reason
+            dispute_id, by=acting_agent(request), to_tier=data.to_tier, reason=data.reason
         )
 
 
@@ -229,7 +231,7 @@ def withdraw_dispute(
     """Withdraw the dispute as its complainant (the key's agent); final (R6)."""
     with write_gate(state):
         return accord_of(state).disputes.withdraw(
-            dispute_id, by=_agent_of(request), reason=data.reason
+            dispute_id, by=acting_agent(request), reason=data.reason
         )
 
 
@@ -250,7 +252,7 @@ def export_dispute(
     (``classical_only``); a fresh ``session_nonce`` unless one is given. What the SDK format
     cannot say (two respondents, a withdrawn dispute) is refused naming the requirement."""
     accord = accord_of(state)
-    _readable(accord, caller(request), dispute_id)
+    readable_dispute(accord, caller(request), dispute_id)
     return accord.disputes.export(dispute_id, session_nonce=session_nonce or secrets.token_hex(32))
 
 
@@ -271,7 +273,7 @@ def import_dispute(
     dispute_id = data.record.get("dispute_id")
     stored = None
     if isinstance(dispute_id, str):  # else the library refuses it, naming the field (R5)
-        stored = _readable(accord, caller(request), dispute_id)
+        stored = readable_dispute(accord, caller(request), dispute_id)
     try:
         described = accord.disputes.import_sdk(
             data.record,
