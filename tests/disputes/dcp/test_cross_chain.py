@@ -56,6 +56,20 @@ def record_dispute(ledger: Ledger, *, dispute: dict[str, Any] | None = None,
     ledger.append("dispute_resolved", resolution or resolution_document())
 
 
+def test_r31_records_nesting_the_dispute_and_resolution_are_read_too(
+    ledgers: dict[str, Ledger],
+) -> None:
+    """The shape ``Accord.disputes`` signs: the §4 record and the §6 resolution inside."""
+    for ledger in ledgers.values():
+        event = {"protocol": "dcp-07", "dispute_id": DISPUTE_ID, "actor": "agent:x"}
+        ledger.append("dispute_opened", {**event, "dispute_record": dispute_document()})
+        ledger.append("dispute_resolved", {**event, "details": {
+            "resolution": resolution_document()}, "dispute_record": dispute_document()})
+    report = cross_check(chains(ledgers), DISPUTE_ID)
+    assert report.evidence_compared == ("evd:1", "evd:2")
+    assert report.resolution_id == RESOLUTION_ID
+
+
 def chains(ledgers: dict[str, Ledger]) -> dict[str, list[ExportedEntry]]:
     return {party: entries_of(export(ledger), where=party) for party, ledger in ledgers.items()}
 

@@ -17,7 +17,7 @@ check, the party and the field that failed — never a bool. Pure: no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -34,6 +34,8 @@ MAX_PARTIES: Final = 32
 """Most chains one check compares."""
 MAX_ENTRIES: Final = 200_000
 """Most entries one exported chain may hold."""
+MAX_WALK_DEPTH: Final = 8
+"""How deep inside an entry's record the check looks for evidence and resolutions."""
 REQUIREMENT: Final = "R31"
 
 _RESOLUTION_TYPE = "arbitration_resolution"
@@ -236,16 +238,28 @@ def _about(entries: Sequence[ExportedEntry], dispute_id: str) -> list[ExportedEn
     return [e for e in entries if e.record.get("dispute_id") == dispute_id]
 
 
+def _objects(value: object, depth: int = 0) -> Iterator[Mapping[str, Any]]:
+    """Every JSON object in ``value`` down to :data:`MAX_WALK_DEPTH` levels: a record may
+    carry the dispute record, its evidence or the resolution nested in it (``details``)."""
+    if depth > MAX_WALK_DEPTH:
+        return
+    if isinstance(value, Mapping):
+        yield value
+        children: Iterable[object] = value.values()
+    elif isinstance(value, list):
+        children = value
+    else:
+        return
+    for child in children:
+        yield from _objects(child, depth + 1)
+
+
 def _evidence_of(entries: Sequence[ExportedEntry]) -> dict[str, EvidenceSeen]:
-    """Every evidence item a chain records: entries that are one, and evidence[] lists."""
+    """Every evidence item a chain's entries about the dispute carry, wherever nested."""
     seen: dict[str, EvidenceSeen] = {}
     for entry in entries:
-        items: list[object] = [entry.record]
-        listed = entry.record.get("evidence")
-        if isinstance(listed, list):
-            items.extend(listed)
-        for item in items:
-            if not isinstance(item, Mapping) or not isinstance(item.get("evidence_id"), str):
+        for item in _objects(entry.record):
+            if not isinstance(item.get("evidence_id"), str):
                 continue
             evidence = EvidenceSeen(
                 evidence_id=item["evidence_id"],
@@ -290,22 +304,25 @@ def _check_evidence(
     return compared, alone
 
 
-def _resolutions(entries: Sequence[ExportedEntry]) -> dict[str, str]:
+def _resolutions(entries: Sequence[ExportedEntry], dispute_id: str) -> dict[str, str]:
     """Resolution id → the hash of its canonical record, for every resolution record."""
     found: dict[str, str] = {}
     for entry in entries:
-        record = entry.record
-        if record.get("record_type") == _RESOLUTION_TYPE and isinstance(
-            record.get("resolution_id"), str
-        ):
-            found[record["resolution_id"]] = SHA256_PREFIX + sha256_hex(canonical_bytes(record))
+        for record in _objects(entry.record):
+            if (
+                record.get("record_type") == _RESOLUTION_TYPE
+                and record.get("dispute_id") == dispute_id
+                and isinstance(record.get("resolution_id"), str)
+            ):
+                digest = SHA256_PREFIX + sha256_hex(canonical_bytes(dict(record)))
+                found[record["resolution_id"]] = digest
     return found
 
 
 def _check_resolution(
     about: Mapping[str, Sequence[ExportedEntry]], dispute_id: str
 ) -> tuple[str, str]:
-    by_party = {party: _resolutions(entries) for party, entries in about.items()}
+    by_party = {party: _resolutions(entries, dispute_id) for party, entries in about.items()}
     parties = list(by_party)
     for party in parties:
         if not by_party[party]:
