@@ -18,6 +18,7 @@ check, the party and the field that failed — never a bool. Pure: no I/O.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from itertools import pairwise
 from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -176,7 +177,7 @@ def cross_check(
 
 
 def _check_links(party: str, entries: Sequence[ExportedEntry]) -> None:
-    for before, after in zip(entries, entries[1:], strict=False):
+    for before, after in pairwise(entries):
         if after.seq != before.seq + 1:
             raise _mismatch(
                 "chain_link",
