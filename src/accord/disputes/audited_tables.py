@@ -66,6 +66,17 @@ NOT_AUDITED_TABLES: Mapping[str, str] = {
     "signed bundle gives; not yet checked by Accord.verify",
     "precedent_supersessions": "derived from the newer bundles' signed supersedes lists: "
     "verify_registry compares them; not yet checked by Accord.verify",
+    "dcp_disputes": "not audited yet: a queryable copy of each DCP-07 dispute; ``document`` "
+    "is the signed §4 record its latest dispute event in the ledger carries, but verify does "
+    "not compare the stored row with it",
+    "dcp_dispute_parties": "not audited yet: the parties of the signed §4 record in "
+    "dcp_disputes.document, copied for queries",
+    "dcp_dispute_events": "not audited yet: one row per signed dispute event (its ledger_seq); "
+    "verify checks the ledger entries, not this copy",
+    "dcp_dispute_evidence": "not audited yet: the evidence items of the signed §4 record, "
+    "copied for queries",
+    "dcp_evidence_contents": "content-addressed evidence (R33): each row's key is the sha256 "
+    "of its content, which the signed records carry; verify does not rehash it yet",
     "deadlines": "scheduling state, not a record: each armed row copies a deadline a signed "
     "record already carries (an approval item's deadline, a dispute's escalation_deadline) "
     "and what firing it did is signed by that subject's own event (approval_expired, "

@@ -441,6 +441,12 @@ def records_within(
         last = int(rows[-1].seq)
 
 
+def head_within(conn: Connection) -> ChainHead:
+    """The ledger's last entry as seen in ``conn`` (genesis when empty): what a record appended
+    next in that transaction chains to (``prev_hash``)."""
+    return _head(conn)
+
+
 _HEAD_SQL = (
     "SELECT seq, entry_hash, entry_hash_secondary FROM ledger_entries ORDER BY seq DESC LIMIT 1"
 )

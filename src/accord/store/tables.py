@@ -307,6 +307,84 @@ deadlines = Table(
     ),
 )
 
+#: DCP-07 disputes (issue 12): one row per dispute filed through ``Accord.disputes``.
+#: ``document`` is the latest signed §4 dispute record (the same record the dispute's latest
+#: ledger event carries); the other columns are derived copies kept for queries and for the
+#: filing rules (R34: filings per complainant, disputes resolved against their filer).
+dcp_disputes = Table(
+    "dcp_disputes",
+    metadata,
+    Column("dispute_id", String(64), primary_key=True),
+    Column("dispute_type", String(40), nullable=False),
+    Column("severity", String(16), nullable=False),
+    Column("status", String(32), nullable=False),
+    Column("tier", String(40), nullable=False),
+    Column("complainant_id", String(256), nullable=False),
+    Column("opened_at", String(40), nullable=False),
+    Column("updated_at", String(40), nullable=False),
+    Column("escalation_deadline", String(40), nullable=True),
+    Column("party_escalated", Boolean, nullable=False),
+    Column("resolution_id", String(64), nullable=True),
+    Column("resolved_against_complainant", Boolean, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("document", Text, nullable=False),
+    Column("resolution", Text, nullable=True),
+    Index("ix_dcp_disputes_complainant", "complainant_id", "opened_at"),
+    Index("ix_dcp_disputes_status", "status", "dispute_id"),
+)
+
+#: Every party of a DCP-07 dispute (complainant and respondents), to find a party's disputes.
+dcp_dispute_parties = Table(
+    "dcp_dispute_parties",
+    metadata,
+    Column("dispute_id", String(64), primary_key=True),
+    Column("agent_id", String(256), primary_key=True),
+    Column("role", String(16), nullable=False),
+    Column("principal_id", String(256), nullable=False),
+    Column("organization_id", String(256), nullable=False),
+    Index("ix_dcp_dispute_parties_agent", "agent_id", "dispute_id"),
+)
+
+#: Evidence content, content-addressed (R33): the key is the ``sha256:`` of the content;
+#: written once, never updated (a second submission of the same content shares the row).
+dcp_evidence_contents = Table(
+    "dcp_evidence_contents",
+    metadata,
+    Column("content_hash", String(80), primary_key=True),
+    Column("media", String(16), nullable=False),
+    Column("size", Integer, nullable=False),
+    Column("content", LargeBinary, nullable=False),
+)
+
+#: Each evidence item of a dispute (R5, R33): insert-only; its content is in
+#: ``dcp_evidence_contents`` under ``content_hash``.
+dcp_dispute_evidence = Table(
+    "dcp_dispute_evidence",
+    metadata,
+    Column("dispute_id", String(64), primary_key=True),
+    Column("evidence_id", String(256), primary_key=True),
+    Column("submitted_by", String(256), nullable=False),
+    Column("evidence_type", String(256), nullable=False),
+    Column("reference", String(256), nullable=False),
+    Column("description", Text, nullable=False),
+    Column("content_hash", String(80), nullable=False),
+    Column("submitted_at", String(40), nullable=False),
+    Column("ledger_seq", BigInteger, nullable=False),
+)
+
+#: A dispute's timeline: one row per event, in order, with the ledger entry that signs it.
+dcp_dispute_events = Table(
+    "dcp_dispute_events",
+    metadata,
+    Column("dispute_id", String(64), primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("event_type", String(64), nullable=False),
+    Column("actor", String(256), nullable=False),
+    Column("at", String(40), nullable=False),
+    Column("status", String(32), nullable=False),
+    Column("tier", String(40), nullable=False),
+    Column("ledger_seq", BigInteger, nullable=False),
+
 #: DCP-07 compliance (R20–R22): one row per required action of a binding resolution. Its
 #: deadline is a ``dispute_compliance`` row of ``deadlines``; ``state`` is ``pending`` until a
 #: report verifies it (``verified``), the check or the deadline fails it (``failed``, with the

@@ -1,7 +1,7 @@
 """DCP-07 compliance and objections: required actions, non-compliance flags, objections, stays.
 
 Revision ID: 0011_dcp_compliance_objections
-Revises: 0008_interactions
+Revises: 0009_dcp_disputes
 Create Date: 2026-12-01
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011_dcp_compliance_objections"
-down_revision = "0008_interactions"
+down_revision = "0009_dcp_disputes"
 branch_labels = None
 depends_on = None
 
