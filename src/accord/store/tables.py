@@ -384,6 +384,7 @@ dcp_dispute_events = Table(
     Column("status", String(32), nullable=False),
     Column("tier", String(40), nullable=False),
     Column("ledger_seq", BigInteger, nullable=False),
+)
 
 #: DCP-07 compliance (R20–R22): one row per required action of a binding resolution. Its
 #: deadline is a ``dispute_compliance`` row of ``deadlines``; ``state`` is ``pending`` until a
