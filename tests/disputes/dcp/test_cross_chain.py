@@ -49,8 +49,12 @@ def export(ledger: Ledger) -> list[dict[str, Any]]:
     return [entry.to_json_dict() for entry in ledger.tail(1000)]
 
 
-def record_dispute(ledger: Ledger, *, dispute: dict[str, Any] | None = None,
-                   resolution: dict[str, Any] | None = None) -> None:
+def record_dispute(
+    ledger: Ledger,
+    *,
+    dispute: dict[str, Any] | None = None,
+    resolution: dict[str, Any] | None = None,
+) -> None:
     ledger.append("unrelated_event", {"note": "before the dispute"})
     ledger.append("dispute_opened", dispute or dispute_document())
     ledger.append("dispute_resolved", resolution or resolution_document())
@@ -63,8 +67,14 @@ def test_r31_records_nesting_the_dispute_and_resolution_are_read_too(
     for ledger in ledgers.values():
         event = {"protocol": "dcp-07", "dispute_id": DISPUTE_ID, "actor": "agent:x"}
         ledger.append("dispute_opened", {**event, "dispute_record": dispute_document()})
-        ledger.append("dispute_resolved", {**event, "details": {
-            "resolution": resolution_document()}, "dispute_record": dispute_document()})
+        ledger.append(
+            "dispute_resolved",
+            {
+                **event,
+                "details": {"resolution": resolution_document()},
+                "dispute_record": dispute_document(),
+            },
+        )
     report = cross_check(chains(ledgers), DISPUTE_ID)
     assert report.evidence_compared == ("evd:1", "evd:2")
     assert report.resolution_id == RESOLUTION_ID
@@ -141,8 +151,9 @@ def test_r31_an_export_whose_entries_do_not_link_is_refused(ledgers: dict[str, L
     tampered = export(ledgers["b"])
     tampered[1]["record"]["severity"] = "low"  # entry 2 changed after entry 3 linked to it
     with pytest.raises(CrossChainMismatch) as caught:
-        cross_check({"a": entries_of(export(ledgers["a"]), where="a"),
-                     "b": entries_of(tampered, where="b")})
+        cross_check(
+            {"a": entries_of(export(ledgers["a"]), where="a"), "b": entries_of(tampered, where="b")}
+        )
     assert caught.value.context["check"] == "chain_link"
     assert caught.value.context["field"] == "seq 3.prev_hash"
 

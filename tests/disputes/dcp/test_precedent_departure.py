@@ -26,7 +26,9 @@ def departing(**application: Any) -> dict[str, Any]:
     return document
 
 
-def test_r25_a_panel_departs_from_a_cited_precedent_with_its_reasoning_recorded_and_signed() -> None:
+def test_r25_a_panel_departs_from_a_cited_precedent_with_its_reasoning_recorded_and_signed() -> (
+    None
+):
     reasoning = "The precedent split a GPU by the hour; this write lock cannot be time-shared."
     record = read_record(
         ResolutionRecord, departing(applicability="departed", departure_reasoning=reasoning)
