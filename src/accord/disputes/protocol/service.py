@@ -14,7 +14,6 @@ their own ``with disputes.transaction() as conn:``.
 from __future__ import annotations
 
 import builtins
-
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -33,6 +32,7 @@ from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.dcp.sdk_export import export_dispute, sdk_document
 from accord.disputes.dcp.sdk_import import import_dispute
 from accord.disputes.lifecycle import CaseStatus
+from accord.disputes.objections import Objections
 from accord.disputes.protocol.deadline_port import DisputeDeadlines
 from accord.disputes.protocol.evidence import load_content
 from accord.disputes.protocol.filing import DisputeFiling, EvidenceInput, read_evidence
@@ -40,12 +40,11 @@ from accord.disputes.protocol.listing import DisputeQuery, list_disputes
 from accord.disputes.protocol.recorder import Recorded
 from accord.disputes.protocol.refusals import dispute_refused
 from accord.disputes.protocol.rows import ledger_seqs
-from accord.disputes.protocol.steps import DisputeSteps
 from accord.disputes.protocol.rule_calls import RuleCalls
+from accord.disputes.protocol.steps import DisputeSteps
 from accord.disputes.protocol.views import DisputePage, StoredDispute
 from accord.errors import AccordError
 from accord.ledger import Ledger
-from accord.disputes.objections import Objections
 from accord.limits import Limits
 from accord.org import OrgChart
 from accord.precedents import Precedents
