@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
-from accord.clock import FrozenClock, isoformat
+from accord.clock import Clock, isoformat
 from accord.crypto import Ed25519Signer
 from accord.disputes.dcp import ResolutionRecord, cosigned, read_record
 from accord.disputes.protocol import Disputes, StoredDispute
@@ -43,7 +43,7 @@ def filing(**changes: Any) -> dict[str, Any]:
 
 def resolve(
     disputes: Disputes,
-    clock: FrozenClock,
+    clock: Clock,
     *,
     dispute_id: str | None = None,
     actions: Sequence[tuple[str, str]] = ((RESPONDENT, "Release the GPU at 18:00 UTC"),),

@@ -29,6 +29,7 @@ from accord.cli import (
 )
 from accord.cli.demo import demo_config, run_day
 from accord.cli.demo_files import DemoPaths, remove_demo_files
+from accord.cli.dispute_rule_commands import add_rule_commands
 from accord.cli.key_commands import register_new_key
 from accord.cli.logging_setup import configure_logging
 from accord.cli.not_verified import describe_failure
@@ -80,6 +81,10 @@ app.add_typer(session_commands.session_app, name="session")
 app.add_typer(session_commands.boundaries_app, name="boundaries")
 app.add_typer(schema_app, name="schema")
 app.add_typer(precedent_commands.precedents_app, name="precedents")
+# until disputes-core's `accord disputes` sub-app lands: the rule commands on their own one
+disputes_app = typer.Typer(no_args_is_help=True, help="DCP-07 disputes after a resolution.")
+add_rule_commands(disputes_app)
+app.add_typer(disputes_app, name="disputes")
 app.command("sweep")(sweep_command.sweep)
 app.command("settle")(settle_commands.settle)
 app.command("cases")(settle_commands.cases)
