@@ -31,6 +31,7 @@ from accord.cli import (
 )
 from accord.cli.demo import demo_config, run_day
 from accord.cli.demo_files import DemoPaths, remove_demo_files
+from accord.cli.dispute_rule_commands import add_rule_commands
 from accord.cli.key_commands import register_new_key
 from accord.cli.logging_setup import configure_logging
 from accord.cli.not_verified import describe_failure
@@ -83,6 +84,7 @@ app.add_typer(session_commands.boundaries_app, name="boundaries")
 app.add_typer(schema_app, name="schema")
 app.add_typer(precedent_commands.precedents_app, name="precedents")
 dispute_tier_commands.register(dispute_commands.disputes_app)
+add_rule_commands(dispute_commands.disputes_app)
 app.add_typer(dispute_commands.disputes_app, name="disputes")
 app.command("sweep")(sweep_command.sweep)
 app.command("settle")(settle_commands.settle)

@@ -81,5 +81,14 @@ NOT_AUDITED_TABLES: Mapping[str, str] = {
     "record already carries (an approval item's deadline, a dispute's escalation_deadline) "
     "and what firing it did is signed by that subject's own event (approval_expired, "
     "approval_escalated, the dispute's escalation), which verify checks",
+    "compliance_actions": "not audited yet: a queryable copy of each binding resolution's "
+    "required actions; what happened to each is a signed dispute_compliance_verified / "
+    "dispute_compliance_failed entry (ledger_seq), which verify checks as an entry only",
+    "compliance_flags": "not audited yet: a copy of the signed agent_noncompliance_flagged "
+    "entries (ledger_seq)",
+    "dispute_objections": "not audited yet: document is the signed §8 objection record the "
+    "dispute_objection_filed entry carries; verify does not compare the row with it",
+    "dispute_stays": "not audited yet: a copy of the reviewer-signed dispute_stay_ordered "
+    "entries (ledger_seq); verify checks the entry's service signature, not yet the reviewer's",
 }
 """Tables of ``store/tables.py`` that ``verify`` does not vouch for, and why."""

@@ -462,3 +462,83 @@ dispute_appeal_decisions = Table(
     Column("principals", Text, nullable=False),
     Column("decided_at", String(40), nullable=False),
 )
+
+#: DCP-07 compliance (R20–R22): one row per required action of a binding resolution. Its
+#: deadline is a ``dispute_compliance`` row of ``deadlines``; ``state`` is ``pending`` until a
+#: report verifies it (``verified``), the check or the deadline fails it (``failed``, with the
+#: ``policy_conflict`` dispute opened for it, R21), or a human principal stays the resolution
+#: (``stayed``, R28). The signed events (``dispute_compliance_verified`` / ``_failed``) are
+#: the record; this row is the queryable copy (``ledger_seq`` names the event).
+compliance_actions = Table(
+    "compliance_actions",
+    metadata,
+    Column("action_id", String(64), primary_key=True),
+    Column("dispute_id", String(64), nullable=False),
+    Column("resolution_id", String(64), nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("agent_id", String(256), nullable=False),
+    Column("action", Text, nullable=False),
+    Column("method", String(64), nullable=False),
+    Column("due_at", String(40), nullable=False),
+    Column("resolution_seq", BigInteger, nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("settled_at", String(40), nullable=True),
+    Column("ledger_seq", BigInteger, nullable=True),
+    Column("failure", Text, nullable=True),
+    Column("followup_dispute_id", String(64), nullable=True),
+    Index("ix_compliance_actions_dispute", "dispute_id", "position"),
+    Index("ix_compliance_actions_agent", "agent_id", "state"),
+    Index("ux_compliance_actions_resolution", "resolution_id", "position", unique=True),
+)
+
+#: Repeated non-compliance (R22): one row each time an agent's failures reach the threshold
+#: again (a signed ``agent_noncompliance_flagged`` entry, ``ledger_seq``), for termination
+#: for cause under DCP-05 — a person's call, which Accord only flags.
+compliance_flags = Table(
+    "compliance_flags",
+    metadata,
+    Column("flag_id", String(64), primary_key=True),
+    Column("agent_id", String(256), nullable=False),
+    Column("failures", Integer, nullable=False),
+    Column("threshold", Integer, nullable=False),
+    Column("dispute_id", String(64), nullable=False),
+    Column("flagged_at", String(40), nullable=False),
+    Column("ledger_seq", BigInteger, nullable=False),
+    Index("ix_compliance_flags_agent", "agent_id", "flagged_at"),
+)
+
+#: Objections to a resolution (R27–R29): ``document`` is the signed §8 record (written once,
+#: never updated); the others are copies for queries. Bundles of the resolution list them
+#: when read (derived, like ``superseded_by``), never by rewriting the signed bundle.
+dispute_objections = Table(
+    "dispute_objections",
+    metadata,
+    Column("objection_id", String(64), primary_key=True),
+    Column("dispute_id", String(64), nullable=False),
+    Column("resolution_id", String(64), nullable=False),
+    Column("objection_type", String(16), nullable=False),
+    Column("objecting_agent", String(256), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("routed_to", String(40), nullable=True),
+    Column("filed_at", String(40), nullable=False),
+    Column("record_hash", String(80), nullable=False),
+    Column("ledger_seq", BigInteger, nullable=False),
+    Column("document", Text, nullable=False),
+    Index("ix_dispute_objections_dispute", "dispute_id", "filed_at"),
+    Index("ix_dispute_objections_resolution", "resolution_id", "filed_at"),
+)
+
+#: Stays of a resolution a human principal ordered on an objection (R28): at most one per
+#: objection; ``ledger_seq`` is the reviewer-signed ``dispute_stay_ordered`` entry.
+dispute_stays = Table(
+    "dispute_stays",
+    metadata,
+    Column("objection_id", String(64), primary_key=True),
+    Column("dispute_id", String(64), nullable=False),
+    Column("resolution_id", String(64), nullable=False),
+    Column("ordered_by", String(256), nullable=False),
+    Column("ordered_at", String(40), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("ledger_seq", BigInteger, nullable=False),
+    Index("ix_dispute_stays_resolution", "resolution_id"),
+)

@@ -22,9 +22,8 @@ from accord.disputes.dcp.conformance import (
 from accord.errors import ValidationError
 from tests.conftest import REPO_ROOT
 
-PENDING: frozenset[int] = frozenset({20, 21, 22, 25, 28, 31})
-"""Requirements with no test yet (compliance, departing from precedent, objections' effect,
-cross-chain checks). Remove a number here when its first test lands."""
+PENDING: frozenset[int] = frozenset()
+"""Requirements with no test yet. Add a number here only while its test is missing."""
 
 
 def test_the_conformance_doc_equals_what_the_generator_writes() -> None:

@@ -51,13 +51,51 @@ class Outcome(BaseModel):
     compliance_deadline: Timestamp | None
 
 
+DEPARTED = "departed"
+"""The ``applicability`` of a precedent the decision departs from (R25)."""
+
+
 class PrecedentApplication(BaseModel):
-    """A precedent the decision applied, and how it applies."""
+    """A precedent the decision considered, and how it applies; a departure (R25:
+    ``applicability`` ``departed``) carries the documented ``departure_reasoning``, which is
+    left out of the record when there is none (the §6 shape is unchanged for the others)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     jurisprudence_id: JurisprudenceId
     applicability: Text
+    departure_reasoning: Text | None = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        json_schema_extra={"x-omitted-when-absent": True},
+    )
+
+    @model_validator(mode="after")
+    def _departure_is_reasoned(self) -> Self:
+        departed = self.applicability == DEPARTED
+        reasoning = (self.departure_reasoning or "").strip()
+        if departed and not reasoning:
+            raise refused(
+                "R25",
+                "precedents_applied.departure_reasoning",
+                "a departure from precedent carries its documented reasoning",
+                code="dcp.departure_unreasoned",
+                jurisprudence_id=self.jurisprudence_id,
+            )
+        if not departed and self.departure_reasoning is not None:
+            raise refused(
+                "R25",
+                "precedents_applied.departure_reasoning",
+                f"departure_reasoning is given only when applicability is {DEPARTED!r}",
+                code="dcp.departure_reasoning_misplaced",
+                jurisprudence_id=self.jurisprudence_id,
+            )
+        return self
+
+    @property
+    def departed(self) -> bool:
+        """Whether the decision departs from this precedent (R25)."""
+        return self.applicability == DEPARTED
 
 
 class PanelMember(BaseModel):

@@ -24,6 +24,7 @@ from sqlalchemy import Connection
 from accord.clock import Clock
 from accord.conflicts import Tier
 from accord.crypto import Ed25519Signer, MlDsa65Signer
+from accord.disputes.compliance import DEFAULT_FLAG_AFTER, Compliance
 from accord.disputes.dcp.chain import ChainLink
 from accord.disputes.dcp.dispute_record import DisputeRecord, PrecedentCitation
 from accord.disputes.dcp.filing_rules import FilingPolicy
@@ -31,6 +32,7 @@ from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.dcp.sdk_export import export_dispute, sdk_document
 from accord.disputes.dcp.sdk_import import import_dispute
 from accord.disputes.lifecycle import CaseStatus
+from accord.disputes.objections import Objections
 from accord.disputes.protocol.deadline_port import DisputeDeadlines
 from accord.disputes.protocol.evidence import load_content
 from accord.disputes.protocol.filing import DisputeFiling, EvidenceInput, read_evidence
@@ -38,6 +40,7 @@ from accord.disputes.protocol.listing import DisputeQuery, list_disputes
 from accord.disputes.protocol.recorder import Recorded
 from accord.disputes.protocol.refusals import dispute_refused
 from accord.disputes.protocol.rows import ledger_seqs
+from accord.disputes.protocol.rule_calls import RuleCalls
 from accord.disputes.protocol.steps import DisputeSteps
 from accord.disputes.protocol.views import DisputePage, StoredDispute
 from accord.disputes.tiers import ArbitratorSettings, DisputeTiers
@@ -56,7 +59,7 @@ CITED_PRECEDENTS = 5
 MAX_FILINGS_PER_CALL = 1000
 
 
-class Disputes:
+class Disputes(RuleCalls):
     """DCP-07 disputes: the library's entry point (``Accord.disputes``)."""
 
     def __init__(
@@ -71,6 +74,7 @@ class Disputes:
         read_only: bool = False,
         arbitrators: ArbitratorSettings | None = None,
         interactions: InteractionHistory | None = None,
+        flag_after: int = DEFAULT_FLAG_AFTER,
     ) -> None:
         self._db = ledger.db
         self._ledger = ledger
@@ -89,6 +93,8 @@ class Disputes:
         )  # fmt: skip
         """Tiers 1–3 on these disputes: ``tiers.negotiation`` (propose, accept, commit,
         reveal), ``tiers.arbitration`` (nominate, form_panel, vote), ``tiers.appeal``."""
+        self.compliance = Compliance(ledger, clock, self, flag_after=flag_after)
+        self.objections = Objections(ledger, clock, self, compliance=self.compliance)
 
     # --- a party's calls ----------------------------------------------------------------
 
@@ -309,11 +315,23 @@ class Disputes:
         resolved_against: Sequence[str] = (),
     ) -> StoredDispute:
         """Resolve the dispute with the signed §6 ``resolution`` (``dispute_resolved``, final);
-        ``resolved_against`` names the parties it went against (their filing score, R34)."""
+        ``resolved_against`` names the parties it went against (their filing score, R34). A
+        binding resolution's required actions are tracked with their deadlines (R20)."""
         done = self._steps.resolve(
             conn, dispute_id, resolution, actor=actor, at=self._clock.now(),
             resolved_against=resolved_against,
         )  # fmt: skip
+        stored = self._after(conn, done)
+        self.compliance.track_within(conn, stored, done.ledger_seq)
+        return stored
+
+    def open_within(
+        self, conn: Connection, filing: DisputeFiling | Mapping[str, Any]
+    ) -> StoredDispute:
+        """Open a dispute inside the caller's transaction (R21: a non-compliance dispute
+        opened by the compliance check or its deadline)."""
+        checked = self._filing(filing, {})
+        done = self._steps.open(conn, checked, self._clock.now(), self._citations(checked))
         return self._after(conn, done)
 
     # --- helpers ------------------------------------------------------------------------
