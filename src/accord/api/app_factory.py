@@ -36,6 +36,7 @@ from accord.api.routes import (
     approvals,
     boundaries,
     cases,
+    dispute_rules,
     dispute_tiers,
     disputes,
     dissent,
@@ -117,6 +118,7 @@ def create_app(
             ledger.consistency_proof,
             *disputes.ROUTES,
             *dispute_tiers.ROUTES,
+            *dispute_rules.ROUTES,
         ],
         security=[BEARER],
     )

@@ -14,8 +14,14 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from accord.api.schemas import NO_NUL
+from accord.disputes.compliance.report import MAX_NOTE_CHARS, MAX_REPORTED_ENTRIES
 from accord.disputes.dcp.dispute_record import DisputeRecord
 from accord.disputes.dcp.fields import SHA256_PATTERN, UUID_PATTERN
+from accord.disputes.objections.filing import (
+    MAX_REASONING_CHARS,
+    MAX_REFERENCES,
+    MAX_SUMMARY_CHARS,
+)
 from accord.disputes.protocol.filing import MAX_CONDITIONS, MAX_EVIDENCE_ITEMS, MAX_RESPONDENTS
 from accord.disputes.tiers.arbitration import MAX_NOMINEES
 from accord.disputes.tiers.negotiating import MAX_CHOICE
@@ -193,3 +199,46 @@ class AppealDecisionIn(_Body):
 
     outcome: Terms
     reasoning: Terms
+
+
+# --- after a resolution: compliance (R20–R22), objections and stays (R27–R29) ---------------
+
+
+class ComplianceReportIn(_Body):
+    """The ledger entries (by seq) that show the key's agent did what the resolution
+    required, and a short note (R20)."""
+
+    entries: Annotated[
+        list[Annotated[int, Field(ge=1, le=2**62)]],
+        Field(min_length=1, max_length=MAX_REPORTED_ENTRIES),
+    ]
+    note: Annotated[str, Field(max_length=MAX_NOTE_CHARS, pattern=NO_NUL)] = ""
+
+
+class GroundsIn(_Body):
+    summary: Annotated[str, Field(min_length=1, max_length=MAX_SUMMARY_CHARS, pattern=NO_NUL)]
+    detailed_reasoning: Annotated[
+        str, Field(min_length=1, max_length=MAX_REASONING_CHARS, pattern=NO_NUL)
+    ]
+    evidence_references: Annotated[list[Id], Field(max_length=MAX_REFERENCES)] = []
+    precedent_references: Annotated[list[Id], Field(max_length=MAX_REFERENCES)] = []
+
+
+class RemedyIn(_Body):
+    type: Id
+    description: Annotated[str, Field(min_length=1, max_length=MAX_SUMMARY_CHARS, pattern=NO_NUL)]
+
+
+class ObjectionIn(_Body):
+    """The key's agent objects to the dispute's resolution (R27): ``objection_type`` is
+    substantive, procedural, precedent or rights (a rights objection goes to human appeal,
+    R29)."""
+
+    resolution_id: Id
+    objection_type: Annotated[str, Field(max_length=64, pattern=NO_NUL)]
+    grounds: GroundsIn
+    remedy: RemedyIn
+
+
+class StayIn(_Body):
+    reason: Reason = ""

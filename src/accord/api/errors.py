@@ -41,6 +41,8 @@ CONFLICT_CODES = frozenset(
         "approvals.cancelled",
         "approvals.already_resumed",
         "disputes.final",
+        "objections.already_stayed",
+        "compliance.conflict",
     }
 )
 #: Refusals of who acts, not of what was sent: the key's agent is not a party to the dispute
@@ -54,6 +56,7 @@ FORBIDDEN_CODES = frozenset(
         "disputes.not_complainant",
         "disputes.unknown_actor",
         "negotiation.not_a_party",
+        "objections.not_a_party",
         "coin.not_a_party",
         "panels.nominator_not_a_party",
         "panels.not_a_member",
