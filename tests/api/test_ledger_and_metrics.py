@@ -134,3 +134,30 @@ def test_a_checkpoint_needs_an_auditor_or_admin_key(
         refused = client.get("/api/v1/ledger/checkpoint", headers=bearer(token))
         assert refused.status_code == 403
         assert refused.json()["field"] == "authorization"
+
+
+def test_metrics_count_disputes_by_type_status_and_tier(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord
+) -> None:
+    def filing(dispute_type: str) -> dict[str, object]:
+        return {
+            "dispute_type": dispute_type,
+            "severity": "medium",
+            "complainant": "agent:billing",
+            "respondents": ["agent:audit"],
+            "subject": "both booked the GPU for tonight",
+        }
+
+    opened = accord.disputes.open_many([filing("resource_conflict"), filing("resource_conflict")])
+    accord.disputes.open(filing("directive_conflict"))
+    accord.disputes.escalate(opened[0].dispute_id, by="agent:audit", to_tier="human_appeal")
+    text = client.get("/metrics", headers=bearer(tokens.auditor)).text
+    lines = {line for line in text.splitlines() if line.startswith("accord_disputes{")}
+    assert lines == {
+        'accord_disputes{dispute_type="resource_conflict",status="open",'
+        'tier="direct_negotiation"} 1.0',
+        'accord_disputes{dispute_type="resource_conflict",status="appealing",'
+        'tier="human_appeal"} 1.0',
+        'accord_disputes{dispute_type="directive_conflict",status="open",'
+        'tier="contextual_arbitration"} 1.0',
+    }
