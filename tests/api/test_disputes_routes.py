@@ -376,3 +376,18 @@ def test_an_exported_sdk_record_imports_as_the_stored_dispute_and_a_tampered_one
     assert tampered.json()["code"] == "crypto.signature_invalid"
     assert tampered.json()["field"] == "record.composite_sig"
     assert _ledger_size(accord) == before
+
+
+def test_the_openapi_document_describes_every_dispute_route(client: TestClient[Litestar]) -> None:
+    answer = client.get("/schema/openapi.json")
+    assert answer.status_code == 200  # every record model a route answers has an OpenAPI form
+    paths = answer.json()["paths"]
+    for path in (
+        "/api/v1/disputes",
+        "/api/v1/disputes/{dispute_id}/evidence",
+        "/api/v1/disputes/{dispute_id}/panel/signatures",
+        "/api/v1/disputes/{dispute_id}/objections",
+        "/api/v1/objections/{objection_id}/stay",
+        "/api/v1/ledger/checkpoint",
+    ):
+        assert path in paths, path
