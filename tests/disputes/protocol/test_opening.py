@@ -139,3 +139,22 @@ def test_r24_opening_cites_the_matching_precedents(
     assert [c.jurisprudence_id for c in cited] == [bundle.jurisprudence_id]
     assert "Split the GPU by the hour." in cited[0].relevance
     assert disputes.open(filing(conditions=["other"])).record.precedents_cited == ()
+
+
+@pytest.mark.parametrize(
+    "content", [{"booked": 1}, "plain text", 42, [1, "two", None], {"x": 0.5}, b"\x00raw"]
+)
+def test_r33_stored_evidence_hashes_by_the_records_one_rule_and_rehashes_to_its_key(
+    disputes: Disputes, filing: File, db: Database, content: object
+) -> None:
+    from accord.crypto import sha256_prefixed
+    from accord.disputes.dcp import evidence_content_hash
+
+    opened = disputes.open(filing(evidence=[evidence(1, content=content)]))
+    item = opened.record.evidence[0]
+    assert item.content_hash == evidence_content_hash(content)
+    assert disputes.evidence_content(opened.dispute_id, item.evidence_id) == content
+    with db.read() as conn:
+        stored = conn.execute(select(dcp_evidence_contents.c.content)).scalar_one()
+    if not isinstance(content, dict) or "x" not in content:  # float-free: canonical bytes
+        assert sha256_prefixed(bytes(stored)) == item.content_hash

@@ -103,10 +103,16 @@ class Disputes:
                 code="limits.exceeded", found=len(filings),
             )  # fmt: skip
         checked = [self._filing(f, {}) for f in filings]
-        cited = [self._citations(f) for f in checked]
+        searched: dict[tuple[str, tuple[str, ...]], builtins.list[PrecedentCitation]] = {}
+        cited = []
+        for f in checked:  # one search per (type, conditions) in a call: the same answer
+            key = (f.dispute_type, f.conditions)
+            if key not in searched:
+                searched[key] = self._citations(f)
+            cited.append(searched[key])
         at = self._clock.now()
         with self._db.write() as conn:
-            done = [self._steps.open(conn, f, at, c) for f, c in zip(checked, cited, strict=True)]
+            done = self._steps.open_many(conn, list(zip(checked, cited, strict=True)), at)
         return [StoredDispute(record=d.record, ledger_seqs=(d.ledger_seq,)) for d in done]
 
     def submit_evidence(
