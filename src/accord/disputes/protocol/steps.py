@@ -34,6 +34,7 @@ from accord.disputes.deadline_rules import DeadlineStep, first_tier, next_tier
 from accord.disputes.lifecycle import FINAL, CaseStatus
 from accord.disputes.protocol.evidence import EvidenceContent, submitted_evidence
 from accord.disputes.protocol.filing import (
+    MAX_DETAIL_TEXT,
     MAX_EVIDENCE_ITEMS,
     DisputeFiling,
     EvidenceInput,
@@ -251,7 +252,7 @@ class DisputeSteps:
                 "from_level": here.value,
                 "to_level": target.value,
                 "by": "party",
-                "reason": reason[:4096],
+                "reason": _reason(reason),
             },
             status=check,
             tier=target,
@@ -279,7 +280,7 @@ class DisputeSteps:
         step = DisputeStep(
             event_type="dispute_withdrawn",
             actor=by,
-            details={"reason": reason[:4096]},
+            details={"reason": _reason(reason)},
             status=CaseStatus.WITHDRAWN,
             escalation_deadline=None,
         )
@@ -536,6 +537,16 @@ class DisputeSteps:
 
 
 __all__ = ["DEADLINE_ACTOR", "DISPUTE_EVENTS", "DisputeSteps", "status_at"]
+
+
+def _reason(reason: str) -> str:
+    """A step's reason, bounded (it is signed into the ledger)."""
+    if len(reason) > MAX_DETAIL_TEXT:
+        raise dispute_refused(
+            "R30", "reason", f"at most {MAX_DETAIL_TEXT:,} characters",
+            code="limits.exceeded", found=len(reason),
+        )  # fmt: skip
+    return reason
 
 
 def _at_index(error: AccordError, index: int, count: int) -> AccordError:
