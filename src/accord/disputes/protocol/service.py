@@ -34,7 +34,7 @@ from accord.disputes.lifecycle import CaseStatus
 from accord.disputes.protocol.deadline_port import DisputeDeadlines
 from accord.disputes.protocol.evidence import load_content
 from accord.disputes.protocol.filing import DisputeFiling, EvidenceInput, read_evidence
-from accord.disputes.protocol.listing import DisputeQuery, list_disputes
+from accord.disputes.protocol.listing import DisputeQuery, active_between, list_disputes
 from accord.disputes.protocol.recorder import Recorded
 from accord.disputes.protocol.refusals import dispute_refused
 from accord.disputes.protocol.rows import ledger_seqs
@@ -176,6 +176,12 @@ class Disputes:
         )  # fmt: skip
         with self._db.read() as conn:
             return list_disputes(conn, query)
+
+    def active_between(self, a: str, b: str) -> builtins.list[str]:
+        """Disputes still active between agents ``a`` and ``b`` (both parties): the
+        ``ActiveDisputes`` port panel eligibility reads (R11, R32)."""
+        with self._db.read() as conn:
+            return active_between(conn, a, b)
 
     def evidence_content(self, dispute_id: str, evidence_id: str) -> Any:
         """The stored content of one evidence item: bytes, or the JSON value submitted."""
