@@ -9,8 +9,9 @@ import pytest
 from sqlalchemy import func, select
 
 from accord.clock import FrozenClock, isoformat
+from accord.crypto import sha256_prefixed
 from accord.deadlines import armed_for
-from accord.disputes.dcp import verify_signed
+from accord.disputes.dcp import evidence_content_hash, verify_signed
 from accord.disputes.dcp.chain import verify_chain_link
 from accord.disputes.protocol import Disputes
 from accord.disputes.tier_deadlines import DISPUTE_TIER
@@ -97,8 +98,6 @@ def test_r01_r33_r34_a_refused_filing_names_its_rule_and_writes_nothing(
 def test_r33_evidence_is_content_addressed_and_a_matching_hash_is_accepted(
     disputes: Disputes, filing: File, db: Database
 ) -> None:
-    from accord.disputes.dcp import evidence_content_hash
-
     given = evidence(1, content_hash=evidence_content_hash({"booked": 1}))
     first = disputes.open(filing(evidence=[given]))
     disputes.open(filing(evidence=[evidence(1)]))  # same content: stored once
@@ -147,9 +146,6 @@ def test_r24_opening_cites_the_matching_precedents(
 def test_r33_stored_evidence_hashes_by_the_records_one_rule_and_rehashes_to_its_key(
     disputes: Disputes, filing: File, db: Database, content: object
 ) -> None:
-    from accord.crypto import sha256_prefixed
-    from accord.disputes.dcp import evidence_content_hash
-
     opened = disputes.open(filing(evidence=[evidence(1, content=content)]))
     item = opened.record.evidence[0]
     assert item.content_hash == evidence_content_hash(content)
@@ -158,3 +154,10 @@ def test_r33_stored_evidence_hashes_by_the_records_one_rule_and_rehashes_to_its_
         stored = conn.execute(select(dcp_evidence_contents.c.content)).scalar_one()
     if not isinstance(content, dict) or "x" not in content:  # float-free: canonical bytes
         assert sha256_prefixed(bytes(stored)) == item.content_hash
+
+
+def test_a_refused_filing_of_a_batch_names_its_index(disputes: Disputes, filing: File) -> None:
+    for bad in ({"subject": ""}, {"dispute_type": "turf_war"}):
+        with pytest.raises(ValidationError) as caught:
+            disputes.open_many([filing(), filing(**bad)])
+        assert caught.value.context["index"] == 1

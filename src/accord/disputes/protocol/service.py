@@ -102,7 +102,14 @@ class Disputes:
                 "R34", "filings", f"at most {MAX_FILINGS_PER_CALL} filings per call",
                 code="limits.exceeded", found=len(filings),
             )  # fmt: skip
-        checked = [self._filing(f, {}) for f in filings]
+        checked = []
+        for index, given in enumerate(filings):
+            try:
+                checked.append(self._filing(given, {}))
+            except AccordError as exc:
+                if len(filings) > 1:
+                    exc.context = {**exc.context, "index": index}
+                raise
         searched: dict[tuple[str, tuple[str, ...]], builtins.list[PrecedentCitation]] = {}
         cited = []
         for f in checked:  # one search per (type, conditions) in a call: the same answer
