@@ -20,6 +20,7 @@ import precedent_bench
 import service_bench
 import settle_bench
 import strategies_bench
+import tiers_bench
 from common import Result, report
 
 SECTIONS = {
@@ -31,6 +32,7 @@ SECTIONS = {
     "service": service_bench,
     "precedents": precedent_bench,
     "deadlines": deadline_bench,
+    "tiers": tiers_bench,
 }
 
 
