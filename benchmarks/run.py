@@ -21,6 +21,7 @@ import precedent_bench
 import service_bench
 import settle_bench
 import strategies_bench
+import tiers_bench
 from common import Result, report
 
 SECTIONS = {
@@ -33,6 +34,7 @@ SECTIONS = {
     "precedents": precedent_bench,
     "deadlines": deadline_bench,
     "disputes": dispute_bench,
+    "tiers": tiers_bench,
 }
 
 

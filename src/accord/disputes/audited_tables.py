@@ -77,6 +77,22 @@ NOT_AUDITED_TABLES: Mapping[str, str] = {
     "copied for queries",
     "dcp_evidence_contents": "content-addressed evidence (R33): each row's key is the sha256 "
     "of its content, which the signed records carry; verify does not rehash it yet",
+    "dispute_negotiation_steps": "not audited yet: each tier-1 step is also a signed "
+    "dispute_negotiation_proposal event (with the party's signature); verify does not compare "
+    "the stored step with it",
+    "dispute_coin_flips": "not audited yet: the coin flip's windows, carried by each signed "
+    "coin_commit event",
+    "dispute_coin_steps": "not audited yet: each commit and reveal is also a signed "
+    "dispute_negotiation_proposal event; verify does not compare the stored row with it",
+    "dispute_nominations": "not audited yet: the nominations are carried by the signed "
+    "arbitration_panel_formed event's formation record, not compared with these rows",
+    "dispute_panels": "not audited yet: the formation record is the signed "
+    "arbitration_panel_formed event's; the pending resolution is not signed by the ledger "
+    "until dispute_resolved carries it",
+    "dispute_panel_votes": "not audited yet: each member-signed vote is also the signed "
+    "arbitration_vote_cast event; the reasoning text is kept here only (its hash is signed)",
+    "dispute_appeal_decisions": "not audited yet: the principals' signed §6 record is carried "
+    "by dispute_resolved; this row only names it",
     "deadlines": "scheduling state, not a record: each armed row copies a deadline a signed "
     "record already carries (an approval item's deadline, a dispute's escalation_deadline) "
     "and what firing it did is signed by that subject's own event (approval_expired, "

@@ -271,3 +271,16 @@ def test_r14_agent_arbitrators_vote_through_the_model_port(world: World) -> None
     resolution = world.desk.resolutions[DISPUTE]
     verify_resolution(resolution, {a: world.keys[a].public_key for a in formation.member_ids})
     assert len(resolution.signatures) == 3
+
+
+def test_r14_the_resolution_put_to_the_panel_favours_a_party(world: World) -> None:
+    world.open(level=Tier.CONTEXTUAL_ARBITRATION, status="escalated")
+    world.flip()
+    world.tiers.arbitration.nominate(DISPUTE, world.keys[BILLING.agent_id], POOL_IDS[:3])
+    with pytest.raises(AccordError) as refused:
+        world.tiers.arbitration.form_panel(
+            DISPUTE, question=QUESTION, positions=POSITIONS, favours="agent:nobody",
+            resolution="nobody wins",
+        )  # fmt: skip
+    assert refused.value.context["requirement"] == "R14"
+    assert world.tiers.arbitration.panel(DISPUTE) is None

@@ -43,6 +43,9 @@ def test_r07_a_proposal_every_party_accepts_resolves_the_dispute(world: World) -
     verify_resolution(resolution, {AUDIT.agent_id: world.keys[AUDIT.agent_id].public_key})
     assert world.dispute().status == "resolved"
     assert world.desk.resolutions[DISPUTE] == resolution
+    stored = negotiation.negotiation(DISPUTE)  # still readable once resolved
+    assert stored.agreement is not None
+    assert stored.agreement.accepted_by == (BILLING.agent_id, AUDIT.agent_id)
     assert world.event_types()[-3:] == [
         "dispute_negotiation_proposal",
         "dispute_negotiation_proposal",

@@ -29,12 +29,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
+from pydantic import ValidationError as PydanticValidationError
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
 from accord.conflicts import Tier
 from accord.crypto import Ed25519Signer
-from accord.disputes.dcp.refusal import refused
+from accord.disputes.dcp.refusal import from_pydantic, refused
 from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.dcp.signing import cosigned
 from accord.disputes.dcp.vocabulary import ResolutionType
@@ -170,14 +171,19 @@ class Arbitration:
             )
         if set(positions) != set(dispute.party_ids):
             raise refused("R14", "positions", "one position per party", code="panels.bad_positions")
-        asked = PanelQuestion.model_validate(
-            {
-                "dispute_id": dispute_id,
-                "question": question,
-                "positions": [{"agent_id": a, "argument": positions[a]} for a in dispute.party_ids],
-                "proposal": {"favours": favours, "description": resolution},
-            }
-        )
+        try:
+            asked = PanelQuestion.model_validate(
+                {
+                    "dispute_id": dispute_id,
+                    "question": question,
+                    "positions": [
+                        {"agent_id": a, "argument": positions[a]} for a in dispute.party_ids
+                    ],
+                    "proposal": {"favours": favours, "description": resolution},
+                }
+            )
+        except PydanticValidationError as error:
+            raise from_pydantic(error, requirement="R14", record="panel_question") from None
         formation = form_panel(
             dispute_id=dispute_id,
             parties=dispute.parties,

@@ -14,7 +14,7 @@ in one transaction.
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 
 from pydantic import BaseModel
 from sqlalchemy import Connection
@@ -64,10 +64,12 @@ class Negotiating:
     # -- negotiation ------------------------------------------------------------------------
 
     def negotiation(self, dispute_id: str) -> Negotiation:
-        """The dispute's tier-1 state as stored."""
+        """The dispute's tier-1 state as stored (once the dispute has no deadline any more —
+        resolved, withdrawn, abandoned — its deadline reads as long past)."""
         with self._c.db.read() as conn:
             dispute = self._c.desk.load_within(conn, dispute_id)
-            return self._state(conn, dispute)
+            deadline = dispute.tier_deadline or datetime.min.replace(tzinfo=UTC)
+            return step_rows.negotiation_within(conn, dispute_id, dispute.party_ids, deadline)
 
     def propose(
         self,
