@@ -19,6 +19,7 @@ from accord.cli import (
     api_key_commands,
     approval_commands,
     demo_service,
+    dispute_commands,
     dissent_commands,
     init_command,
     precedent_commands,
@@ -81,10 +82,8 @@ app.add_typer(session_commands.session_app, name="session")
 app.add_typer(session_commands.boundaries_app, name="boundaries")
 app.add_typer(schema_app, name="schema")
 app.add_typer(precedent_commands.precedents_app, name="precedents")
-# until disputes-core's `accord disputes` sub-app lands: the rule commands on their own one
-disputes_app = typer.Typer(no_args_is_help=True, help="DCP-07 disputes after a resolution.")
-add_rule_commands(disputes_app)
-app.add_typer(disputes_app, name="disputes")
+app.add_typer(dispute_commands.disputes_app, name="disputes")
+add_rule_commands(dispute_commands.disputes_app)
 app.command("sweep")(sweep_command.sweep)
 app.command("settle")(settle_commands.settle)
 app.command("cases")(settle_commands.cases)

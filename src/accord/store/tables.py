@@ -310,11 +310,13 @@ deadlines = Table(
 #: DCP-07 disputes (issue 12): one row per dispute filed through ``Accord.disputes``.
 #: ``document`` is the latest signed §4 dispute record (the same record the dispute's latest
 #: ledger event carries); the other columns are derived copies kept for queries and for the
-#: filing rules (R34: filings per complainant, disputes resolved against their filer).
+#: filing rules (R34: filings per complainant, disputes resolved against their filer);
+#: ``opened_seq`` is the ledger entry that opened it (listings run in that order).
 dcp_disputes = Table(
     "dcp_disputes",
     metadata,
     Column("dispute_id", String(64), primary_key=True),
+    Column("opened_seq", BigInteger, nullable=False, unique=True),
     Column("dispute_type", String(40), nullable=False),
     Column("severity", String(16), nullable=False),
     Column("status", String(32), nullable=False),
@@ -330,7 +332,7 @@ dcp_disputes = Table(
     Column("document", Text, nullable=False),
     Column("resolution", Text, nullable=True),
     Index("ix_dcp_disputes_complainant", "complainant_id", "opened_at"),
-    Index("ix_dcp_disputes_status", "status", "dispute_id"),
+    Index("ix_dcp_disputes_status", "status", "opened_seq"),
 )
 
 #: Every party of a DCP-07 dispute (complainant and respondents), to find a party's disputes.

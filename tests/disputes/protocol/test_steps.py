@@ -28,7 +28,7 @@ def test_r33_submitted_evidence_is_hashed_timestamped_and_a_mismatch_refused(
     assert (item.submitted_by, item.submitted_at) == ("agent-b", isoformat(frozen_clock.now()))
     entry = ledger.get(added.ledger_seqs[-1])
     assert entry.event_type == "dispute_evidence_submitted"
-    assert entry.record["details"]["evidence"]["content_hash"] == item.content_hash
+    assert entry.record["details"]["evidence"][0]["content_hash"] == item.content_hash
     with pytest.raises(ValidationError) as caught:
         disputes.submit_evidence(
             opened.dispute_id, evidence(3, content_hash="sha256:" + "1" * 64), by="agent-a"

@@ -1,8 +1,8 @@
 """Listing disputes: filters on status, type, severity, tier and party, keyset paging.
 
-Dispute ids are UUIDv7, so ordering by id is ordering by opening time; a page continues
-after the last id of the previous one (``after``), so pages never skip or repeat a dispute
-that was opened or changed in between.
+Disputes list in the order they were opened (the ledger entry that opened each); a page
+continues after the last dispute of the previous one (``after``, its id), so pages never skip
+or repeat a dispute that was opened or changed in between.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from typing import Annotated, Final
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, func, select
 
 from accord.conflicts import DisputeType, Severity, Tier
 from accord.disputes.dcp.fields import DisputeId, Identifier
 from accord.disputes.dcp.refusal import from_pydantic
-from accord.disputes.lifecycle import CaseStatus
+from accord.disputes.lifecycle import FINAL, CaseStatus
 from accord.disputes.protocol.views import DisputePage, DisputeSummary
 from accord.store.tables import dcp_dispute_parties, dcp_disputes
 
@@ -75,8 +75,11 @@ def list_disputes(conn: Connection, query: DisputeQuery) -> DisputePage:
         if value is not None:
             statement = statement.where(column == value.value)
     if query.after is not None:
-        statement = statement.where(t.dispute_id > query.after)
-    rows = conn.execute(statement.order_by(t.dispute_id).limit(query.limit + 1)).all()
+        last = (
+            select(t.opened_seq).where(t.dispute_id == query.after).scalar_subquery()
+        )
+        statement = statement.where(t.opened_seq > func.coalesce(last, 2**62))
+    rows = conn.execute(statement.order_by(t.opened_seq).limit(query.limit + 1)).all()
     items = tuple(
         DisputeSummary(
             dispute_id=r.dispute_id,
@@ -93,3 +96,22 @@ def list_disputes(conn: Connection, query: DisputeQuery) -> DisputePage:
     )
     more = len(rows) > query.limit
     return DisputePage(items=items, next_after=items[-1].dispute_id if more else None)
+
+
+def active_between(conn: Connection, a: str, b: str) -> list[str]:
+    """Ids of the disputes still active (not resolved, withdrawn or abandoned) to which both
+    ``a`` and ``b`` are parties, oldest first (R11, R32: a panel member has none with a party)."""
+    first, second = dcp_dispute_parties.alias("first"), dcp_dispute_parties.alias("second")
+    t = dcp_disputes.c
+    rows = conn.execute(
+        select(t.dispute_id)
+        .join(first, first.c.dispute_id == t.dispute_id)
+        .join(second, second.c.dispute_id == t.dispute_id)
+        .where(
+            first.c.agent_id == a,
+            second.c.agent_id == b,
+            t.status.not_in(sorted(s.value for s in FINAL)),
+        )
+        .order_by(t.opened_seq)
+    ).scalars()
+    return list(rows)

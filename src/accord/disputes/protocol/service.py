@@ -36,7 +36,7 @@ from accord.disputes.objections import Objections
 from accord.disputes.protocol.deadline_port import DisputeDeadlines
 from accord.disputes.protocol.evidence import load_content
 from accord.disputes.protocol.filing import DisputeFiling, EvidenceInput, read_evidence
-from accord.disputes.protocol.listing import DisputeQuery, list_disputes
+from accord.disputes.protocol.listing import DisputeQuery, active_between, list_disputes
 from accord.disputes.protocol.recorder import Recorded
 from accord.disputes.protocol.refusals import dispute_refused
 from accord.disputes.protocol.rows import ledger_seqs
@@ -108,19 +108,38 @@ class Disputes(RuleCalls):
                 "R34", "filings", f"at most {MAX_FILINGS_PER_CALL} filings per call",
                 code="limits.exceeded", found=len(filings),
             )  # fmt: skip
-        checked = [self._filing(f, {}) for f in filings]
-        cited = [self._citations(f) for f in checked]
+        checked = []
+        for index, given in enumerate(filings):
+            try:
+                checked.append(self._filing(given, {}))
+            except AccordError as exc:
+                if len(filings) > 1:
+                    exc.context = {**exc.context, "index": index}
+                raise
+        searched: dict[tuple[str, tuple[str, ...]], builtins.list[PrecedentCitation]] = {}
+        cited = []
+        for f in checked:  # one search per (type, conditions) in a call: the same answer
+            key = (f.dispute_type, f.conditions)
+            if key not in searched:
+                searched[key] = self._citations(f)
+            cited.append(searched[key])
         at = self._clock.now()
         with self._db.write() as conn:
-            done = [self._steps.open(conn, f, at, c) for f, c in zip(checked, cited, strict=True)]
+            done = self._steps.open_many(conn, list(zip(checked, cited, strict=True)), at)
         return [StoredDispute(record=d.record, ledger_seqs=(d.ledger_seq,)) for d in done]
 
     def submit_evidence(
-        self, dispute_id: str, evidence: EvidenceInput | Mapping[str, Any], *, by: str
+        self,
+        dispute_id: str,
+        evidence: EvidenceInput | Mapping[str, Any] | Sequence[EvidenceInput | Mapping[str, Any]],
+        *,
+        by: str,
     ) -> StoredDispute:
-        """Add party ``by``'s evidence; its content must hash to the hash given with it (R33)."""
+        """Add party ``by``'s evidence (one item, or several in one event); each item's
+        content must hash to the hash given with it (R33)."""
         self._writable("submit evidence")
-        given = evidence if isinstance(evidence, EvidenceInput) else read_evidence(evidence)
+        many = evidence if isinstance(evidence, Sequence) else [evidence]
+        given = [e if isinstance(e, EvidenceInput) else read_evidence(e) for e in many]
         return self._run(
             lambda conn, at: self._steps.submit_evidence(conn, dispute_id, given, by=by, at=at)
         )
@@ -170,6 +189,12 @@ class Disputes(RuleCalls):
         )  # fmt: skip
         with self._db.read() as conn:
             return list_disputes(conn, query)
+
+    def active_between(self, a: str, b: str) -> builtins.list[str]:
+        """Disputes still active between agents ``a`` and ``b`` (both parties): the
+        ``ActiveDisputes`` port panel eligibility reads (R11, R32)."""
+        with self._db.read() as conn:
+            return active_between(conn, a, b)
 
     def evidence_content(self, dispute_id: str, evidence_id: str) -> Any:
         """The stored content of one evidence item: bytes, or the JSON value submitted."""
@@ -312,7 +337,9 @@ class Disputes(RuleCalls):
         """Open a dispute inside the caller's transaction (R21: a non-compliance dispute
         opened by the compliance check or its deadline)."""
         checked = self._filing(filing, {})
-        done = self._steps.open(conn, checked, self._clock.now(), self._citations(checked))
+        [done] = self._steps.open_many(
+            conn, [(checked, self._citations(checked))], self._clock.now()
+        )
         return self._after(conn, done)
 
     # --- helpers ------------------------------------------------------------------------

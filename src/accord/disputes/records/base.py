@@ -35,7 +35,6 @@ class SignedRecord(BaseModel):
         """``(event type, record)`` for ``Ledger.append_many`` / ``append_within``."""
         return self.event_type, self.record()
 
-
 Built = Annotated[T, SkipValidation]
 """A part made by its one builder (``records/parts.py``, typed and checked by mypy): not
 validated again field by field when the record is built; the record's invariant validators

@@ -20,6 +20,7 @@ def upgrade() -> None:
     op.create_table(
         "dcp_disputes",
         sa.Column("dispute_id", sa.String(64), primary_key=True),
+        sa.Column("opened_seq", sa.BigInteger, nullable=False, unique=True),
         sa.Column("dispute_type", sa.String(40), nullable=False),
         sa.Column("severity", sa.String(16), nullable=False),
         sa.Column("status", sa.String(32), nullable=False),
@@ -36,7 +37,7 @@ def upgrade() -> None:
         sa.Column("resolution", sa.Text, nullable=True),
     )
     op.create_index("ix_dcp_disputes_complainant", "dcp_disputes", ["complainant_id", "opened_at"])
-    op.create_index("ix_dcp_disputes_status", "dcp_disputes", ["status", "dispute_id"])
+    op.create_index("ix_dcp_disputes_status", "dcp_disputes", ["status", "opened_seq"])
     op.create_table(
         "dcp_dispute_parties",
         sa.Column("dispute_id", sa.String(64), primary_key=True),
