@@ -69,6 +69,8 @@ def test_r28_r29_a_party_objects_and_a_principal_stays_the_resolution(
     assert "human:alice" in listed.stdout
     actions = run("disputes", "compliance", "--dispute", dispute_id, "--json", *common)
     assert [a["state"] for a in json.loads(actions.stdout)] == ["stayed"]
+    verified = run("verify", *common)
+    assert verified.exit_code == 0, verified.output
 
 
 def test_r20_r21_a_party_reports_compliance_and_a_failed_report_exits_1(
@@ -90,6 +92,8 @@ def test_r20_r21_a_party_reports_compliance_and_a_failed_report_exits_1(
     assert "failed" in actions.stdout
     flags = run("disputes", "flags", "--json", *common)
     assert json.loads(flags.stdout) == []
+    verified = run("verify", *common)
+    assert verified.exit_code == 0, verified.output
 
 
 def test_r20_a_report_naming_the_agents_entry_after_the_resolution_verifies_it(

@@ -19,22 +19,8 @@ from accord.store import Database
 from ._builders import NOTHING_WRITTEN, row_counts
 
 GOOD = [{"agent": "a", "output": 1}, {"agent": "b", "output": 2}]
-UNPRINTABLE = [
-    "\x00",
-    "\n",
-    "\r",
-    "\t",
-    "\x1b",
-    "\x7f",
-    "\x85",
-    "\u202e",
-    "\u2066",
-    "\u200b",
-    "\u200d",
-    "\ufeff",
-    "\u2028",
-    "\u00a0",
-]
+UNPRINTABLE = ["\x00", "\n", "\r", "\t", "\x1b", "\x7f", "\x85", "\u202e", "\u2066", "\u200b",
+               "\u200d", "\ufeff", "\u2028", "\u00a0"]
 
 
 def refused(settler: Settler, db: Database, bad: SettleRequest) -> ValidationError:

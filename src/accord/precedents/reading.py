@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection, bindparam, select
 
 from accord.precedents.bundle import JurisprudenceBundle, ObjectionReference
 from accord.precedents.precedent import Precedent
@@ -14,6 +14,20 @@ _edges = precedent_supersessions.c
 _objections = dispute_objections.c
 
 
+_FILED_OBJECTIONS = (
+    select(
+        _objections.resolution_id,
+        _objections.objection_id,
+        _objections.objection_type,
+        _objections.status,
+        _objections.record_hash,
+    )
+    .where(_objections.resolution_id.in_(bindparam("ids", expanding=True)))
+    .order_by(_objections.filed_at, _objections.objection_id)
+)
+"""Built once: a search pays for executing it, not for building it."""
+
+
 def filed_objections(
     conn: Connection, resolution_ids: Sequence[str]
 ) -> dict[str, list[ObjectionReference]]:
@@ -21,17 +35,7 @@ def filed_objections(
     references (id, type, status, signed record hash), oldest first."""
     if not resolution_ids:
         return {}
-    rows = conn.execute(
-        select(
-            _objections.resolution_id,
-            _objections.objection_id,
-            _objections.objection_type,
-            _objections.status,
-            _objections.record_hash,
-        )
-        .where(_objections.resolution_id.in_(sorted(set(resolution_ids))))
-        .order_by(_objections.filed_at, _objections.objection_id)
-    ).all()
+    rows = conn.execute(_FILED_OBJECTIONS, {"ids": sorted(set(resolution_ids))}).all()
     found: dict[str, list[ObjectionReference]] = {}
     for resolution_id, objection_id, kind, status, digest in rows:
         found.setdefault(resolution_id, []).append(

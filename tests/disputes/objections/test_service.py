@@ -147,6 +147,9 @@ def test_r28_a_stay_needs_a_reviewer_key_and_an_objection(
     assert unsigned.value.code == "objections.stay_unsigned"
     with pytest.raises(ObjectionNotFound):
         disputes.order_stay("obj:019ad0f6-1111-7111-8111-111111111111", reviewer())
+    with pytest.raises(ValidationError) as malformed:
+        disputes.order_stay("obj:' OR 1=1 --", reviewer())
+    assert malformed.value.code == "objections.invalid"
     assert ledger.size() == size
     assert disputes.objections.in_force(resolution.resolution_id)
 

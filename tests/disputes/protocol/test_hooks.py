@@ -35,9 +35,10 @@ def _appeal_decision(disputes: Disputes, conn: Any, dispute_id: str) -> Resoluti
         "prev_hash": link.prev_hash,
         "prev_hash_secondary": link.prev_hash_secondary,
     }
-    outcome = document["outcome"]  # actions are owed by parties of this dispute (R20)
-    owed = [{**a, "agent_id": "agent-a"} for a in outcome["actions_required"]]
-    document["outcome"] = {**outcome, "actions_required": owed}
+    for action, agent in zip(
+        document["outcome"]["actions_required"], ("agent-a", "agent-b"), strict=True
+    ):
+        action["agent_id"] = agent  # R20: a binding resolution's actions are owed by parties
     record = ResolutionRecord.model_validate(document)
     return cosigned(record, "principal-a", Ed25519Signer.from_seed(bytes(32)))
 

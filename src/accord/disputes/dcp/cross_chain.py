@@ -24,8 +24,7 @@ from typing import Any, Final
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
-from accord.crypto import canonical_bytes, dual_hash, sha256_hex
-from accord.crypto.hashing import SHA256_PREFIX
+from accord.crypto import canonical_bytes, dual_hash, sha256_prefixed
 from accord.errors import ValidationError
 from accord.ledger.entry import entry_bytes
 from accord.limits import Limits
@@ -315,7 +314,7 @@ def _resolutions(entries: Sequence[ExportedEntry], dispute_id: str) -> dict[str,
                 and record.get("dispute_id") == dispute_id
                 and isinstance(record.get("resolution_id"), str)
             ):
-                digest = SHA256_PREFIX + sha256_hex(canonical_bytes(dict(record)))
+                digest = sha256_prefixed(canonical_bytes(dict(record)))
                 found[record["resolution_id"]] = digest
     return found
 

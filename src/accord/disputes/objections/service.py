@@ -13,7 +13,9 @@ principal orders a stay. Each call is one transaction.
 from __future__ import annotations
 
 import builtins
+import re
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any, Final, Protocol
 
 from sqlalchemy import Connection
@@ -42,6 +44,7 @@ from accord.ledger import Ledger
 from accord.store.tables import dispute_objections
 
 HUMAN_APPEAL: Final = "human_appeal"
+_OBJECTION_ID = re.compile(r"obj:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
 _o = dispute_objections.c
 
 
@@ -54,7 +57,7 @@ class ObjectionNotFound(NotFound):
 class StaysResolutions(Protocol):
     """Compliance's side of a stay: the resolution's pending actions are set aside."""
 
-    def stay_within(self, conn: Connection, resolution_id: str, now: Any) -> Any: ...
+    def stay_within(self, conn: Connection, resolution_id: str, now: datetime) -> object: ...
 
 
 class Objections:
@@ -221,6 +224,14 @@ class Objections:
             return not stays_of(conn, [resolution_id])
 
     def _get(self, conn: Connection, objection_id: str) -> StoredObjection:
+        if not _OBJECTION_ID.fullmatch(objection_id):
+            raise refused(
+                "R27",
+                "objection_id",
+                "obj: followed by a lower-case UUID",
+                code="objections.invalid",
+                found=objection_id[:80],
+            )
         found = objections_where(conn, _o.objection_id == objection_id)
         if not found:
             raise ObjectionNotFound(

@@ -350,7 +350,9 @@ class Disputes(RuleCalls):
         """Open a dispute inside the caller's transaction (R21: a non-compliance dispute
         opened by the compliance check or its deadline)."""
         checked = self._filing(filing, {})
-        done = self._steps.open(conn, checked, self._clock.now(), self._citations(checked))
+        [done] = self._steps.open_many(
+            conn, [(checked, self._citations(checked))], self._clock.now()
+        )
         return self._after(conn, done)
 
     # --- helpers ------------------------------------------------------------------------
