@@ -22,7 +22,12 @@ from accord.disputes.objections.filing import (
     MAX_REFERENCES,
     MAX_SUMMARY_CHARS,
 )
-from accord.disputes.protocol.filing import MAX_CONDITIONS, MAX_EVIDENCE_ITEMS, MAX_RESPONDENTS
+from accord.disputes.protocol.filing import (
+    MAX_CONDITIONS,
+    MAX_DETAIL_TEXT,
+    MAX_EVIDENCE_ITEMS,
+    MAX_RESPONDENTS,
+)
 from accord.disputes.tiers.arbitration import MAX_NOMINEES
 from accord.disputes.tiers.negotiating import MAX_CHOICE
 from accord.disputes.tiers.tier_context import MAX_TEXT
@@ -34,7 +39,7 @@ ID_PATTERN = r"^[^\s\x00]+$"
 BASE64 = r"^[A-Za-z0-9+/=]+$"
 Id = Annotated[str, Field(min_length=1, max_length=256, pattern=ID_PATTERN)]
 Prose = Annotated[str, Field(min_length=1, max_length=65_536, pattern=NO_NUL)]
-Reason = Annotated[str, Field(max_length=4_096, pattern=NO_NUL)]
+Reason = Annotated[str, Field(max_length=MAX_DETAIL_TEXT, pattern=NO_NUL)]
 Refs = Annotated[list[Id], Field(max_length=64)]
 
 
