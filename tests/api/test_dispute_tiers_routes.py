@@ -177,6 +177,9 @@ def test_r08_the_parties_commit_and_reveal_over_http(
     client: TestClient[Litestar], keys: dict[str, str]
 ) -> None:
     dispute_id = _open(client, keys)
+    early = client.get(f"/api/v1/disputes/{dispute_id}/coin/outcome", headers=bearer(keys[AUDIT]))
+    assert early.status_code == 422
+    assert early.json()["requirement"] == "R8"
     proposal = _post(client, keys[BILLING], f"/{dispute_id}/proposals", {"terms": "I go first"})
     flip = _flip(client, keys, dispute_id, proposal.json()["proposal_id"])
     assert sorted(r["agent_id"] for r in flip["reveals"]) == [AUDIT, BILLING]
@@ -184,6 +187,10 @@ def test_r08_the_parties_commit_and_reveal_over_http(
     stored = shown.json()["flip"]
     assert sorted(map(str, stored["reveals"])) == sorted(map(str, flip["reveals"]))
     assert sorted(map(str, stored["commits"])) == sorted(map(str, flip["commits"]))
+    outcome = client.get(f"/api/v1/disputes/{dispute_id}/coin/outcome", headers=bearer(keys[AUDIT]))
+    assert outcome.status_code == 200, outcome.text
+    assert outcome.json()["winner"] in (BILLING, AUDIT)
+    assert sorted(outcome.json()["revealed_by"]) == [AUDIT, BILLING]
     bad = _post(
         client,
         keys[BILLING],

@@ -38,7 +38,7 @@ from accord.api.signing_keys import server_signer
 from accord.api.write_gate import write_gate
 from accord.crypto import Ed25519Signer
 from accord.disputes.dcp.resolution_record import ResolutionRecord
-from accord.disputes.negotiation import CoinFlip, Negotiation, Proposal
+from accord.disputes.negotiation import CoinFlip, CoinOutcome, Negotiation, Proposal
 from accord.disputes.panels import Nomination, PanelFormation, PanelTally, PanelVote
 from accord.disputes.tiers import DisputeTiers
 from accord.disputes.tiers.negotiating import NegotiationStep
@@ -181,6 +181,22 @@ def get_coin_flip(
     """The dispute's commit–reveal coin flip: commitments, reveals, deadlines (R8)."""
     _reader(request, state, dispute_id)
     return CoinFlipOut(flip=_tiers(state).negotiation.coin_flip(dispute_id))
+
+
+@get(
+    "/disputes/{dispute_id:str}/coin/outcome",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403, 404, 422),
+    tags=_TAGS,
+)
+def get_coin_outcome(
+    request: Request[object, object, State], state: State, dispute_id: DisputeId
+) -> CoinOutcome:
+    """The flip's outcome once settled (every party revealed, or the reveal deadline passed);
+    before that it is refused (R8)."""
+    _reader(request, state, dispute_id)
+    return _tiers(state).negotiation.coin_outcome(dispute_id)
 
 
 @post(
@@ -377,6 +393,7 @@ ROUTES = [
     accept,
     counter_evidence,
     get_coin_flip,
+    get_coin_outcome,
     commit,
     reveal,
     nominate,
