@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import crowd_bench
 import deadline_bench
+import dispute_bench
 import ledger_bench
 import memory_bench
 import precedent_bench
@@ -32,6 +33,7 @@ SECTIONS = {
     "service": service_bench,
     "precedents": precedent_bench,
     "deadlines": deadline_bench,
+    "disputes": dispute_bench,
     "tiers": tiers_bench,
 }
 

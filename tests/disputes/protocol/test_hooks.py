@@ -3,11 +3,13 @@ transaction: a status move through the lifecycle, an R30 event, a §6 resolution
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from sqlalchemy import func, select
 
+from accord.clock import FrozenClock, isoformat
 from accord.crypto import Ed25519Signer
 from accord.deadlines import armed_for
 from accord.disputes.dcp import ResolutionRecord, cosigned
@@ -132,3 +134,39 @@ def test_r30_r43_every_audit_event_type_is_a_signed_ledger_entry_of_the_dispute(
     with pytest.raises(ValidationError) as caught, disputes.transaction() as conn:
         disputes.record_event_within(conn, did, "dispute_gossip", actor="agent-a")
     assert caught.value.context["requirement"] == "R30"
+
+
+def test_r15_move_within_can_change_the_tier_and_restart_its_clock(
+    disputes: Disputes, filing: File, db: Database, frozen_clock: FrozenClock
+) -> None:
+    opened = disputes.open(filing(dispute_type="directive_conflict"))
+    with disputes.transaction() as conn:
+        disputes.move_within(
+            conn, opened.dispute_id, "arbitrating", event_type="arbitration_panel_formed",
+            actor="accord",
+        )  # fmt: skip
+    frozen_clock.advance(timedelta(minutes=30))
+    with disputes.transaction() as conn:  # a split decision goes to human appeal (R15)
+        moved = disputes.move_within(
+            conn, opened.dispute_id, "appealing", event_type="dispute_escalated",
+            actor="accord", tier="human_appeal", rearm=True, details={"why": "split_decision"},
+        )  # fmt: skip
+        assert disputes.show_within(conn, opened.dispute_id) == moved
+    due = frozen_clock.now() + timedelta(hours=4)
+    assert (moved.status, moved.tier, moved.party_escalated) == ("appealing", "human_appeal", False)
+    assert moved.record.escalation_deadline == isoformat(due)
+    with db.read() as conn:
+        armed = armed_for(conn, DISPUTE_TIER, opened.dispute_id)
+    assert armed is not None
+    assert (armed.tier, armed.due_at) == ("human_appeal", due)
+
+
+def test_a_reason_longer_than_the_limit_is_refused_and_nothing_is_written(
+    disputes: Disputes, filing: File, db: Database
+) -> None:
+    opened = disputes.open(filing())
+    before = _entries(db)
+    with pytest.raises(ValidationError) as caught:
+        disputes.withdraw(opened.dispute_id, by="agent-a", reason="x" * 5000)
+    assert caught.value.code == "limits.exceeded"
+    assert _entries(db) == before

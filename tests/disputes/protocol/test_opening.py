@@ -9,8 +9,9 @@ import pytest
 from sqlalchemy import func, select
 
 from accord.clock import FrozenClock, isoformat
+from accord.crypto import sha256_prefixed
 from accord.deadlines import armed_for
-from accord.disputes.dcp import verify_signed
+from accord.disputes.dcp import evidence_content_hash, verify_signed
 from accord.disputes.dcp.chain import verify_chain_link
 from accord.disputes.protocol import Disputes
 from accord.disputes.tier_deadlines import DISPUTE_TIER
@@ -97,8 +98,6 @@ def test_r01_r33_r34_a_refused_filing_names_its_rule_and_writes_nothing(
 def test_r33_evidence_is_content_addressed_and_a_matching_hash_is_accepted(
     disputes: Disputes, filing: File, db: Database
 ) -> None:
-    from accord.disputes.dcp import evidence_content_hash
-
     given = evidence(1, content_hash=evidence_content_hash({"booked": 1}))
     first = disputes.open(filing(evidence=[given]))
     disputes.open(filing(evidence=[evidence(1)]))  # same content: stored once
@@ -139,3 +138,26 @@ def test_r24_opening_cites_the_matching_precedents(
     assert [c.jurisprudence_id for c in cited] == [bundle.jurisprudence_id]
     assert "Split the GPU by the hour." in cited[0].relevance
     assert disputes.open(filing(conditions=["other"])).record.precedents_cited == ()
+
+
+@pytest.mark.parametrize(
+    "content", [{"booked": 1}, "plain text", 42, [1, "two", None], {"x": 0.5}, b"\x00raw"]
+)
+def test_r33_stored_evidence_hashes_by_the_records_one_rule_and_rehashes_to_its_key(
+    disputes: Disputes, filing: File, db: Database, content: object
+) -> None:
+    opened = disputes.open(filing(evidence=[evidence(1, content=content)]))
+    item = opened.record.evidence[0]
+    assert item.content_hash == evidence_content_hash(content)
+    assert disputes.evidence_content(opened.dispute_id, item.evidence_id) == content
+    with db.read() as conn:
+        stored = conn.execute(select(dcp_evidence_contents.c.content)).scalar_one()
+    if not isinstance(content, dict) or "x" not in content:  # float-free: canonical bytes
+        assert sha256_prefixed(bytes(stored)) == item.content_hash
+
+
+def test_a_refused_filing_of_a_batch_names_its_index(disputes: Disputes, filing: File) -> None:
+    for bad in ({"subject": ""}, {"dispute_type": "turf_war"}):
+        with pytest.raises(ValidationError) as caught:
+            disputes.open_many([filing(), filing(**bad)])
+        assert caught.value.context["index"] == 1

@@ -264,3 +264,18 @@ def test_r07_a_read_only_instance_refuses_tier_steps(
         reader.tiers.negotiation.propose(dispute_id, writer.keys[BILLING.agent_id], "mine")
     assert refused.value.code == "accord.read_only"
     assert ledger.size() == size
+
+
+def test_r11_an_arbitrator_in_an_active_stored_dispute_with_a_party_is_not_seated(
+    stage: Stage,
+) -> None:
+    busy = {"agent_id": "arb:00", "principal_id": "human:00", "organization_id": "acme"}
+    stage.open(complainant=busy, respondents=[BILLING])
+    dispute_id = stage.open()
+    stage.disputes.escalate(dispute_id, by=BILLING.agent_id)
+    stage.seat(dispute_id)
+    seated = stage.disputes.tiers.arbitration.panel(dispute_id)
+    assert seated is not None
+    reasons = {e.agent_id: e for e in seated.formation.eligibility}
+    assert reasons["arb:00"].breaks("R11")
+    assert "arb:00" not in seated.formation.member_ids

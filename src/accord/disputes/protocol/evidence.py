@@ -16,9 +16,11 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
+from accord.crypto import canonical_bytes, sha256_prefixed
 from accord.disputes.dcp.evidence_check import evidence_content_hash, verified_evidence
 from accord.disputes.dcp.evidence_item import EvidenceItem
 from accord.disputes.protocol.filing import EvidenceInput
+from accord.errors import CanonicalizationError
 from accord.limits import exceeded
 from accord.store.database import Database
 from accord.store.tables import dcp_evidence_contents
@@ -49,19 +51,12 @@ def submitted_evidence(
     """The evidence item ``given`` makes, with its content to store; refused when the content
     is larger than ``max_bytes`` (``limits.output_bytes``) or does not hash to the hash given
     with it (R33)."""
-    if isinstance(given.content, bytes):
-        media, data = "bytes", given.content
-    else:
-        media = "json"
-        data = json.dumps(
-            given.content, sort_keys=True, separators=(",", ":"), ensure_ascii=False
-        ).encode()
+    media, data, computed = _stored_form(given.content)
     if len(data) > max_bytes:
         raise exceeded(
             "output_bytes", max_bytes, len(data), field=f"{field}.content", unit="bytes",
             requirement="R33",
         )  # fmt: skip
-    computed = evidence_content_hash(given.content)
     item = EvidenceItem(
         evidence_id=evidence_id,
         submitted_by=submitted_by,
@@ -74,6 +69,21 @@ def submitted_evidence(
     if given.content_hash is not None:
         verified_evidence(item, given.content)
     return item, EvidenceContent(computed, media, data)
+
+
+def _stored_form(content: object) -> tuple[str, bytes, str]:
+    """``(media, bytes stored, content hash)``. Float-free JSON is stored as its canonical
+    bytes, whose SHA-256 *is* its content hash (the hashing rule's first case), so stored
+    content rehashes to its key; other JSON is stored as sorted compact text and hashed by
+    the rule itself."""
+    if isinstance(content, bytes):
+        return "bytes", content, sha256_prefixed(content)
+    try:
+        data = canonical_bytes(content)
+    except CanonicalizationError:
+        text = json.dumps(content, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return "json", text.encode(), evidence_content_hash(content)
+    return "json", data, sha256_prefixed(data)
 
 
 def store_contents(conn: Connection, db: Database, contents: Sequence[EvidenceContent]) -> None:

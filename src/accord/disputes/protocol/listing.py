@@ -16,7 +16,7 @@ from sqlalchemy import Connection, func, select
 from accord.conflicts import DisputeType, Severity, Tier
 from accord.disputes.dcp.fields import DisputeId, Identifier
 from accord.disputes.dcp.refusal import from_pydantic
-from accord.disputes.lifecycle import CaseStatus
+from accord.disputes.lifecycle import FINAL, CaseStatus
 from accord.disputes.protocol.views import DisputePage, DisputeSummary
 from accord.store.tables import dcp_dispute_parties, dcp_disputes
 
@@ -96,3 +96,22 @@ def list_disputes(conn: Connection, query: DisputeQuery) -> DisputePage:
     )
     more = len(rows) > query.limit
     return DisputePage(items=items, next_after=items[-1].dispute_id if more else None)
+
+
+def active_between(conn: Connection, a: str, b: str) -> list[str]:
+    """Ids of the disputes still active (not resolved, withdrawn or abandoned) to which both
+    ``a`` and ``b`` are parties, oldest first (R11, R32: a panel member has none with a party)."""
+    first, second = dcp_dispute_parties.alias("first"), dcp_dispute_parties.alias("second")
+    t = dcp_disputes.c
+    rows = conn.execute(
+        select(t.dispute_id)
+        .join(first, first.c.dispute_id == t.dispute_id)
+        .join(second, second.c.dispute_id == t.dispute_id)
+        .where(
+            first.c.agent_id == a,
+            second.c.agent_id == b,
+            t.status.not_in(sorted(s.value for s in FINAL)),
+        )
+        .order_by(t.opened_seq)
+    ).scalars()
+    return list(rows)

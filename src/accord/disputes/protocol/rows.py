@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, func, select, update
+from sqlalchemy import Connection, select, update
 
 from accord.clock import isoformat
 from accord.disputes.dcp.dispute_record import DisputeRecord
@@ -28,14 +28,15 @@ from accord.store.tables import (
 )
 
 
-def _document_text(record: DisputeRecord | ResolutionRecord) -> str:
-    return json.dumps(record_document(record), sort_keys=True, separators=(",", ":"))
+def _text(document: dict[str, Any]) -> str:
+    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def insert_dispute(
-    conn: Connection, db: Database, record: DisputeRecord, opened_seq: int
+def insert_disputes(
+    conn: Connection, db: Database, opened: Sequence[tuple[DisputeRecord, dict[str, Any], int]]
 ) -> None:
-    """The new dispute's row (``opened_seq``: the ledger entry opening it) and its parties'."""
+    """New disputes' rows (each with ``opened_seq``, the ledger entry opening it) and their
+    parties' rows, one statement per table."""
     db.insert_rows(
         conn,
         dcp_disputes,
@@ -55,9 +56,10 @@ def insert_dispute(
                 "resolution_id": None,
                 "resolved_against_complainant": False,
                 "version": 1,
-                "document": _document_text(record),
+                "document": _text(document),
                 "resolution": None,
             }
+            for record, document, opened_seq in opened
         ],
     )
     db.insert_rows(
@@ -71,6 +73,7 @@ def insert_dispute(
                 "principal_id": p.principal_id,
                 "organization_id": p.organization_id,
             }
+            for record, _, _ in opened
             for index, p in enumerate(record.parties)
         ],
     )
@@ -79,6 +82,7 @@ def insert_dispute(
 def update_dispute(
     conn: Connection,
     record: DisputeRecord,
+    document: dict[str, Any],
     *,
     version: int,
     updated_at: str,
@@ -93,13 +97,13 @@ def update_dispute(
         "updated_at": updated_at,
         "escalation_deadline": record.escalation_deadline,
         "version": version + 1,
-        "document": _document_text(record),
+        "document": _text(document),
     }
     if party_escalated is not None:
         values["party_escalated"] = party_escalated
     if resolution is not None:
         values["resolution_id"] = resolution.resolution_id
-        values["resolution"] = _document_text(resolution)
+        values["resolution"] = _text(record_document(resolution))
     if resolved_against_complainant is not None:
         values["resolved_against_complainant"] = resolved_against_complainant
     table = dcp_disputes.c
@@ -115,10 +119,9 @@ def update_dispute(
 def insert_evidence(
     conn: Connection,
     db: Database,
-    dispute_id: str,
-    items: Sequence[EvidenceItem],
-    ledger_seq: int,
+    submitted: Sequence[tuple[str, Sequence[EvidenceItem], int]],
 ) -> None:
+    """Evidence rows: per ``(dispute id, items, ledger seq)``, one statement in all."""
     db.insert_rows(
         conn,
         dcp_dispute_evidence,
@@ -134,18 +137,20 @@ def insert_evidence(
                 "submitted_at": e.submitted_at,
                 "ledger_seq": ledger_seq,
             }
+            for dispute_id, items, ledger_seq in submitted
             for e in items
         ],
     )
 
 
-def insert_event(conn: Connection, db: Database, record: DisputeRecord, ledger_seq: int) -> None:
-    """The timeline row of the record's last event."""
-    last = record.timeline[-1]
-    db.insert_rows(
-        conn,
-        dcp_dispute_events,
-        [
+def insert_events(
+    conn: Connection, db: Database, recorded: Sequence[tuple[DisputeRecord, int]]
+) -> None:
+    """The timeline row of each record's last event (with the ledger seq that signs it)."""
+    rows = []
+    for record, ledger_seq in recorded:
+        last = record.timeline[-1]
+        rows.append(
             {
                 "dispute_id": record.dispute_id,
                 "position": len(record.timeline) - 1,
@@ -156,8 +161,8 @@ def insert_event(conn: Connection, db: Database, record: DisputeRecord, ledger_s
                 "tier": record.current_escalation_level.value,
                 "ledger_seq": ledger_seq,
             }
-        ],
-    )
+        )
+    db.insert_rows(conn, dcp_dispute_events, rows)
 
 
 class DisputeRow:
@@ -184,23 +189,27 @@ def load_dispute(conn: Connection, dispute_id: str) -> DisputeRow | None:
     return None if row is None else DisputeRow(row)
 
 
-def past_filings(conn: Connection, agent_id: str, since: datetime) -> list[PastFiling]:
-    """What the filing rules need of ``agent_id``'s earlier disputes (R34): those filed after
+def past_filings(
+    conn: Connection, agent_ids: Sequence[str], since: datetime
+) -> dict[str, list[PastFiling]]:
+    """What the filing rules need of each agent's earlier disputes (R34): those filed after
     ``since`` (the rate-limit window) and those resolved against it (its score)."""
     table = dcp_disputes.c
+    found: dict[str, list[PastFiling]] = {agent: [] for agent in agent_ids}
     rows = conn.execute(
-        select(table.opened_at, table.resolved_against_complainant).where(
-            table.complainant_id == agent_id,
+        select(table.complainant_id, table.opened_at, table.resolved_against_complainant).where(
+            table.complainant_id.in_(sorted(found)),
             (table.opened_at > isoformat(since)) | table.resolved_against_complainant.is_(True),
         )
     ).all()
-    return [
-        PastFiling(
-            filed_at=datetime.fromisoformat(r.opened_at.replace("Z", "+00:00")),
-            resolved_against_filer=bool(r.resolved_against_complainant),
+    for r in rows:
+        found[r.complainant_id].append(
+            PastFiling(
+                filed_at=datetime.fromisoformat(r.opened_at.replace("Z", "+00:00")),
+                resolved_against_filer=bool(r.resolved_against_complainant),
+            )
         )
-        for r in rows
-    ]
+    return found
 
 
 def ledger_seqs(conn: Connection, dispute_id: str) -> list[int]:
@@ -212,11 +221,3 @@ def ledger_seqs(conn: Connection, dispute_id: str) -> list[int]:
             select(table.ledger_seq).where(table.dispute_id == dispute_id).order_by(table.position)
         ).scalars()
     ]
-
-
-def count_disputes(conn: Connection) -> int:
-    return int(conn.execute(select(func.count()).select_from(dcp_disputes)).scalar_one())
-
-
-def iso(moment: datetime) -> str:
-    return isoformat(moment)

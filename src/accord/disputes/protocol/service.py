@@ -34,7 +34,7 @@ from accord.disputes.lifecycle import CaseStatus
 from accord.disputes.protocol.deadline_port import DisputeDeadlines
 from accord.disputes.protocol.evidence import load_content
 from accord.disputes.protocol.filing import DisputeFiling, EvidenceInput, read_evidence
-from accord.disputes.protocol.listing import DisputeQuery, list_disputes
+from accord.disputes.protocol.listing import DisputeQuery, active_between, list_disputes
 from accord.disputes.protocol.recorder import Recorded
 from accord.disputes.protocol.refusals import dispute_refused
 from accord.disputes.protocol.rows import ledger_seqs
@@ -83,7 +83,7 @@ class Disputes:
         self.deadlines = DisputeDeadlines(self._steps)
         """The :class:`EscalateOnDeadline` port ``deadline_sweep(..., disputes=...)`` takes."""
         self.tiers = DisputeTiers(
-            db=self._db, ledger=ledger, desk=StoredDisputeDesk(self, self._db), clock=clock,
+            db=self._db, ledger=ledger, desk=StoredDisputeDesk(self), clock=clock,
             interactions=interactions or InteractionLog(self._db), arbitrators=arbitrators,
             precedents=precedents,
         )  # fmt: skip
@@ -115,11 +115,24 @@ class Disputes:
                 "R34", "filings", f"at most {MAX_FILINGS_PER_CALL} filings per call",
                 code="limits.exceeded", found=len(filings),
             )  # fmt: skip
-        checked = [self._filing(f, {}) for f in filings]
-        cited = [self._citations(f) for f in checked]
+        checked = []
+        for index, given in enumerate(filings):
+            try:
+                checked.append(self._filing(given, {}))
+            except AccordError as exc:
+                if len(filings) > 1:
+                    exc.context = {**exc.context, "index": index}
+                raise
+        searched: dict[tuple[str, tuple[str, ...]], builtins.list[PrecedentCitation]] = {}
+        cited = []
+        for f in checked:  # one search per (type, conditions) in a call: the same answer
+            key = (f.dispute_type, f.conditions)
+            if key not in searched:
+                searched[key] = self._citations(f)
+            cited.append(searched[key])
         at = self._clock.now()
         with self._db.write() as conn:
-            done = [self._steps.open(conn, f, at, c) for f, c in zip(checked, cited, strict=True)]
+            done = self._steps.open_many(conn, list(zip(checked, cited, strict=True)), at)
         return [StoredDispute(record=d.record, ledger_seqs=(d.ledger_seq,)) for d in done]
 
     def submit_evidence(
@@ -183,6 +196,12 @@ class Disputes:
         )  # fmt: skip
         with self._db.read() as conn:
             return list_disputes(conn, query)
+
+    def active_between(self, a: str, b: str) -> builtins.list[str]:
+        """Disputes still active between agents ``a`` and ``b`` (both parties): the
+        ``ActiveDisputes`` port panel eligibility reads (R11, R32)."""
+        with self._db.read() as conn:
+            return active_between(conn, a, b)
 
     def evidence_content(self, dispute_id: str, evidence_id: str) -> Any:
         """The stored content of one evidence item: bytes, or the JSON value submitted."""

@@ -19,12 +19,14 @@ from typing import Any
 from sqlalchemy import Connection
 
 from accord.clock import isoformat
-from accord.conflicts import Tier
+from accord.conflicts import DisputeType, Severity, Tier
+from accord.crypto import GENESIS
+from accord.deadlines import arm_many
 from accord.disputes.dcp.chain import ChainLink, chain_link_at
 from accord.disputes.dcp.dispute_record import DisputeRecord, PrecedentCitation, Subject
 from accord.disputes.dcp.documents import record_document
 from accord.disputes.dcp.evidence_item import EvidenceItem
-from accord.disputes.dcp.filing_rules import FilingPolicy, check_filing
+from accord.disputes.dcp.filing_rules import FilingPolicy, PastFiling, check_filing
 from accord.disputes.dcp.parties import Party
 from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.dcp.vocabulary import ResolutionType
@@ -32,6 +34,7 @@ from accord.disputes.deadline_rules import DeadlineStep, first_tier, next_tier
 from accord.disputes.lifecycle import FINAL, CaseStatus
 from accord.disputes.protocol.evidence import EvidenceContent, submitted_evidence
 from accord.disputes.protocol.filing import (
+    MAX_DETAIL_TEXT,
     MAX_EVIDENCE_ITEMS,
     DisputeFiling,
     EvidenceInput,
@@ -44,10 +47,11 @@ from accord.disputes.records.dispute_event import DISPUTE_EVENTS, R30_EVENTS
 from accord.disputes.records.parts import party
 from accord.disputes.tier_deadlines import (
     DisputeAtDeadline,
-    arm_tier_deadline,
     cancel_tier_deadline,
+    new_tier_deadline,
     rearm_tier_deadline,
 )
+from accord.errors import AccordError
 from accord.ids import new_id
 from accord.ledger import Ledger
 from accord.ledger.ledger import head_within
@@ -99,16 +103,46 @@ class DisputeSteps:
 
     # --- opening ------------------------------------------------------------------------
 
-    def open(
+    def open_many(
         self,
         conn: Connection,
-        filing: DisputeFiling,
+        filings: Sequence[tuple[DisputeFiling, Sequence[PrecedentCitation]]],
         at: datetime,
-        citations: Sequence[PrecedentCitation] = (),
-    ) -> Recorded:
-        """Open a dispute: first tier by type (R2; critical may start at appeal, R18), the
-        evidence hashed and checked (R33), the flooding rules (R34), the precedents cited
-        (R24), its first tier deadline armed (R3)."""
+    ) -> list[Recorded]:
+        """Open disputes, in order (each with the precedents it cites, R24): first tier by
+        type (R2; critical may start at appeal, R18), evidence hashed and checked (R33), the
+        flooding rules (R34, counting the earlier filings of the same call), the first tier
+        deadline armed (R3). One refused: an error naming its index; nothing is written."""
+        drafts = []
+        for index, (filing, citations) in enumerate(filings):
+            try:
+                drafts.append(self._draft(filing, citations, at))
+            except AccordError as exc:
+                raise _at_index(exc, index, len(filings)) from None
+        history = past_filings(
+            conn, [d.complainant.agent_id for d, _ in drafts], at - self.policy.window
+        )
+        armed = []
+        opening = []
+        for index, (draft, step) in enumerate(drafts):
+            filer = history[draft.complainant.agent_id]
+            try:
+                check_filing(draft, filer, now=at, policy=self.policy)
+            except AccordError as exc:
+                raise _at_index(exc, index, len(filings)) from None
+            filer.append(PastFiling(filed_at=at))
+            deadline = new_tier_deadline(
+                draft.dispute_id, draft.current_escalation_level, draft.severity, at
+            )
+            armed.append(deadline)
+            due = isoformat(deadline.due_at)
+            opening.append((draft.model_copy(update={"escalation_deadline": due}), step))
+        arm_many(conn, armed)
+        return self._recorder.open_many(conn, opening, at)
+
+    def _draft(
+        self, filing: DisputeFiling, citations: Sequence[PrecedentCitation], at: datetime
+    ) -> tuple[DisputeRecord, DisputeStep]:
         tier = first_tier(
             filing.dispute_type, filing.severity, start_at_appeal=filing.start_at_appeal
         )
@@ -126,8 +160,8 @@ class DisputeSteps:
         )
         draft = DisputeRecord(
             dispute_id=dispute_id,
-            dispute_type=filing.dispute_type,  # checked by first_tier (R1)
-            severity=filing.severity,
+            dispute_type=DisputeType(filing.dispute_type),  # first_tier checked it (R1)
+            severity=Severity(filing.severity),
             status=CaseStatus.OPEN,
             current_escalation_level=tier,
             complainant=complainant,
@@ -138,13 +172,9 @@ class DisputeSteps:
             timeline=(),
             escalation_deadline=None,
             opened_at=when,
-            prev_hash="GENESIS",
-            prev_hash_secondary="GENESIS",
+            prev_hash=GENESIS,
+            prev_hash_secondary=GENESIS,
         )
-        history = past_filings(conn, complainant.agent_id, at - self.policy.window)
-        check_filing(draft, history, now=at, policy=self.policy)
-        deadline = arm_tier_deadline(conn, dispute_id, tier, draft.severity, at)
-        draft = draft.model_copy(update={"escalation_deadline": isoformat(deadline.due_at)})
         step = DisputeStep(
             event_type="dispute_opened",
             actor=complainant.agent_id,
@@ -156,7 +186,7 @@ class DisputeSteps:
             evidence=items,
             contents=contents,
         )
-        return self._recorder.open(conn, draft, step, at)
+        return draft, step
 
     # --- a party's steps ----------------------------------------------------------------
 
@@ -222,7 +252,7 @@ class DisputeSteps:
                 "from_level": here.value,
                 "to_level": target.value,
                 "by": "party",
-                "reason": reason[:4096],
+                "reason": _reason(reason),
             },
             status=check,
             tier=target,
@@ -250,7 +280,7 @@ class DisputeSteps:
         step = DisputeStep(
             event_type="dispute_withdrawn",
             actor=by,
-            details={"reason": reason[:4096]},
+            details={"reason": _reason(reason)},
             status=CaseStatus.WITHDRAWN,
             escalation_deadline=None,
         )
@@ -507,3 +537,20 @@ class DisputeSteps:
 
 
 __all__ = ["DEADLINE_ACTOR", "DISPUTE_EVENTS", "DisputeSteps", "status_at"]
+
+
+def _reason(reason: str) -> str:
+    """A step's reason, bounded (it is signed into the ledger)."""
+    if len(reason) > MAX_DETAIL_TEXT:
+        raise dispute_refused(
+            "R30", "reason", f"at most {MAX_DETAIL_TEXT:,} characters",
+            code="limits.exceeded", found=len(reason),
+        )  # fmt: skip
+    return reason
+
+
+def _at_index(error: AccordError, index: int, count: int) -> AccordError:
+    """``error`` naming which filing of a call of ``count`` it refused."""
+    if count > 1:
+        error.context = {**error.context, "index": index}
+    return error

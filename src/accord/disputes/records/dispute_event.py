@@ -20,11 +20,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, JsonValue, field_validator
+from pydantic import BaseModel, ConfigDict, field_validator
 
 from accord.disputes.dcp.dispute_record import DisputeRecord
 from accord.disputes.dcp.documents import record_document
 from accord.disputes.dcp.fields import DisputeId, Identifier, Timestamp
+from accord.disputes.records.base import Built
 
 R30_EVENTS: Final = (
     "dispute_opened",
@@ -61,8 +62,10 @@ class DisputeEvent(BaseModel):
     dispute_id: DisputeId
     actor: Identifier
     at: Timestamp
-    details: dict[str, JsonValue]
-    dispute_record: dict[str, JsonValue]
+    details: Built[dict[str, Any]]
+    """JSON values; the ledger's canonical form refuses anything else when it is appended."""
+    dispute_record: Built[dict[str, Any]]
+    """The signed §4 record's document, made by ``record_document`` from the validated record."""
 
     @field_validator("event_type")
     @classmethod
@@ -96,8 +99,10 @@ def dispute_event(
     actor: str,
     at: str,
     details: Mapping[str, Any],
+    document: dict[str, Any] | None = None,
 ) -> DisputeEvent:
-    """The ledger record of ``event_type`` for the dispute now standing as ``record`` (signed)."""
+    """The ledger record of ``event_type`` for the dispute now standing as ``record`` (signed;
+    ``document``: its ``record_document``, when the caller already made it)."""
     if record.signature is None:
         raise ValueError("a dispute event carries the signed dispute record")
     return DisputeEvent(
@@ -106,5 +111,5 @@ def dispute_event(
         actor=actor,
         at=at,
         details=dict(details),
-        dispute_record=record_document(record),
+        dispute_record=record_document(record) if document is None else document,
     )
