@@ -23,7 +23,7 @@ from accord.disputes.negotiation import commitment
 from accord.disputes.protocol import Disputes
 from accord.disputes.tiers import ArbitratorSettings
 from accord.errors import AccordError
-from accord.ledger import Ledger
+from accord.ledger import Ledger, TrustRoot
 from accord.precedents import Precedents, PrecedentSearch, PrecedentStore
 from accord.store import Database
 from accord.store.tables import deadlines
@@ -251,6 +251,8 @@ def test_r38_a_dispute_climbs_all_three_tiers_to_a_final_decision(stage: Stage) 
         "dispute_resolved",
     ):
         assert event in events
+    root = TrustRoot(stage.ledger.signer.kid, stage.ledger.signer.public_key)
+    assert stage.ledger.verify(root).entries == stage.ledger.size()  # the chain still verifies
 
 
 def test_r07_a_read_only_instance_refuses_tier_steps(
