@@ -39,7 +39,9 @@ def verify_ledger(
     url = resolve_database_url(db_url)
     missing = missing_sqlite_file(url)
     if missing is not None:
-        raise StoreError(f"no database at {missing}", code="store.no_database", path=str(missing))
+        raise StoreError(
+            f"no database at {missing}", code="store.no_database", path=str(missing)
+        )
     db = Database(url)
     try:
         return verify_database(

@@ -74,3 +74,4 @@ def parse_json(text: str, limits: Limits, *, where: str, first_line: int = 1) ->
             column=exc.colno,
             rule="well-formed JSON (RFC 8259)",
         ) from None
+

@@ -101,3 +101,34 @@ def test_r16_r17_the_principals_decide_an_appeal_with_their_reviewer_keys(run: R
                   "statutory", "--key", ana, "--key", bo)  # fmt: skip
     assert {s["agent_id"] for s in decided["signatures"]} == {"human:ana", "human:bo"}
     assert _ok(run, "show", dispute_id)["status"] == "resolved"
+
+
+def test_r10_r14_a_panel_is_seated_votes_and_signs_from_the_shell(run: Run) -> None:
+    Path("accord.yaml").write_text(CONFIG, encoding="utf-8")
+    billing = _key(run, "agent", "agent:billing")
+    audit = _key(run, "agent", "agent:audit")
+    members = {a: _key(run, "arbitrator", a) for a in ("arb:00", "arb:01", "arb:02")}
+    dispute_id = _open(run)
+    _ok(run, "escalate", dispute_id, "--by", "agent:billing", "--json")
+    nonces = {}
+    for agent, key in (("agent:billing", billing), ("agent:audit", audit)):
+        nonces[agent] = _ok(run, "commit", dispute_id, "--choice", "seed", "--key", key)
+    for agent, key in (("agent:billing", billing), ("agent:audit", audit)):
+        _ok(run, "reveal", dispute_id, "--nonce", nonces[agent]["nonce_hex"], "--choice", "seed",
+            "--key", key)  # fmt: skip
+    outsider = run("disputes", "nominate", dispute_id, "--arbitrator", "arb:99", "--key", billing,
+                   *OPTS)  # fmt: skip
+    assert outsider.exit_code == 2
+    _ok(run, "nominate", dispute_id, "--arbitrator", "arb:00", "--arbitrator", "arb:01",
+        "--key", billing)  # fmt: skip
+    _ok(run, "nominate", dispute_id, "--arbitrator", "arb:02", "--key", audit)
+    formed = _ok(run, "panel", dispute_id, "--question", "Who keeps the GPU?",
+                 "--position", "agent:billing=booked first", "--position", "agent:audit=statute",
+                 "--favours", "agent:billing", "--resolution", "billing keeps it")  # fmt: skip
+    assert sorted(formed["selection"]["selected"]) == ["arb:00", "arb:01", "arb:02"]
+    for agent, key in members.items():
+        _ok(run, "vote", dispute_id, "approve", "--reasoning", f"{agent} agrees", "--key", key)
+    assert _ok(run, "show", dispute_id)["status"] == "arbitrating"  # one signature of two
+    signed = _ok(run, "sign", dispute_id, "--key", members["arb:00"])
+    assert len(signed["signatures"]) >= 2
+    assert _ok(run, "show", dispute_id)["status"] == "resolved"

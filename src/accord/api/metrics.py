@@ -17,7 +17,6 @@ from accord.store import Database
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 
-
 class _StoreCollector(Collector):
     def __init__(self, db: Database) -> None:
         self._db = db
@@ -42,7 +41,6 @@ class _StoreCollector(Collector):
         depth = GaugeMetricFamily("accord_approval_queue_depth", "Pending approval items")
         depth.add_metric([], queue_depth(self._db))
         yield depth
-
 
 class Metrics:
     """One registry per app (tests build many apps in one process)."""

@@ -203,7 +203,9 @@ class BoundaryService:
         """What a successor can settle, one probe each."""
         return self.store.pending(session_id)
 
-    def find(self, *, session_id: str | None = None, status: str | None = None) -> list[Boundary]:
+    def find(
+        self, *, session_id: str | None = None, status: str | None = None
+    ) -> list[Boundary]:
         """Every boundary (oldest first), optionally of one session and one status.
 
         ``status`` is one of ``BOUNDARY_STATUSES``; anything else is ``boundary.bad_status``.

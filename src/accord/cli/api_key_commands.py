@@ -27,7 +27,9 @@ api_keys_app = typer.Typer(no_args_is_help=True, help="API keys of the HTTP serv
 def api_key_new(
     role: Annotated[Role, typer.Option(help="agent | reviewer | auditor | admin")],
     agent: Annotated[str | None, typer.Option(help="The agent id (role agent).")] = None,
-    principal: Annotated[str | None, typer.Option(help="The principal id (role reviewer).")] = None,
+    principal: Annotated[
+        str | None, typer.Option(help="The principal id (role reviewer).")
+    ] = None,
     label: Annotated[str, typer.Option(help="A note for `list`.")] = "",
     expires_in_days: Annotated[int | None, typer.Option(min=1)] = None,
     db: DbOption = None,

@@ -202,7 +202,9 @@ def verify(
     )
     try:
         _report_verification(
-            lambda: accord.verify(workers=workers, cases=not skip_cases, trusted_checkpoint=anchor),
+            lambda: accord.verify(
+                workers=workers, cases=not skip_cases, trusted_checkpoint=anchor
+            ),
             as_json,
         )
     finally:

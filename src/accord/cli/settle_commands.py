@@ -28,7 +28,6 @@ from accord.safe_files import refuse_existing
 
 eval_app = typer.Typer(no_args_is_help=True, help="Measure Accord against labelled data.")
 
-
 def _console(stderr: bool = False) -> Console:
     return Console(stderr=stderr)
 

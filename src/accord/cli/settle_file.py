@@ -114,7 +114,9 @@ class SettleFile:
         """A JSON array read a chunk at a time: one case in memory at once, whatever the
         number of cases."""
         with self._open() as fh:
-            elements = array_elements(fh, name=self.name, element_limit=self._limits.case_bytes)
+            elements = array_elements(
+                fh, name=self.name, element_limit=self._limits.case_bytes
+            )
             for index, raw in enumerate(elements):
                 where = f"{self.name}: case [{index}]"
                 data = parse_json(_decoded(raw, where, 1), self._limits, where=where)
@@ -132,9 +134,7 @@ class SettleFile:
                 if not raw.strip(_BLANK):
                     continue
                 data = parse_json(
-                    _decoded(raw, self.name, number),
-                    self._limits,
-                    where=where,
+                    _decoded(raw, self.name, number), self._limits, where=where,
                     first_line=number,
                 )
                 yield where, settle_case(data, where)
@@ -164,3 +164,4 @@ def _bad(where: str, rule: str) -> ValidationError:
 def _unreadable(name: str, exc: OSError) -> ValidationError:
     rule = f"cannot read: {exc.strerror}"
     return ValidationError(f"{name}: {rule}", code="settle.unreadable", field=name, rule=rule)
+

@@ -199,10 +199,8 @@ def case_counts(db: Database) -> list[tuple[str, str, str, int]]:
 
 def queue_depth(db: Database) -> int:
     """Pending approval items."""
-    query = (
-        select(func.count())
-        .select_from(approval_items)
-        .where(approval_items.c.status == ApprovalStatus.PENDING.value)
+    query = select(func.count()).select_from(approval_items).where(
+        approval_items.c.status == ApprovalStatus.PENDING.value
     )
     with db.read() as conn:
         return int(conn.execute(query).scalar_one())

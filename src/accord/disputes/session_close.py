@@ -76,7 +76,9 @@ def tier_reached_without_people(case: Case) -> Tier:
     """The highest tier that worked on the case before it waited for people: a probe, not a
     person, decides it, so it is never ``human_appeal`` (a tier-2 strategy that ran makes it
     ``contextual_arbitration``; otherwise the tier the dispute started at)."""
-    if any(a.tier is Tier.CONTEXTUAL_ARBITRATION and a.rung != "policy" for a in case.attempts):
+    if any(
+        a.tier is Tier.CONTEXTUAL_ARBITRATION and a.rung != "policy" for a in case.attempts
+    ):
         return Tier.CONTEXTUAL_ARBITRATION
     if case.classification is None:  # only agreement and merges have none; they never wait
         raise ValueError(f"case {case.case_id} was never a classified dispute")

@@ -163,10 +163,7 @@ def _check_request(request: SettleRequest, limits: Limits) -> tuple[Position, ..
     count = len(raw) if isinstance(raw, Sequence) else 0
     if count > limits.positions_per_case:
         raise exceeded(
-            "positions_per_case",
-            limits.positions_per_case,
-            count,
-            field="positions",
+            "positions_per_case", limits.positions_per_case, count, field="positions",
             unit="positions",
         )
     positions = _positions(raw)
@@ -185,12 +182,8 @@ def _check_request(request: SettleRequest, limits: Limits) -> tuple[Position, ..
             size = len(canonical_bytes(signable(position.output)))
             if size > limits.output_bytes:
                 raise exceeded(
-                    "output_bytes",
-                    limits.output_bytes,
-                    size,
-                    field=f"positions[{index}].output",
-                    unit="bytes",
-                    position=index,
+                    "output_bytes", limits.output_bytes, size,
+                    field=f"positions[{index}].output", unit="bytes", position=index,
                 )
     except CanonicalizationError:
         for name in ("subject", "task_type", "session_id"):
@@ -283,7 +276,9 @@ class Settler:
     def _checked(self, request: SettleRequest) -> tuple[Position, ...]:
         """The request's positions once the request, its positions and its agents are valid."""
         positions = _check_request(request, self.limits)
-        check_agents_known(positions, self.org, allow_unknown=self.settings.allow_unknown_agents)
+        check_agents_known(
+            positions, self.org, allow_unknown=self.settings.allow_unknown_agents
+        )
         return positions
 
     def _needs_tier_two(self, decided: Decided) -> bool:
@@ -410,11 +405,8 @@ class Settler:
         """Settle several cases in one transaction: all are recorded, or none."""
         if len(requests) > self.limits.cases_per_batch:
             raise exceeded(
-                "cases_per_batch",
-                self.limits.cases_per_batch,
-                len(requests),
-                field="requests",
-                unit="cases",
+                "cases_per_batch", self.limits.cases_per_batch, len(requests),
+                field="requests", unit="cases",
             )
         decided = []
         for index, request in enumerate(requests):  # every request is checked before any

@@ -52,7 +52,8 @@ def shared_outputs(case: Case) -> Case:
                 fc.model_copy(
                     update={
                         "groups": tuple(
-                            _with(g, "answer", partial(field_ref, fc.path)) for g in fc.groups
+                            _with(g, "answer", partial(field_ref, fc.path))
+                            for g in fc.groups
                         )
                     }
                 )

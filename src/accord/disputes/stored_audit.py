@@ -45,5 +45,7 @@ def audit_stored_rows(conn: Connection) -> StoredAudit:
     if cases.problem is not None:
         return StoredAudit(cases.checked, 0, cases.problem)
     views = {case_id: case.view for case_id, case in signed.items()}
-    items, found = audit_items(conn, signed_items(records_within(conn, APPROVAL_EVENTS)), views)
+    items, found = audit_items(
+        conn, signed_items(records_within(conn, APPROVAL_EVENTS)), views
+    )
     return StoredAudit(cases.checked, items, found)

@@ -40,7 +40,6 @@ def read_checkpoint_file(path: Path) -> Checkpoint:
 
     Only the form is checked here: :func:`check_extends` checks the signature.
     """
-
     def bad(rule: str) -> ValidationError:
         return ValidationError(
             f"{path}: not a usable checkpoint file: {rule}",

@@ -115,7 +115,9 @@ def verify_stored(
     if trusted_checkpoint is not None:
         windows = trust.registry.windows() | root.windows()
         with db.read() as conn:
-            path = consistency_path(leaf_reader(conn), trusted_checkpoint.tree_size, report.entries)
+            path = consistency_path(
+                leaf_reader(conn), trusted_checkpoint.tree_size, report.entries
+            )
         check_extends(
             trusted_checkpoint,
             size=report.entries,

@@ -491,7 +491,8 @@ def checkpoint_rows_to_items(rows: Sequence[Sequence[Any]]) -> list[tuple[Checkp
         ):
             if stored != signed:
                 raise VerificationFailed(
-                    f"checkpoint at size {tree_size}: column {name} does not match the signed body",
+                    f"checkpoint at size {tree_size}: column {name} does not match the "
+                    "signed body",
                     code="ledger.checkpoint_mismatch",
                     seq=tree_size,
                     tree_size=tree_size,

@@ -202,3 +202,12 @@ def test_r08_a_party_that_never_reveals_before_the_deadline_forfeits(world: Worl
     outcome = negotiation.coin_outcome(DISPUTE)
     assert outcome.winner == AUDIT.agent_id
     assert outcome.forfeited == (BILLING.agent_id,)
+
+
+def test_r07_a_revoked_agent_key_acts_for_nobody(world: World) -> None:
+    world.open()
+    key = world.keys[BILLING.agent_id]
+    world.ledger.revoke_key(key.kid, "lost laptop")
+    with pytest.raises(UnknownActor):
+        world.tiers.negotiation.propose(DISPUTE, key, "billing first")
+    assert _rows(world) == 0

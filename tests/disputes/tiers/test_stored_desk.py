@@ -23,7 +23,7 @@ from accord.disputes.negotiation import commitment
 from accord.disputes.protocol import Disputes
 from accord.disputes.tiers import ArbitratorSettings
 from accord.errors import AccordError
-from accord.ledger import Ledger
+from accord.ledger import Ledger, TrustRoot
 from accord.precedents import Precedents, PrecedentSearch, PrecedentStore
 from accord.store import Database
 from accord.store.tables import deadlines
@@ -251,6 +251,8 @@ def test_r38_a_dispute_climbs_all_three_tiers_to_a_final_decision(stage: Stage) 
         "dispute_resolved",
     ):
         assert event in events
+    root = TrustRoot(stage.ledger.signer.kid, stage.ledger.signer.public_key)
+    assert stage.ledger.verify(root).entries == stage.ledger.size()  # the chain still verifies
 
 
 def test_r07_a_read_only_instance_refuses_tier_steps(
@@ -264,3 +266,18 @@ def test_r07_a_read_only_instance_refuses_tier_steps(
         reader.tiers.negotiation.propose(dispute_id, writer.keys[BILLING.agent_id], "mine")
     assert refused.value.code == "accord.read_only"
     assert ledger.size() == size
+
+
+def test_r11_an_arbitrator_in_an_active_stored_dispute_with_a_party_is_not_seated(
+    stage: Stage,
+) -> None:
+    busy = {"agent_id": "arb:00", "principal_id": "human:00", "organization_id": "acme"}
+    stage.open(complainant=busy, respondents=[BILLING])
+    dispute_id = stage.open()
+    stage.disputes.escalate(dispute_id, by=BILLING.agent_id)
+    stage.seat(dispute_id)
+    seated = stage.disputes.tiers.arbitration.panel(dispute_id)
+    assert seated is not None
+    reasons = {e.agent_id: e for e in seated.formation.eligibility}
+    assert reasons["arb:00"].breaks("R11")
+    assert "arb:00" not in seated.formation.member_ids

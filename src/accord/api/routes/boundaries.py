@@ -50,7 +50,9 @@ def list_boundaries(
 def get_boundary(state: State, boundary_id: BoundaryId) -> BoundaryOut:
     """One boundary and every probe attempt made on it."""
     service = accord_of(state).boundaries
-    return BoundaryOut(boundary=service.get(boundary_id), attempts=service.attempts(boundary_id))
+    return BoundaryOut(
+        boundary=service.get(boundary_id), attempts=service.attempts(boundary_id)
+    )
 
 
 @post(

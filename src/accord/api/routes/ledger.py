@@ -86,7 +86,9 @@ def checkpoint(state: State) -> CheckpointOut:
     responses=error_responses(400, 401, 403, 404),
     tags=["ledger"],
 )
-def inclusion_proof(state: State, seq: Annotated[int, Parameter(ge=1, le=2**62)]) -> InclusionProof:
+def inclusion_proof(
+    state: State, seq: Annotated[int, Parameter(ge=1, le=2**62)]
+) -> InclusionProof:
     """Prove entry ``seq`` is in the ledger (signs a checkpoint first if the ledger grew);
     check it offline with ``accord ledger check-proof``."""
     with write_gate(state):

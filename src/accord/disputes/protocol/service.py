@@ -87,7 +87,7 @@ class Disputes(RuleCalls):
         self.deadlines = DisputeDeadlines(self._steps)
         """The :class:`EscalateOnDeadline` port ``deadline_sweep(..., disputes=...)`` takes."""
         self.tiers = DisputeTiers(
-            db=self._db, ledger=ledger, desk=StoredDisputeDesk(self, self._db), clock=clock,
+            db=self._db, ledger=ledger, desk=StoredDisputeDesk(self), clock=clock,
             interactions=interactions or InteractionLog(self._db), arbitrators=arbitrators,
             precedents=precedents,
         )  # fmt: skip

@@ -110,9 +110,9 @@ class Arbitration:
             )
         for agent_id in agent_ids:
             pool.member(agent_id)
-        agent = self._c.actor(signer, "agent")
         now = self._c.clock.now()
         with self._c.desk.transaction() as conn:
+            agent = self._c.actor_within(conn, signer, "agent")
             dispute = self._c.at_tier(conn, dispute_id, _TIER2, "R10")
             if agent not in dispute.party_ids:
                 raise refused(
@@ -221,9 +221,9 @@ class Arbitration:
         if choice not in ("approve", "dissent"):
             raise refused("R14", "vote", "approve or dissent", code="panels.bad_vote")
         check_text(reasoning, "reasoning", "R14")
-        agent = self._c.actor(signer, "arbitrator")
         now = self._c.clock.now()
         with self._c.desk.transaction() as conn:
+            agent = self._c.actor_within(conn, signer, "arbitrator")
             dispute, seated = self._seated(conn, dispute_id)
             vote = cast_vote(
                 dispute_id=dispute_id,
@@ -268,9 +268,9 @@ class Arbitration:
     def tally(self, dispute_id: str, signer: Ed25519Signer) -> PanelTally:
         """Count the votes now (every member voted, or the deadline passed: R14, R15); the
         signing member (its arbitrator key) signs the resolution."""
-        agent = self._c.actor(signer, "arbitrator")
         now = self._c.clock.now()
         with self._c.desk.transaction() as conn:
+            agent = self._c.actor_within(conn, signer, "arbitrator")
             dispute, seated = self._seated(conn, dispute_id)
             if not seated.formation.is_member(agent):
                 raise refused(

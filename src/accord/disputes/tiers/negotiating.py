@@ -81,9 +81,9 @@ class Negotiating:
     ) -> Proposal:
         """The signing party proposes ``terms`` (and accepts them)."""
         check_text(terms, "terms", "R7")
-        agent = self._c.actor(signer, "agent")
         now = self._c.clock.now()
         with self._c.desk.transaction() as conn:
+            agent = self._c.actor_within(conn, signer, "agent")
             dispute, state = self._open(conn, dispute_id)
             after = state.propose(agent, terms, at=now, responds_to=responds_to)
             proposal = after.proposals[-1]
@@ -119,9 +119,9 @@ class Negotiating:
     ) -> Negotiation:
         """The signing party answers with evidence addressed by ``content_hash`` (R7, R33)."""
         check_text(description, "description", "R7")
-        agent = self._c.actor(signer, "agent")
         now = self._c.clock.now()
         with self._c.desk.transaction() as conn:
+            agent = self._c.actor_within(conn, signer, "agent")
             dispute, state = self._open(conn, dispute_id)
             after = state.submit_counter_evidence(
                 agent, content_hash=content_hash, description=description, at=now, answers=answers
@@ -146,9 +146,9 @@ class Negotiating:
 
     def accept(self, dispute_id: str, signer: Ed25519Signer, proposal_id: str) -> NegotiationStep:
         """The signing party accepts ``proposal_id``; once every party has, it resolves (R7)."""
-        agent = self._c.actor(signer, "agent")
         now = self._c.clock.now()
         with self._c.desk.transaction() as conn:
+            agent = self._c.actor_within(conn, signer, "agent")
             dispute, state = self._open(conn, dispute_id)
             after = state.accept(agent, proposal_id, at=now)
             self._record(conn, dispute, state, after, now)
@@ -187,9 +187,9 @@ class Negotiating:
 
     def commit(self, dispute_id: str, signer: Ed25519Signer, commitment: str) -> CoinFlip:
         """The signing party commits (``sha256:`` over its nonce and choice, R8)."""
-        agent = self._c.actor(signer, "agent")
         now = self._c.clock.now()
         with self._c.desk.transaction() as conn:
+            agent = self._c.actor_within(conn, signer, "agent")
             dispute = self._c.at_tier(conn, dispute_id, _COIN_TIERS, "R8")
             flip = step_rows.coin_flip_within(conn, dispute_id, dispute.party_ids)
             if flip is None:
@@ -223,9 +223,9 @@ class Negotiating:
             raise refused(
                 "R8", "choice", f"at most {MAX_CHOICE} characters", code="coin.bad_choice"
             )
-        agent = self._c.actor(signer, "agent")
         now = self._c.clock.now()
         with self._c.desk.transaction() as conn:
+            agent = self._c.actor_within(conn, signer, "agent")
             dispute = self._c.at_tier(conn, dispute_id, _COIN_TIERS, "R8")
             flip = step_rows.coin_flip_within(conn, dispute_id, dispute.party_ids)
             if flip is None:

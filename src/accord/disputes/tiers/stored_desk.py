@@ -10,15 +10,13 @@ from contextlib import AbstractContextManager
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection
 
 from accord.conflicts import Tier
 from accord.crypto.hashing import content_hash
 from accord.disputes.dcp.documents import record_document
 from accord.disputes.dcp.resolution_record import ResolutionRecord
-from accord.disputes.tiers.dispute_port import OPEN_STATUSES, TierDispute
-from accord.store import Database
-from accord.store.tables import dcp_dispute_parties, dcp_disputes
+from accord.disputes.tiers.dispute_port import TierDispute
 
 if TYPE_CHECKING:
     from accord.disputes.protocol.service import Disputes
@@ -27,9 +25,8 @@ if TYPE_CHECKING:
 class StoredDisputeDesk:
     """The tiers' view of :class:`~accord.disputes.protocol.Disputes`."""
 
-    def __init__(self, disputes: Disputes, db: Database) -> None:
+    def __init__(self, disputes: Disputes) -> None:
         self._disputes = disputes
-        self._db = db
 
     def transaction(self) -> AbstractContextManager[Connection]:
         return self._disputes.transaction()
@@ -91,14 +88,4 @@ class StoredDisputeDesk:
 
     def active_between(self, a: str, b: str) -> Sequence[str]:
         """Active disputes that both ``a`` and ``b`` are parties to (R11)."""
-        mine = select(dcp_dispute_parties.c.dispute_id).where(dcp_dispute_parties.c.agent_id == a)
-        theirs = select(dcp_dispute_parties.c.dispute_id).where(dcp_dispute_parties.c.agent_id == b)
-        query = (
-            select(dcp_disputes.c.dispute_id)
-            .where(dcp_disputes.c.dispute_id.in_(mine))
-            .where(dcp_disputes.c.dispute_id.in_(theirs))
-            .where(dcp_disputes.c.status.in_(sorted(OPEN_STATUSES)))
-            .order_by(dcp_disputes.c.dispute_id)
-        )
-        with self._db.read() as conn:
-            return list(conn.execute(query).scalars())
+        return self._disputes.active_between(a, b)

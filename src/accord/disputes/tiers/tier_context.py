@@ -18,6 +18,7 @@ from accord.disputes.tiers.credentials import acting_agent
 from accord.disputes.tiers.dispute_port import DisputeDesk, TierDispute
 from accord.disputes.tiers.resolving import Resolver
 from accord.ledger import KeyRole, Ledger
+from accord.ledger.ledger import registry_within
 from accord.store import Database
 
 MAX_TEXT = 20_000
@@ -37,6 +38,11 @@ class TierContext:
     def actor(self, signer: Ed25519Signer, role: KeyRole) -> str:
         """The agent the signing key belongs to (see :mod:`credentials`)."""
         return acting_agent(self.ledger.key_registry(), signer, role)
+
+    def actor_within(self, conn: Connection, signer: Ed25519Signer, role: KeyRole) -> str:
+        """:meth:`actor` as the step's own transaction sees the key registry (a key revoked
+        before the step commits acts for nobody)."""
+        return acting_agent(registry_within(conn), signer, role)
 
     def at_tier(
         self, conn: Connection, dispute_id: str, tiers: tuple[Tier, ...], requirement: str
