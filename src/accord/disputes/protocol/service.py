@@ -305,7 +305,8 @@ class Disputes(RuleCalls):
         details: Mapping[str, Any] | None = None,
     ) -> StoredDispute:
         """Record the R30 event ``event_type`` (a vote, an objection, a compliance check)
-        without changing the dispute's status."""
+        without changing the dispute's status — a resolved dispute too (objections and
+        compliance checks follow its resolution, R20, R28)."""
         done = self._steps.record_event(
             conn, dispute_id, event_type, actor=actor, at=self._clock.now(), details=details
         )
