@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import crowd_bench
 import deadline_bench
+import dispute_bench
 import ledger_bench
 import memory_bench
 import precedent_bench
@@ -23,6 +24,7 @@ import race_bench
 import service_bench
 import settle_bench
 import strategies_bench
+import tiers_bench
 from common import Result, report
 
 SECTIONS = {
@@ -37,6 +39,8 @@ SECTIONS = {
     "precedents": precedent_bench,
     "deadlines": deadline_bench,
     "release": release_bench,
+    "disputes": dispute_bench,
+    "tiers": tiers_bench,
 }
 
 

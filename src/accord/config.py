@@ -15,6 +15,7 @@ from accord.approvals import TimeoutPolicy, WaitForever, policy_from_mapping
 from accord.config_errors import config_error, key_path, pydantic_rule, unknown_key
 from accord.conflicts import ChainOverrides, DecisionTable, DetectionSettings
 from accord.disputes import DecideSettings
+from accord.disputes.tiers.settings import ArbitratorSettings
 from accord.errors import ConfigError
 from accord.limits import Limits
 from accord.llm import ModelSettings
@@ -125,6 +126,7 @@ class Settings(_Strict):
     approvals: ApprovalsSettings = ApprovalsSettings()
     boundary: BoundarySettings = BoundarySettings()
     limits: Limits = Limits()
+    arbitrators: ArbitratorSettings | None = None
 
 
 class LoadedConfig(BaseModel):

@@ -9,13 +9,16 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from accord.api.auth_errors import Forbidden, Unauthenticated
-from accord.api.errors import status_for
+from accord.api.errors import error_body, status_for
 from accord.approvals.refusals import AlreadyDecided, ApprovalCancelled, DecisionForbidden
 from accord.errors import (
     AccordError,
     ConfigError,
+    CryptoError,
+    IllegalTransition,
     LedgerError,
     NotFound,
+    SignatureInvalid,
     StoreError,
     ValidationError,
 )
@@ -33,14 +36,26 @@ from tests.api.conftest import Tokens, bearer
         (AlreadyDecided("x"), 409),
         (ApprovalCancelled("x"), 409),
         (AccordError("x", code="approvals.conflict"), 409),
+        (IllegalTransition("x", from_status="resolved", to_status="open"), 409),
         (ValidationError("x"), 422),
         (ConfigError("x"), 422),
         (StoreError("x"), 503),
         (LedgerError("x"), 500),
+        (CryptoError("x"), 500),
+        (SignatureInvalid("x", field="composite_sig.classical"), 422),
     ],
 )
 def test_each_kind_of_refusal_has_its_status(error: AccordError, status: int) -> None:
     assert status_for(error) == status
+
+
+def test_a_refusal_by_a_dcp_rule_names_its_field_rule_and_requirement() -> None:
+    refusal = ValidationError(
+        "x", code="dcp.rate_limited", field="complainant", rule="10 per 24 h", requirement="R34"
+    )
+    body = error_body(refusal, "req-1")
+    assert (body.field, body.rule, body.requirement) == ("complainant", "10 per 24 h", "R34")
+    assert error_body(ValidationError("x"), None).requirement is None
 
 
 def test_a_clients_request_id_is_echoed_in_the_header_and_the_error_body(

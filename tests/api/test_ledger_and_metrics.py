@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from litestar import Litestar
 from litestar.testing import TestClient
 from sqlalchemy import update
 
 from accord.app import Accord
 from accord.disputes import Case
+from accord.ledger import ConsistencyProof
+from accord.ledger.anchor import read_checkpoint_file
 from accord.store.tables import cases
 from tests.api.conftest import Tokens, bearer
 
@@ -91,3 +96,68 @@ def test_a_consistency_proof_links_two_checkpoints(
         "/api/v1/ledger/consistency", params={"old_size": 12345}, headers=bearer(tokens.auditor)
     )
     assert unknown.status_code == 404
+
+
+def test_a_checkpoint_over_http_is_the_one_the_cli_prints_and_anchors_a_consistency_proof(
+    client: TestClient[Litestar], tokens: Tokens, escalated: Case, accord: Accord, tmp_path: Path
+) -> None:
+    first = client.get("/api/v1/ledger/checkpoint", headers=bearer(tokens.auditor))
+    assert first.status_code == 200
+    old = first.json()
+    assert old == accord.ledger.latest_checkpoint().to_json_dict()  # type: ignore[union-attr]
+    assert old["tree_size"] == accord.ledger.size()
+    # the body is a trusted-checkpoint file as `accord ledger checkpoint --out` writes it
+    kept = tmp_path / "anchor.json"
+    kept.write_text(json.dumps(old))
+    anchor = read_checkpoint_file(kept)
+    anchor.verify_signature(accord.keyring.trusted_public_keys())
+    again = client.get("/api/v1/ledger/checkpoint", headers=bearer(tokens.admin)).json()
+    assert again == old  # nothing appended since: the same checkpoint, not a new one
+    accord.settle("Ticket 9", [{"agent": "a:1", "output": "x"}, {"agent": "a:2", "output": "x"}])
+    newer = client.get("/api/v1/ledger/checkpoint", headers=bearer(tokens.auditor)).json()
+    assert newer["tree_size"] > old["tree_size"]
+    proof = client.get(
+        "/api/v1/ledger/consistency",
+        params={"old_size": old["tree_size"], "new_size": newer["tree_size"]},
+        headers=bearer(tokens.auditor),
+    ).json()
+    assert proof["old_checkpoint"] == old
+    assert proof["new_checkpoint"] == newer
+    ConsistencyProof.model_validate(proof).verify(accord.keyring.trusted_public_keys())
+
+
+def test_a_checkpoint_needs_an_auditor_or_admin_key(
+    client: TestClient[Litestar], tokens: Tokens
+) -> None:
+    assert client.get("/api/v1/ledger/checkpoint").status_code == 401
+    for token in (tokens.agent, tokens.reviewer):
+        refused = client.get("/api/v1/ledger/checkpoint", headers=bearer(token))
+        assert refused.status_code == 403
+        assert refused.json()["field"] == "authorization"
+
+
+def test_metrics_count_disputes_by_type_status_and_tier(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord
+) -> None:
+    def filing(dispute_type: str) -> dict[str, object]:
+        return {
+            "dispute_type": dispute_type,
+            "severity": "medium",
+            "complainant": "agent:billing",
+            "respondents": ["agent:audit"],
+            "subject": "both booked the GPU for tonight",
+        }
+
+    opened = accord.disputes.open_many([filing("resource_conflict"), filing("resource_conflict")])
+    accord.disputes.open(filing("directive_conflict"))
+    accord.disputes.escalate(opened[0].dispute_id, by="agent:audit", to_tier="human_appeal")
+    text = client.get("/metrics", headers=bearer(tokens.auditor)).text
+    lines = {line for line in text.splitlines() if line.startswith("accord_disputes{")}
+    assert lines == {
+        'accord_disputes{dispute_type="resource_conflict",status="open",'
+        'tier="direct_negotiation"} 1.0',
+        'accord_disputes{dispute_type="resource_conflict",status="appealing",'
+        'tier="human_appeal"} 1.0',
+        'accord_disputes{dispute_type="directive_conflict",status="open",'
+        'tier="contextual_arbitration"} 1.0',
+    }

@@ -16,6 +16,7 @@ from schemathesis.specs.openapi.checks import negative_data_rejection, positive_
 
 from accord.api import create_app
 from accord.app import Accord
+from accord.cli.key_commands import register_new_key
 from accord.disputes import Case
 from tests.api.conftest import Tokens, bearer
 
@@ -38,15 +39,35 @@ def _stays_invalid(case: schemathesis.Case) -> bool:
     return bool(broken - {ParameterLocation.HEADER})
 
 
+def _token_for(method: str, path: str, tokens: Tokens) -> str:
+    """The key of the role that may call the operation, so generated cases reach the handler:
+    reviewers decide, agents act in their own disputes, admins do the rest."""
+    if path.endswith(("/decision", "/decisions", "/stay")):
+        return tokens.reviewer
+    if method.upper() == "POST" and path.endswith("/panel"):
+        return tokens.admin  # seating a panel is the operator's step
+    if method.upper() == "POST" and path.startswith("/api/v1/disputes") and "import" not in path:
+        return tokens.agent
+    return tokens.admin
+
+
 def test_no_request_gets_a_server_error_or_an_off_schema_answer(
     accord: Accord, tokens: Tokens, escalated: Case
 ) -> None:
+    register_new_key(accord, None, "agent", "agent:billing", None)  # tier steps get signed
+    accord.disputes.open(  # one stored dispute, so reads and steps have something to find
+        dispute_type="resource_conflict",
+        severity="medium",
+        complainant="agent:billing",
+        respondents=["agent:audit"],
+        subject="both booked the GPU for tonight",
+    )
     app = create_app(accord, sweep_every=None, max_body_bytes=64_000)
     schema = schemathesis.openapi.from_asgi("/schema/openapi.json", app)
     checked = []
     for result in schema.get_all_operations():
         operation = result.ok()
-        headers = bearer(tokens.reviewer if operation.path.endswith("/decision") else tokens.admin)
+        headers = bearer(_token_for(operation.method, operation.path, tokens))
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
 
             @settings(
@@ -75,3 +96,9 @@ def test_no_request_gets_a_server_error_or_an_off_schema_answer(
                 assert mode is GenerationMode.NEGATIVE
         checked.append(operation.label)
     assert len(checked) >= 10, checked
+    assert {
+        "POST /api/v1/disputes",
+        "GET /api/v1/disputes/{dispute_id}",
+        "POST /api/v1/disputes/{dispute_id}/proposals",
+        "POST /api/v1/disputes/{dispute_id}/panel/votes",
+    } <= set(checked)

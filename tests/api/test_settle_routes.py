@@ -32,6 +32,19 @@ def test_settling_one_case_answers_its_decision(
     assert accord.cases.get(summary["case_id"]).subject == INVOICE["subject"]
 
 
+def test_an_agreement_answers_with_no_confidence_because_nobody_decided(
+    client: TestClient[Litestar], tokens: Tokens
+) -> None:
+    agreeing = {
+        "subject": "Currency of invoice 4411",
+        "positions": [{"agent": "a:1", "output": "EUR"}, {"agent": "a:2", "output": "EUR"}],
+    }
+    answer = client.post("/api/v1/settle", json=agreeing, headers=bearer(tokens.admin))
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["status"] == "no_conflict"
+    assert answer.json()["confidence"] is None
+
+
 def test_a_batch_settles_every_case_in_order(
     client: TestClient[Litestar], tokens: Tokens, accord: Accord
 ) -> None:

@@ -97,7 +97,9 @@ def test_an_unknown_top_level_key_is_named_as_it_was_written() -> None:
     with pytest.raises(ConfigError) as err:
         settings_from_mapping({"databse": {}}, source="accord.yaml")
     assert err.value.context["key_path"] == "databse"
-    assert err.value.context["rule"].startswith("unknown key; allowed keys: approvals, boundary")
+    assert err.value.context["rule"].startswith(
+        "unknown key; allowed keys: approvals, arbitrators, boundary"
+    )
 
 
 def test_a_key_that_takes_several_forms_says_which_and_hides_pydantic_s_branch_names() -> None:

@@ -35,7 +35,7 @@ def test_r23_add_signs_each_draft_with_the_service_key_and_show_prints_it(run: R
     assert json.loads(service_key.read_text())["kid"] == bundle["signature"]["kid"]
     shown = run("precedents", "show", bundle["jurisprudence_id"], *OPTS)
     assert shown.exit_code == 0, shown.output
-    assert json.loads(shown.stdout) == {**bundle, "superseded_by": []}
+    assert json.loads(shown.stdout) == {**bundle, "superseded_by": [], "filed_objections": []}
 
 
 def test_r24_search_prints_a_table_ranked_by_authority_with_whole_ids(run: Run) -> None:

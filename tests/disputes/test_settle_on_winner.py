@@ -125,7 +125,9 @@ def test_a_final_case_cannot_be_settled_again() -> None:
         "case_id": settled.case_id,
         "from_status": "resolved",
         "to_status": "resolved",
+        "field": "status",
         "rule": "R6",
+        "requirement": "R6",
     }
 
 

@@ -99,6 +99,7 @@ def test_every_python_example_is_run_by_a_test_here() -> None:
         "A strategy",
         "Waiting for a person: parking a task and resuming it elsewhere",
         "Waiting for a person: parking a task and resuming it elsewhere",
+        "Disputes (DCP-07)",
         "Verification",
     ]
 
@@ -134,6 +135,29 @@ def test_the_tour_pasted_into_python_and_a_shell_works(scratch: Path) -> None:
     assert "apr:" in result.stdout
     assert "VERIFIED" in result.stdout
     assert "1 reviewer-signed decision(s)" in " ".join(result.stdout.split())
+
+
+def test_the_disputes_example_runs_in_python_and_the_shell(scratch: Path) -> None:
+    [example] = python_blocks("Disputes (DCP-07)")
+    run_python(example)
+    [shell] = [b.body for b in blocks() if b.lang == "sh" and b.section == "Disputes (DCP-07)"]
+    bin_dir = str(Path(sys.executable).parent)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env["COLUMNS"] = "200"  # a table folds long cells on a narrow terminal
+    env.pop("ACCORD_DB", None)
+    env.pop("ACCORD_KEYS", None)
+    result = subprocess.run(
+        ["bash", "-euo", "pipefail", "-c", shell],
+        cwd=scratch,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stdout.count("policy_conflict") == 2  # opened, then listed
+    assert "0 deadline(s) fired" in result.stdout
 
 
 def test_the_verifier_example_runs(scratch: Path) -> None:

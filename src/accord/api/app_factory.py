@@ -11,8 +11,9 @@ import secrets
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
-from litestar import Litestar, Router
+from litestar import Litestar, Request, Router
 from litestar.config.csrf import CSRFConfig
 from litestar.datastructures import State
 from litestar.middleware.session.server_side import ServerSideSessionConfig
@@ -25,6 +26,7 @@ from litestar.stores.memory import MemoryStore
 from litestar.template.config import TemplateConfig
 
 from accord.api.api_keys import ApiKeyStore
+from accord.api.body_check import refuse_deep_body
 from accord.api.errors import EXCEPTION_HANDLERS
 from accord.api.guards import BEARER
 from accord.api.metrics import Metrics
@@ -34,6 +36,9 @@ from accord.api.routes import (
     approvals,
     boundaries,
     cases,
+    dispute_rules,
+    dispute_tiers,
+    disputes,
     dissent,
     health,
     ledger,
@@ -53,6 +58,11 @@ SESSION_SECONDS = 8 * 3600
 _HERE = Path(__file__).parent
 #: Paths that take no session or CSRF token (the JSON API authenticates every request).
 _STATELESS = ["^/api/", "^/health$", "^/ready$", "^/metrics$", "^/schema", "^/static/"]
+
+
+async def _check_request(request: Request[Any, Any, Any]) -> None:
+    refuse_unknown_query(request)
+    await refuse_deep_body(request)
 
 
 def create_app(
@@ -103,8 +113,12 @@ def create_app(
             boundaries.resolve_boundary,
             ledger.verify,
             ledger.tail,
+            ledger.checkpoint,
             ledger.inclusion_proof,
             ledger.consistency_proof,
+            *disputes.ROUTES,
+            *dispute_tiers.ROUTES,
+            *dispute_rules.ROUTES,
         ],
         security=[BEARER],
     )
@@ -142,7 +156,7 @@ def create_app(
             }
         ),
         exception_handlers=EXCEPTION_HANDLERS,
-        before_request=refuse_unknown_query,
+        before_request=_check_request,
         middleware=[
             request_context(registry.observe),
             ServerSideSessionConfig(

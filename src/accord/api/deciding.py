@@ -9,27 +9,15 @@ an unconfigured reviewer and a principal who is, or owns, a party of the case.
 
 from __future__ import annotations
 
+from accord.api.signing_keys import server_signer
 from accord.app import Accord
 from accord.approvals import ApprovalItem
 from accord.crypto import Ed25519Signer
-from accord.crypto.keyring import role_key_name
-from accord.errors import AccordError, KeyNotFound
 
 
 def reviewer_signer(accord: Accord, principal_id: str) -> Ed25519Signer:
     """``principal_id``'s reviewer key from the server's key folder."""
-    name = role_key_name("reviewer", principal_id)
-    try:
-        return accord.key_signer(name)
-    except KeyNotFound as exc:
-        raise AccordError(
-            f"{principal_id} has no reviewer key in {accord.keyring.directory}: create and "
-            f"register one with `accord keys new --role reviewer --principal {principal_id}`",
-            code="approvals.no_reviewer_key",
-            field="principal",
-            principal=principal_id,
-            key=name,
-        ) from exc
+    return server_signer(accord, "reviewer", principal_id, code="approvals.no_reviewer_key")
 
 
 def decide_as_reviewer(

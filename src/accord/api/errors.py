@@ -1,4 +1,4 @@
-"""One error body for every refusal: ``{code, message, field, rule, request_id}``.
+"""One error body for every refusal: ``{code, message, field, rule, requirement, request_id}``.
 
 ``AccordError`` codes map to 4xx by kind (``status_for``); Litestar's own refusals (bad JSON,
 unknown or mistyped fields, oversized bodies, unknown routes) get the same shape; anything
@@ -24,8 +24,10 @@ from accord.approvals.refusals import (
 from accord.errors import (
     AccordError,
     CryptoError,
+    IllegalTransition,
     LedgerError,
     NotFound,
+    SignatureInvalid,
     StoreError,
 )
 from accord.log import get_logger
@@ -38,6 +40,26 @@ CONFLICT_CODES = frozenset(
         "approvals.conflict",
         "approvals.cancelled",
         "approvals.already_resumed",
+        "disputes.final",
+        "objections.already_stayed",
+        "compliance.conflict",
+    }
+)
+#: Refusals of who acts, not of what was sent: the key's agent is not a party to the dispute
+#: (or not its complainant, or not a panel member), or the server holds no registered signing
+#: key for the caller.
+FORBIDDEN_CODES = frozenset(
+    {
+        "approvals.no_reviewer_key",
+        "api.no_signing_key",
+        "disputes.not_a_party",
+        "disputes.not_complainant",
+        "disputes.unknown_actor",
+        "negotiation.not_a_party",
+        "objections.not_a_party",
+        "coin.not_a_party",
+        "panels.nominator_not_a_party",
+        "panels.not_a_member",
     }
 )
 _HTTP_CODES = {
@@ -60,6 +82,8 @@ class ErrorBody(BaseModel):
     message: str
     field: str | None = None
     rule: str | None = None
+    requirement: str | None = None
+    """The DCP-07 requirement (``R34``) a refusal by a protocol rule names."""
     request_id: str | None = None
 
 
@@ -69,14 +93,16 @@ def status_for(error: AccordError) -> int:
         return 401
     if isinstance(error, Forbidden | DecisionForbidden | ConflictedDecider | UnconfiguredReviewer):
         return 403
-    if error.code == "approvals.no_reviewer_key":
+    if error.code in FORBIDDEN_CODES:
         return 403
     if isinstance(error, NotFound) or error.code.endswith("not_found"):
         return 404
-    if error.code in CONFLICT_CODES:
+    if error.code in CONFLICT_CODES or isinstance(error, IllegalTransition):
         return 409
     if isinstance(error, StoreError):
         return 503
+    if isinstance(error, SignatureInvalid):  # a signature handed in that does not verify
+        return 422
     if isinstance(error, LedgerError | CryptoError):
         return 500
     return 422
@@ -95,7 +121,8 @@ _DESCRIPTIONS = {
     401: "Missing, wrong, expired or revoked API key",
     403: "The key's role or identity may not do this",
     404: "No such object",
-    409: "Already decided (the body names the first decision)",
+    409: "Already decided (the body names the first decision), or a step the object's "
+    "current status does not allow",
     413: "Request body too large",
     422: "Well-formed but refused by a rule (the body names the field and the rule)",
     503: "The database is unreachable",
@@ -116,11 +143,13 @@ def error_body(exc: AccordError, request_id: str | None) -> ErrorBody:
     """The body of a refusal: the error's code and message, the field and rule it names."""
     field = exc.context.get("field")
     rule = exc.context.get("rule")
+    requirement = exc.context.get("requirement")
     return ErrorBody(
         code=exc.code,
         message=exc.message,
         field=None if field is None else str(field),
         rule=None if rule is None else str(rule),
+        requirement=None if requirement is None else str(requirement),
         request_id=request_id,
     )
 

@@ -1,4 +1,5 @@
-"""Prometheus metrics at ``/metrics``: cases by kind/tier/status and queue depth (read from
+"""Prometheus metrics at ``/metrics``: cases by kind/tier/status, DCP-07 disputes by
+type/status/tier and queue depth (read from
 the database at scrape time, so every worker reports the same figures) and request latency
 (per process; with ``--workers N`` each worker answers its own histogram)."""
 
@@ -11,6 +12,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 from accord.disputes.case_pages import case_counts, queue_depth
+from accord.disputes.protocol.counts import dispute_counts
 from accord.store import Database
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -28,6 +30,14 @@ class _StoreCollector(Collector):
         for kind, tier, status, count in case_counts(self._db):
             cases.add_metric([kind, tier, status], count)
         yield cases
+        disputes = GaugeMetricFamily(
+            "accord_disputes",
+            "DCP-07 disputes by type, status and tier",
+            labels=["dispute_type", "status", "tier"],
+        )
+        for dispute_type, status, tier, count in dispute_counts(self._db):
+            disputes.add_metric([dispute_type, status, tier], count)
+        yield disputes
         depth = GaugeMetricFamily("accord_approval_queue_depth", "Pending approval items")
         depth.add_metric([], queue_depth(self._db))
         yield depth

@@ -7,14 +7,16 @@ output, evidence) and its ``ValidationError`` becomes a 422 naming the field and
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from accord.approvals import ApprovalItem, ParkedTask, Resumption
 from accord.boundary import Boundary, ProbeAttempt
+from accord.crypto import RecordSignature
 from accord.disputes import Case, DissentRecord
 from accord.disputes.case_timeline import TimelineEvent
+from accord.ledger import Checkpoint
 
 NO_NUL = r"^[^\x00]*$"
 """Strings stored in columns may not hold NUL (PostgreSQL refuses it): a 400 here, not a 500."""
@@ -75,7 +77,7 @@ class CaseSummary(BaseModel):
     severity: str | None
     dispute_type: str | None
     tier: str
-    confidence: float
+    confidence: float | None
     dissent_ids: list[str]
     escalation_reason: str | None
     next_step: str | None
@@ -172,6 +174,22 @@ class VerifyOut(BaseModel):
     message: str | None = None
     seq: int | None = None
     case_id: str | None = None
+
+
+class CheckpointOut(BaseModel):
+    """A signed checkpoint in the JSON ``accord ledger checkpoint`` prints (and ``--out``
+    writes): ``Checkpoint.to_json_dict``, the one form of a checkpoint off the database."""
+
+    record_type: Literal["ledger_checkpoint"]
+    tree_size: int
+    root_hash: str
+    timestamp: str
+    signer_kid: str
+    signature: RecordSignature
+
+    @classmethod
+    def of(cls, checkpoint: Checkpoint) -> CheckpointOut:
+        return cls.model_validate(checkpoint.to_json_dict())
 
 
 class LedgerTail(BaseModel):

@@ -61,7 +61,12 @@ class Sweeper:
             if self._sweep is None:
                 accord = self._accord
                 self._sweep = deadline_sweep(
-                    accord.db, accord.clock, accord.approvals, read_only=accord.read_only
+                    accord.db,
+                    accord.clock,
+                    accord.approvals,
+                    disputes=accord.disputes.deadlines,
+                    compliance=accord.disputes.compliance,
+                    read_only=accord.read_only,
                 )
             return self._sweep.run()
 

@@ -31,6 +31,7 @@ from accord.crypto import Ed25519Signer, Keyring
 from accord.disputes import Case, CaseStore, Justifier, SettleRequest
 from accord.disputes.dissent_store import DissentStore
 from accord.disputes.outcome_view import case_outcome
+from accord.disputes.protocol import Disputes
 from accord.disputes.reliability_cache import ReliabilityCache
 from accord.disputes.reviewers import reviewer_for
 from accord.disputes.session_close import close_session_report
@@ -165,6 +166,13 @@ class Accord:
     def precedents(self) -> Precedents:
         """The jurisprudence registry: ``search``, ``get``, ``add`` (DCP-07 §7)."""
         return self._parts.precedents
+
+    @property
+    def disputes(self) -> Disputes:
+        """DCP-07 disputes: ``open``, ``submit_evidence``, ``escalate``, ``withdraw``,
+        ``show``, ``list``, ``export`` / ``import_sdk``; ``accord sweep`` escalates them at
+        their tier deadlines."""
+        return self._parts.disputes
 
     @property
     def org(self) -> OrgChart | None:

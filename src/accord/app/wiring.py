@@ -23,6 +23,7 @@ from accord.crypto import Keyring
 from accord.disputes import CaseStore, Settler
 from accord.disputes.approval_bridge import ApprovalBridge
 from accord.disputes.dissent_store import DissentStore
+from accord.disputes.protocol import Disputes
 from accord.disputes.reliability_cache import ReliabilityCache
 from accord.disputes.session_close import settle_from_receipt
 from accord.disputes.tier_two import TierTwo
@@ -92,6 +93,7 @@ class AccordParts:
     probes: ConfiguredProbes
     boundaries: BoundaryService
     precedents: Precedents
+    disputes: Disputes
     settler: Settler
     passphrase: str | None
 
@@ -210,6 +212,11 @@ def wire(
     )
     if max_commit_batch is not None:
         settler.commits.max_batch = max_commit_batch
+    precedents = Precedents(
+        PrecedentStore(db, clock),
+        PrecedentSearch(db),
+        None if read_only else ledger.signer,
+    )
     return AccordParts(
         db=db,
         keyring=keyring,
@@ -226,10 +233,15 @@ def wire(
         parking=Parking(db, approvals, clock),
         probes=probes,
         boundaries=boundaries,
-        precedents=Precedents(
-            PrecedentStore(db, clock),
-            PrecedentSearch(db),
-            None if read_only else ledger.signer,
+        precedents=precedents,
+        disputes=Disputes(
+            ledger,
+            clock,
+            precedents=precedents,
+            org=config.org,
+            limits=settings.limits,
+            read_only=read_only,
+            arbitrators=settings.arbitrators,
         ),
         settler=settler,
         passphrase=passphrase,

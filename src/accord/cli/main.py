@@ -19,6 +19,8 @@ from accord.cli import (
     api_key_commands,
     approval_commands,
     demo_service,
+    dispute_commands,
+    dispute_tier_commands,
     dissent_commands,
     init_command,
     precedent_commands,
@@ -29,6 +31,7 @@ from accord.cli import (
 )
 from accord.cli.demo import demo_config, run_day
 from accord.cli.demo_files import DemoPaths, remove_demo_files
+from accord.cli.dispute_rule_commands import add_rule_commands
 from accord.cli.key_commands import register_new_key
 from accord.cli.logging_setup import configure_logging
 from accord.cli.not_verified import describe_failure
@@ -80,6 +83,9 @@ app.add_typer(session_commands.session_app, name="session")
 app.add_typer(session_commands.boundaries_app, name="boundaries")
 app.add_typer(schema_app, name="schema")
 app.add_typer(precedent_commands.precedents_app, name="precedents")
+dispute_tier_commands.register(dispute_commands.disputes_app)
+add_rule_commands(dispute_commands.disputes_app)
+app.add_typer(dispute_commands.disputes_app, name="disputes")
 app.command("sweep")(sweep_command.sweep)
 app.command("settle")(settle_commands.settle)
 app.command("cases")(settle_commands.cases)

@@ -45,7 +45,12 @@ def sweep(
     try:
         try:
             sweeper = deadline_sweep(
-                accord.db, accord.clock, accord.approvals, read_only=accord.read_only
+                accord.db,
+                accord.clock,
+                accord.approvals,
+                disputes=accord.disputes.deadlines,
+                compliance=accord.disputes.compliance,
+                read_only=accord.read_only,
             )
         except AccordError as exc:
             report_problem("error", exc)

@@ -3,7 +3,8 @@
 ``accord sweep`` and the service's background sweeper both build it here: the approval
 queue's §12.4 timeouts always, the DCP-07 tier escalation (R4) when the case lifecycle's
 :class:`~accord.disputes.tier_deadlines.EscalateOnDeadline` port is given — without it,
-``dispute_tier`` rows stay armed (nothing is fired that nothing can handle).
+``dispute_tier`` rows stay armed (nothing is fired that nothing can handle); likewise the
+``dispute_compliance`` deadlines of required actions, fired when compliance is given.
 """
 
 from __future__ import annotations
@@ -12,6 +13,11 @@ from accord.approvals import ApprovalQueue
 from accord.approvals.timeout_handler import APPROVAL_TIMEOUT
 from accord.clock import Clock
 from accord.deadlines import DeadlineHandler, DeadlineSweep
+from accord.disputes.compliance.deadline import (
+    DISPUTE_COMPLIANCE,
+    ComplianceDeadlineHandler,
+    FailOnDeadline,
+)
 from accord.disputes.tier_deadlines import DISPUTE_TIER, DisputeTierHandler, EscalateOnDeadline
 from accord.errors import AccordError
 from accord.store import Database
@@ -23,10 +29,12 @@ def deadline_sweep(
     approvals: ApprovalQueue,
     *,
     disputes: EscalateOnDeadline | None = None,
+    compliance: FailOnDeadline | None = None,
     sweeper_id: str | None = None,
     read_only: bool = False,
 ) -> DeadlineSweep:
-    """A sweeper firing approval timeouts, and dispute tiers when ``disputes`` is given.
+    """A sweeper firing approval timeouts, dispute tiers when ``disputes`` is given, and
+    required actions' deadlines (R20, R21) when ``compliance`` is given.
 
     ``read_only`` (an Accord opened to read) refuses with ``accord.read_only``."""
     if read_only:
@@ -38,4 +46,6 @@ def deadline_sweep(
     handlers: dict[str, DeadlineHandler] = {APPROVAL_TIMEOUT: approvals.timeout_handler()}
     if disputes is not None:
         handlers[DISPUTE_TIER] = DisputeTierHandler(disputes)
+    if compliance is not None:
+        handlers[DISPUTE_COMPLIANCE] = ComplianceDeadlineHandler(compliance)
     return DeadlineSweep(db, clock, handlers, sweeper_id=sweeper_id)

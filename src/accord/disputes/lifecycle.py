@@ -89,7 +89,9 @@ def check_transition(from_status: CaseStatus, to_status: CaseStatus, case_id: st
         case_id=case_id or None,
         from_status=from_status.value,
         to_status=to_status.value,
+        field="status",
         rule="R6",
+        requirement="R6",
     )
 
 

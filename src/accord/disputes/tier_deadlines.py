@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import Connection
 
 from accord.conflicts import Severity, Tier
-from accord.deadlines import Deadline, Handled, arm, cancel, rearm
+from accord.deadlines import Deadline, Handled, arm, cancel, new_deadline, rearm
 from accord.disputes.deadline_rules import DeadlineStep, after_deadline, tier_deadline
 
 #: The deadline kind of a DCP-07 tier.
@@ -74,6 +74,18 @@ class DisputeTierHandler:
             next_due=step.next_due,
             next_tier=step.to_tier.value if step.to_tier else None,
         )
+
+
+def new_tier_deadline(dispute_id: str, tier: Tier, severity: Severity, now: datetime) -> Deadline:
+    """``tier``'s deadline for a dispute reaching it now (R3), not stored yet: many new
+    disputes' deadlines are stored together with ``accord.deadlines.arm_many``."""
+    return new_deadline(
+        kind=DISPUTE_TIER,
+        subject_id=dispute_id,
+        due_at=now + tier_deadline(severity, tier),
+        now=now,
+        tier=tier.value,
+    )
 
 
 def arm_tier_deadline(

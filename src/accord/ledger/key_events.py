@@ -18,8 +18,8 @@ KEY_REGISTERED = "key_registered"
 KEY_REVOKED = "key_revoked"
 KEY_EVENTS = (KEY_REGISTERED, KEY_REVOKED)
 
-KeyRole = Literal["service", "reviewer", "arbitrator"]
-KEY_ROLES: tuple[KeyRole, ...] = ("service", "reviewer", "arbitrator")
+KeyRole = Literal["service", "reviewer", "arbitrator", "agent"]
+KEY_ROLES: tuple[KeyRole, ...] = ("service", "reviewer", "arbitrator", "agent")
 Kid = Annotated[str, Field(pattern=r"^[0-9a-f]{32}$")]
 
 

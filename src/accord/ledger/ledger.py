@@ -153,6 +153,31 @@ class Ledger:
                 raise
         return prepared
 
+    def append_linked_within(
+        self, conn: Connection, builders: Sequence[Callable[[ChainHead], Event]]
+    ) -> list[SealedEntry]:
+        """Append, inside the caller's ``db.write()``, one event per builder, each built from
+        the head it will follow (a record that carries its predecessor's hashes, as DCP-07
+        records' ``prev_hash`` do); sealed in order and inserted together."""
+        if not builders:
+            return []
+        head = _head(conn)
+        timestamp = isoformat(self.clock.now())
+        sealed: list[SealedEntry] = []
+        for index, build in enumerate(builders):
+            event_type, record = build(head)
+            try:
+                item = PreparedEvent(
+                    validate_event_type(event_type), record_bytes(record), _PREPARED
+                )
+            except ValidationError as exc:
+                exc.context = {**exc.context, "index": index}
+                raise
+            entry = seal(head.seq + 1, item.event_type, item.record, head, self.signer, timestamp)
+            sealed.append(entry)
+            head = entry.head()
+        return self._insert_sealed(conn, sealed)
+
     def _append_prepared(
         self, conn: Connection, prepared: Sequence[PreparedEvent]
     ) -> list[SealedEntry]:
@@ -165,6 +190,10 @@ class Ledger:
             entry = seal(head.seq + 1, item.event_type, item.record, head, self.signer, timestamp)
             sealed.append(entry)
             head = entry.head()
+        return self._insert_sealed(conn, sealed)
+
+    def _insert_sealed(self, conn: Connection, sealed: list[SealedEntry]) -> list[SealedEntry]:
+        head = sealed[-1].head()
         self.db.insert_rows(conn, ledger_entries, [s.row() for s in sealed])
         every = self.checkpoint_every
         if every is not None and head.seq // every > (sealed[0].seq - 1) // every:
@@ -439,6 +468,12 @@ def records_within(
         for row in rows:
             yield int(row.seq), str(row.event_type), json.loads(row.body)["record"]
         last = int(rows[-1].seq)
+
+
+def head_within(conn: Connection) -> ChainHead:
+    """The ledger's last entry as seen in ``conn`` (genesis when empty): what a record appended
+    next in that transaction chains to (``prev_hash``)."""
+    return _head(conn)
 
 
 _HEAD_SQL = (

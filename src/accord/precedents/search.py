@@ -36,7 +36,7 @@ from sqlalchemy import (
 from accord.precedents.bundle import JurisprudenceBundle
 from accord.precedents.precedent import Precedent
 from accord.precedents.query import DEFAULT_LIMIT, PrecedentQuery
-from accord.precedents.reading import superseding_ids
+from accord.precedents.reading import superseding_ids, with_derived
 from accord.precedents.refusals import as_precedent_error
 from accord.precedents.rows import APPLICABLE, INAPPLICABLE
 from accord.store.database import Database
@@ -154,13 +154,8 @@ class PrecedentSearch:
             documents = {row.jurisprudence_id: row.document for row in found}
             superseded = [jid for jid, flag in ranked if flag]
             successors = superseding_ids(conn, superseded) if superseded else {}
-        return [
-            Precedent(
-                bundle=JurisprudenceBundle.model_validate_json(documents[jid]),
-                superseded_by=tuple(successors.get(jid, ())),
-            )
-            for jid in ids
-        ]
+            bundles = [JurisprudenceBundle.model_validate_json(documents[jid]) for jid in ids]
+            return with_derived(conn, bundles, successors)
 
 
 def _ranked_ids(conn: Connection, query: PrecedentQuery) -> Sequence[Row[str, int]]:

@@ -308,3 +308,239 @@ deadlines = Table(
         postgresql_where=text("state = 'armed'"),
     ),
 )
+
+#: DCP-07 disputes (issue 12): one row per dispute filed through ``Accord.disputes``.
+#: ``document`` is the latest signed §4 dispute record (the same record the dispute's latest
+#: ledger event carries); the other columns are derived copies kept for queries and for the
+#: filing rules (R34: filings per complainant, disputes resolved against their filer);
+#: ``opened_seq`` is the ledger entry that opened it (listings run in that order).
+dcp_disputes = Table(
+    "dcp_disputes",
+    metadata,
+    Column("dispute_id", String(64), primary_key=True),
+    Column("opened_seq", BigInteger, nullable=False, unique=True),
+    Column("dispute_type", String(40), nullable=False),
+    Column("severity", String(16), nullable=False),
+    Column("status", String(32), nullable=False),
+    Column("tier", String(40), nullable=False),
+    Column("complainant_id", String(256), nullable=False),
+    Column("opened_at", String(40), nullable=False),
+    Column("updated_at", String(40), nullable=False),
+    Column("escalation_deadline", String(40), nullable=True),
+    Column("party_escalated", Boolean, nullable=False),
+    Column("resolution_id", String(64), nullable=True),
+    Column("resolved_against_complainant", Boolean, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("document", Text, nullable=False),
+    Column("resolution", Text, nullable=True),
+    Index("ix_dcp_disputes_complainant", "complainant_id", "opened_at"),
+    Index("ix_dcp_disputes_status", "status", "opened_seq"),
+)
+
+#: Every party of a DCP-07 dispute (complainant and respondents), to find a party's disputes.
+dcp_dispute_parties = Table(
+    "dcp_dispute_parties",
+    metadata,
+    Column("dispute_id", String(64), primary_key=True),
+    Column("agent_id", String(256), primary_key=True),
+    Column("role", String(16), nullable=False),
+    Column("principal_id", String(256), nullable=False),
+    Column("organization_id", String(256), nullable=False),
+    Index("ix_dcp_dispute_parties_agent", "agent_id", "dispute_id"),
+)
+
+#: Evidence content, content-addressed (R33): the key is the ``sha256:`` of the content;
+#: written once, never updated (a second submission of the same content shares the row).
+dcp_evidence_contents = Table(
+    "dcp_evidence_contents",
+    metadata,
+    Column("content_hash", String(80), primary_key=True),
+    Column("media", String(16), nullable=False),
+    Column("size", Integer, nullable=False),
+    Column("content", LargeBinary, nullable=False),
+)
+
+#: Each evidence item of a dispute (R5, R33): insert-only; its content is in
+#: ``dcp_evidence_contents`` under ``content_hash``.
+dcp_dispute_evidence = Table(
+    "dcp_dispute_evidence",
+    metadata,
+    Column("dispute_id", String(64), primary_key=True),
+    Column("evidence_id", String(256), primary_key=True),
+    Column("submitted_by", String(256), nullable=False),
+    Column("evidence_type", String(256), nullable=False),
+    Column("reference", String(256), nullable=False),
+    Column("description", Text, nullable=False),
+    Column("content_hash", String(80), nullable=False),
+    Column("submitted_at", String(40), nullable=False),
+    Column("ledger_seq", BigInteger, nullable=False),
+)
+
+#: A dispute's timeline: one row per event, in order, with the ledger entry that signs it.
+dcp_dispute_events = Table(
+    "dcp_dispute_events",
+    metadata,
+    Column("dispute_id", String(64), primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("event_type", String(64), nullable=False),
+    Column("actor", String(256), nullable=False),
+    Column("at", String(40), nullable=False),
+    Column("status", String(32), nullable=False),
+    Column("tier", String(40), nullable=False),
+    Column("ledger_seq", BigInteger, nullable=False),
+)
+
+#: DCP-07 tiers 1–3 on a persisted dispute (``disputes/tiers``), all keyed by ``dispute_id``.
+#: Tier 1: every negotiation step (proposal, acceptance, counter-evidence) in order, and the
+#: commit–reveal coin flip (its windows, then one commit and one reveal per party).
+dispute_negotiation_steps = Table(
+    "dispute_negotiation_steps",
+    metadata,
+    Column("dispute_id", String(64), primary_key=True),
+    Column("position", Integer, primary_key=True),
+    Column("kind", String(32), nullable=False),
+    Column("agent_id", String(256), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("recorded_at", String(40), nullable=False),
+)
+dispute_coin_flips = Table(
+    "dispute_coin_flips",
+    metadata,
+    Column("dispute_id", String(64), primary_key=True),
+    Column("options", Text, nullable=False),
+    Column("commit_deadline", String(40), nullable=False),
+    Column("reveal_deadline", String(40), nullable=False),
+    Column("opened_at", String(40), nullable=False),
+)
+dispute_coin_steps = Table(
+    "dispute_coin_steps",
+    metadata,
+    Column("dispute_id", String(64), primary_key=True),
+    Column("kind", String(16), primary_key=True),
+    Column("agent_id", String(256), primary_key=True),
+    Column("body", Text, nullable=False),
+    Column("recorded_at", String(40), nullable=False),
+)
+#: Tier 2: the parties' nominations, the seated panel (its formation record and the question
+#: put to it), one vote per member (the signed vote and the reasoning it hashes).
+dispute_nominations = Table(
+    "dispute_nominations",
+    metadata,
+    Column("dispute_id", String(64), primary_key=True),
+    Column("nominated_by", String(256), primary_key=True),
+    Column("agent_id", String(256), primary_key=True),
+    Column("nominated_at", String(40), nullable=False),
+)
+dispute_panels = Table(
+    "dispute_panels",
+    metadata,
+    Column("panel_id", String(64), primary_key=True),
+    Column("dispute_id", String(64), nullable=False, unique=True),
+    Column("formation", Text, nullable=False),
+    Column("question", Text, nullable=False),
+    Column("resolution_hash", String(80), nullable=False),
+    Column("formed_at", String(40), nullable=False),
+    Column("vote_deadline", String(40), nullable=False),
+    Column("decision", String(40), nullable=True),
+    Column("tallied_at", String(40), nullable=True),
+    Column("pending_resolution", Text, nullable=True),
+)
+dispute_panel_votes = Table(
+    "dispute_panel_votes",
+    metadata,
+    Column("panel_id", String(64), primary_key=True),
+    Column("agent_id", String(256), primary_key=True),
+    Column("dispute_id", String(64), nullable=False),
+    Column("vote", Text, nullable=False),
+    Column("reasoning", Text, nullable=False),
+    Column("cast_at", String(40), nullable=False),
+)
+#: Tier 3: the responsible principals' final decision (one row per dispute).
+dispute_appeal_decisions = Table(
+    "dispute_appeal_decisions",
+    metadata,
+    Column("dispute_id", String(64), primary_key=True),
+    Column("resolution_id", String(64), nullable=False),
+    Column("principals", Text, nullable=False),
+    Column("decided_at", String(40), nullable=False),
+)
+
+#: DCP-07 compliance (R20–R22): one row per required action of a binding resolution. Its
+#: deadline is a ``dispute_compliance`` row of ``deadlines``; ``state`` is ``pending`` until a
+#: report verifies it (``verified``), the check or the deadline fails it (``failed``, with the
+#: ``policy_conflict`` dispute opened for it, R21), or a human principal stays the resolution
+#: (``stayed``, R28). The signed events (``dispute_compliance_verified`` / ``_failed``) are
+#: the record; this row is the queryable copy (``ledger_seq`` names the event).
+compliance_actions = Table(
+    "compliance_actions",
+    metadata,
+    Column("action_id", String(64), primary_key=True),
+    Column("dispute_id", String(64), nullable=False),
+    Column("resolution_id", String(64), nullable=False),
+    Column("position", Integer, nullable=False),
+    Column("agent_id", String(256), nullable=False),
+    Column("action", Text, nullable=False),
+    Column("method", String(64), nullable=False),
+    Column("due_at", String(40), nullable=False),
+    Column("resolution_seq", BigInteger, nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("settled_at", String(40), nullable=True),
+    Column("ledger_seq", BigInteger, nullable=True),
+    Column("failure", Text, nullable=True),
+    Column("followup_dispute_id", String(64), nullable=True),
+    Index("ix_compliance_actions_dispute", "dispute_id", "position"),
+    Index("ix_compliance_actions_agent", "agent_id", "state"),
+    Index("ux_compliance_actions_resolution", "resolution_id", "position", unique=True),
+)
+
+#: Repeated non-compliance (R22): one row each time an agent's failures reach the threshold
+#: again (a signed ``agent_noncompliance_flagged`` entry, ``ledger_seq``), for termination
+#: for cause under DCP-05 — a person's call, which Accord only flags.
+compliance_flags = Table(
+    "compliance_flags",
+    metadata,
+    Column("flag_id", String(64), primary_key=True),
+    Column("agent_id", String(256), nullable=False),
+    Column("failures", Integer, nullable=False),
+    Column("threshold", Integer, nullable=False),
+    Column("dispute_id", String(64), nullable=False),
+    Column("flagged_at", String(40), nullable=False),
+    Column("ledger_seq", BigInteger, nullable=False),
+    Index("ix_compliance_flags_agent", "agent_id", "flagged_at"),
+)
+
+#: Objections to a resolution (R27–R29): ``document`` is the signed §8 record (written once,
+#: never updated); the others are copies for queries. Bundles of the resolution list them
+#: when read (derived, like ``superseded_by``), never by rewriting the signed bundle.
+dispute_objections = Table(
+    "dispute_objections",
+    metadata,
+    Column("objection_id", String(64), primary_key=True),
+    Column("dispute_id", String(64), nullable=False),
+    Column("resolution_id", String(64), nullable=False),
+    Column("objection_type", String(16), nullable=False),
+    Column("objecting_agent", String(256), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("routed_to", String(40), nullable=True),
+    Column("filed_at", String(40), nullable=False),
+    Column("record_hash", String(80), nullable=False),
+    Column("ledger_seq", BigInteger, nullable=False),
+    Column("document", Text, nullable=False),
+    Index("ix_dispute_objections_dispute", "dispute_id", "filed_at"),
+    Index("ix_dispute_objections_resolution", "resolution_id", "filed_at"),
+)
+
+#: Stays of a resolution a human principal ordered on an objection (R28): at most one per
+#: objection; ``ledger_seq`` is the reviewer-signed ``dispute_stay_ordered`` entry.
+dispute_stays = Table(
+    "dispute_stays",
+    metadata,
+    Column("objection_id", String(64), primary_key=True),
+    Column("dispute_id", String(64), nullable=False),
+    Column("resolution_id", String(64), nullable=False),
+    Column("ordered_by", String(256), nullable=False),
+    Column("ordered_at", String(40), nullable=False),
+    Column("reason", Text, nullable=False),
+    Column("ledger_seq", BigInteger, nullable=False),
+    Index("ix_dispute_stays_resolution", "resolution_id"),
+)

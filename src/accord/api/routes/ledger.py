@@ -1,4 +1,5 @@
-"""``GET /api/v1/ledger/verify`` and ``/ledger/tail``: the signed record, for auditors."""
+"""``GET /api/v1/ledger/...``: verify, tail, checkpoint and proofs of the signed record, for
+auditors."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ from litestar import get
 from litestar.datastructures import State
 from litestar.params import Parameter
 
+from accord.api.api_keys import Role
 from accord.api.errors import error_responses
 from accord.api.guards import OVERSEERS, allow
 from accord.api.routes._state import accord_of
-from accord.api.schemas import LedgerTail, VerifyOut
+from accord.api.schemas import CheckpointOut, LedgerTail, VerifyOut
 from accord.api.write_gate import write_gate
 from accord.errors import VerificationFailed
 from accord.ledger import ConsistencyProof, InclusionProof
@@ -59,6 +61,22 @@ def tail(state: State, n: Annotated[int, Parameter(ge=1, le=500)] = 20) -> Ledge
     """The newest ``n`` entries, oldest of them first."""
     entries = accord_of(state).ledger.tail(n)
     return LedgerTail(entries=[{**e.to_json_dict(), "entry_hash": e.entry_hash} for e in entries])
+
+
+@get(
+    "/ledger/checkpoint",
+    guards=[allow(Role.AUDITOR, Role.ADMIN)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403, 422),
+    tags=["ledger"],
+)
+def checkpoint(state: State) -> CheckpointOut:
+    """Sign a checkpoint over the whole ledger now (the newest one if nothing was appended
+    since), as ``accord ledger checkpoint`` prints it: keep it outside the database as a
+    trusted checkpoint, and pass its ``tree_size`` as ``old_size`` to ``/ledger/consistency``
+    later. An empty ledger is refused (422 ``ledger.empty``)."""
+    with write_gate(state):
+        return CheckpointOut.of(accord_of(state).ledger.checkpoint())
 
 
 @get(

@@ -23,5 +23,6 @@ from accord.api.metrics import CONTENT_TYPE, Metrics
     security=[BEARER],
 )
 def metrics(state: State) -> Response[bytes]:
-    """Cases by kind/tier/status, approval queue depth, request latency."""
+    """Cases by kind/tier/status, disputes by type/status/tier, approval queue depth,
+    request latency."""
     return Response(cast(Metrics, state["metrics"]).render(), media_type=CONTENT_TYPE)

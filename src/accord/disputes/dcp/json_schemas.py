@@ -33,6 +33,10 @@ DCP07_MODELS: Final[tuple[tuple[str, type[BaseModel]], ...]] = (
 """The records Accord publishes schemas for, by file name stem."""
 
 
+OMITTED_WHEN_ABSENT = "x-omitted-when-absent"
+"""The JSON Schema marker of a model field the record leaves out when it has no value."""
+
+
 def model_schema(name: str, model: type[BaseModel]) -> dict[str, Any]:
     """The draft 2020-12 schema of ``model`` as Accord publishes it, with ``$schema`` and ``$id``.
 
@@ -43,7 +47,11 @@ def model_schema(name: str, model: type[BaseModel]) -> dict[str, Any]:
     body = model.model_json_schema(mode="validation")
     for definition in (body, *body.get("$defs", {}).values()):
         if "properties" in definition:
-            definition["required"] = list(definition["properties"])
+            definition["required"] = [
+                name
+                for name, field in definition["properties"].items()
+                if not _omitted_when_absent(field)
+            ]
     properties = body.get("properties", {})
     if "signature" in properties and "anyOf" in properties["signature"]:  # optional in drafts
         signature = properties["signature"]
@@ -58,6 +66,17 @@ def model_schema(name: str, model: type[BaseModel]) -> dict[str, Any]:
         "$id": f"{SCHEMA_BASE_ID}{name}.schema.json",
         **body,
     }
+
+
+def _omitted_when_absent(field: dict[str, Any]) -> bool:
+    """A field marked ``OMITTED_WHEN_ABSENT`` (left out of the record rather than written as
+    null): optional in the published schema, and a string when present."""
+    if not field.pop(OMITTED_WHEN_ABSENT, False):
+        return False
+    [present] = [option for option in field.pop("anyOf") if option != {"type": "null"}]
+    field.pop("default", None)
+    field.update(present)
+    return True
 
 
 def schema_files(

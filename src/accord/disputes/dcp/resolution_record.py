@@ -6,7 +6,7 @@ signatures (the text gives it no shape of its own).
 
 from __future__ import annotations
 
-from typing import Literal, Self
+from typing import Any, Literal, Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -51,13 +51,57 @@ class Outcome(BaseModel):
     compliance_deadline: Timestamp | None
 
 
-class PrecedentApplication(BaseModel):
-    """A precedent the decision applied, and how it applies."""
+DEPARTED = "departed"
+"""The ``applicability`` of a precedent the decision departs from (R25)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+
+def _departure_reasoning_omitted_when_absent(schema: dict[str, Any]) -> None:
+    """Mark ``departure_reasoning`` ``x-omitted-when-absent`` in the model's JSON Schema (read
+    by ``dcp.json_schemas``). On the model, not the field: Litestar's OpenAPI generator
+    refuses unknown keys in a field's ``json_schema_extra`` (the service's ``/schema`` would
+    answer 500)."""
+    schema["properties"]["departure_reasoning"]["x-omitted-when-absent"] = True
+
+
+class PrecedentApplication(BaseModel):
+    """A precedent the decision considered, and how it applies; a departure (R25:
+    ``applicability`` ``departed``) carries the documented ``departure_reasoning``, which is
+    left out of the record when there is none (the §6 shape is unchanged for the others)."""
+
+    model_config = ConfigDict(
+        frozen=True, extra="forbid", json_schema_extra=_departure_reasoning_omitted_when_absent
+    )
 
     jurisprudence_id: JurisprudenceId
     applicability: Text
+    departure_reasoning: Text | None = Field(default=None, exclude_if=lambda value: value is None)
+
+    @model_validator(mode="after")
+    def _departure_is_reasoned(self) -> Self:
+        departed = self.applicability == DEPARTED
+        reasoning = (self.departure_reasoning or "").strip()
+        if departed and not reasoning:
+            raise refused(
+                "R25",
+                "precedents_applied.departure_reasoning",
+                "a departure from precedent carries its documented reasoning",
+                code="dcp.departure_unreasoned",
+                jurisprudence_id=self.jurisprudence_id,
+            )
+        if not departed and self.departure_reasoning is not None:
+            raise refused(
+                "R25",
+                "precedents_applied.departure_reasoning",
+                f"departure_reasoning is given only when applicability is {DEPARTED!r}",
+                code="dcp.departure_reasoning_misplaced",
+                jurisprudence_id=self.jurisprudence_id,
+            )
+        return self
+
+    @property
+    def departed(self) -> bool:
+        """Whether the decision departs from this precedent (R25)."""
+        return self.applicability == DEPARTED
 
 
 class PanelMember(BaseModel):

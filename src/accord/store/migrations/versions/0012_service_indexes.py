@@ -14,7 +14,7 @@ from __future__ import annotations
 from alembic import op
 
 revision = "0012_service_indexes"
-down_revision = "0008_interactions"
+down_revision = "0011_dcp_compliance_objections"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,407 @@
+"""The three DCP-07 tiers over HTTP: one route per ``Accord.disputes.tiers`` call.
+
+Every step is signed as the library requires, with the acting principal's registered key,
+which the server holds in its key folder (``api/signing_keys.py``): a party's agent key for
+negotiation, coin flip and nominations; a panel member's arbitrator key for votes, the tally
+and the resolution's signatures; the reviewer key of the key's principal for a human appeal.
+Who acts is the API key's agent or principal, never a body field. Seating a panel is the
+operator's step (admin key); reads follow the dispute's read rule.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from litestar import Request, get, post
+from litestar.datastructures import State
+from litestar.params import JSONBody, Parameter
+from pydantic import BaseModel
+
+from accord.api.api_keys import Role
+from accord.api.deciding import reviewer_signer
+from accord.api.dispute_schemas import (
+    ID_PATTERN,
+    AppealDecisionIn,
+    CommitIn,
+    CounterEvidenceIn,
+    FormPanelIn,
+    NominateIn,
+    ProposeIn,
+    RevealIn,
+    VoteIn,
+)
+from accord.api.errors import error_responses
+from accord.api.guards import READERS, allow, caller
+from accord.api.routes._state import accord_of
+from accord.api.routes.disputes import DisputeId, acting_agent, readable_dispute
+from accord.api.signing_keys import server_signer
+from accord.api.write_gate import write_gate
+from accord.crypto import Ed25519Signer
+from accord.disputes.dcp.resolution_record import ResolutionRecord
+from accord.disputes.negotiation import CoinFlip, CoinOutcome, Negotiation, Proposal
+from accord.disputes.panels import Nomination, PanelFormation, PanelTally, PanelVote
+from accord.disputes.tiers import DisputeTiers
+from accord.disputes.tiers.negotiating import NegotiationStep
+from accord.disputes.tiers.panel_rows import SeatedPanel
+
+_TAGS = ["dispute tiers"]
+_STEP_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 422)
+_READ_ERRORS = error_responses(400, 401, 403, 404)
+
+
+class CoinFlipOut(BaseModel):
+    """The dispute's coin flip as stored (``flip`` is null before the first commit)."""
+
+    flip: CoinFlip | None
+
+
+class PanelOut(BaseModel):
+    """The dispute's seated panel (``panel`` is null before one is seated)."""
+
+    panel: SeatedPanel | None
+
+
+class NominationsOut(BaseModel):
+    """The nominations this call added (one already made by the same party is not repeated)."""
+
+    items: tuple[Nomination, ...]
+
+
+def _tiers(state: State) -> DisputeTiers:
+    return accord_of(state).disputes.tiers
+
+
+def _as(request: Request[Any, Any, State], state: State, role: str) -> Ed25519Signer:
+    """The key the step is signed with: the API key's agent's ``role`` key."""
+    return server_signer(accord_of(state), role, acting_agent(request))
+
+
+def _reader(request: Request[Any, Any, State], state: State, dispute_id: str) -> None:
+    readable_dispute(accord_of(state), caller(request), dispute_id)
+
+
+# --- tier 1: negotiation (R7) and the coin flip (R8) ---------------------------------------
+
+
+@get(
+    "/disputes/{dispute_id:str}/negotiation",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    responses=_READ_ERRORS,
+    tags=_TAGS,
+)
+def get_negotiation(
+    request: Request[object, object, State], state: State, dispute_id: DisputeId
+) -> Negotiation:
+    """The dispute's tier-1 state: proposals, counter-evidence, acceptances, deadline."""
+    _reader(request, state, dispute_id)
+    return _tiers(state).negotiation.negotiation(dispute_id)
+
+
+@post(
+    "/disputes/{dispute_id:str}/proposals",
+    guards=[allow(Role.AGENT)],
+    sync_to_thread=True,
+    status_code=201,
+    responses=_STEP_ERRORS,
+    tags=_TAGS,
+)
+def propose(
+    request: Request[object, object, State],
+    state: State,
+    dispute_id: DisputeId,
+    data: JSONBody[ProposeIn],
+) -> Proposal:
+    """The key's agent proposes ``terms`` (and so accepts them); a proposal every party
+    accepts resolves the dispute (R7)."""
+    signer = _as(request, state, "agent")
+    with write_gate(state):
+        return _tiers(state).negotiation.propose(
+            dispute_id, signer, data.terms, responds_to=data.responds_to
+        )
+
+
+@post(
+    "/disputes/{dispute_id:str}/proposals/{proposal_id:str}/acceptance",
+    guards=[allow(Role.AGENT)],
+    sync_to_thread=True,
+    status_code=200,
+    responses=_STEP_ERRORS,
+    tags=_TAGS,
+)
+def accept(
+    request: Request[object, object, State],
+    state: State,
+    dispute_id: DisputeId,
+    proposal_id: Annotated[str, Parameter(max_length=256, pattern=ID_PATTERN)],
+) -> NegotiationStep:
+    """The key's agent accepts the proposal; once every party has, the dispute resolves and
+    the answer carries the signed §6 resolution (R7, R19)."""
+    signer = _as(request, state, "agent")
+    with write_gate(state):
+        return _tiers(state).negotiation.accept(dispute_id, signer, proposal_id)
+
+
+@post(
+    "/disputes/{dispute_id:str}/counter-evidence",
+    guards=[allow(Role.AGENT)],
+    sync_to_thread=True,
+    status_code=201,
+    responses=_STEP_ERRORS,
+    tags=_TAGS,
+)
+def counter_evidence(
+    request: Request[object, object, State],
+    state: State,
+    dispute_id: DisputeId,
+    data: JSONBody[CounterEvidenceIn],
+) -> Negotiation:
+    """The key's agent answers with evidence addressed by its content hash (R7, R33)."""
+    signer = _as(request, state, "agent")
+    with write_gate(state):
+        return _tiers(state).negotiation.counter_evidence(
+            dispute_id,
+            signer,
+            content_hash=data.content_hash,
+            description=data.description,
+            answers=data.answers,
+        )
+
+
+@get(
+    "/disputes/{dispute_id:str}/coin",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    responses=_READ_ERRORS,
+    tags=_TAGS,
+)
+def get_coin_flip(
+    request: Request[object, object, State], state: State, dispute_id: DisputeId
+) -> CoinFlipOut:
+    """The dispute's commit–reveal coin flip: commitments, reveals, deadlines (R8)."""
+    _reader(request, state, dispute_id)
+    return CoinFlipOut(flip=_tiers(state).negotiation.coin_flip(dispute_id))
+
+
+@get(
+    "/disputes/{dispute_id:str}/coin/outcome",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403, 404, 422),
+    tags=_TAGS,
+)
+def get_coin_outcome(
+    request: Request[object, object, State], state: State, dispute_id: DisputeId
+) -> CoinOutcome:
+    """The flip's outcome once settled (every party revealed, or the reveal deadline passed);
+    before that it is refused (R8)."""
+    _reader(request, state, dispute_id)
+    return _tiers(state).negotiation.coin_outcome(dispute_id)
+
+
+@post(
+    "/disputes/{dispute_id:str}/coin/commitments",
+    guards=[allow(Role.AGENT)],
+    sync_to_thread=True,
+    status_code=201,
+    responses=_STEP_ERRORS,
+    tags=_TAGS,
+)
+def commit(
+    request: Request[object, object, State],
+    state: State,
+    dispute_id: DisputeId,
+    data: JSONBody[CommitIn],
+) -> CoinFlip:
+    """The key's agent commits to its nonce and choice (R8)."""
+    signer = _as(request, state, "agent")
+    with write_gate(state):
+        return _tiers(state).negotiation.commit(dispute_id, signer, data.commitment)
+
+
+@post(
+    "/disputes/{dispute_id:str}/coin/reveals",
+    guards=[allow(Role.AGENT)],
+    sync_to_thread=True,
+    status_code=201,
+    responses=_STEP_ERRORS,
+    tags=_TAGS,
+)
+def reveal(
+    request: Request[object, object, State],
+    state: State,
+    dispute_id: DisputeId,
+    data: JSONBody[RevealIn],
+) -> CoinFlip:
+    """The key's agent reveals its nonce and choice, checked against its commitment (R8)."""
+    signer = _as(request, state, "agent")
+    with write_gate(state):
+        return _tiers(state).negotiation.reveal(
+            dispute_id, signer, bytes.fromhex(data.nonce_hex), data.choice
+        )
+
+
+# --- tier 2: the panel (R10–R15, R35) -------------------------------------------------------
+
+
+@post(
+    "/disputes/{dispute_id:str}/nominations",
+    guards=[allow(Role.AGENT)],
+    sync_to_thread=True,
+    status_code=201,
+    responses=_STEP_ERRORS,
+    tags=_TAGS,
+)
+def nominate(
+    request: Request[object, object, State],
+    state: State,
+    dispute_id: DisputeId,
+    data: JSONBody[NominateIn],
+) -> NominationsOut:
+    """The key's agent (a party) nominates candidates from the arbitrator pool (R10)."""
+    signer = _as(request, state, "agent")
+    with write_gate(state):
+        added = _tiers(state).arbitration.nominate(dispute_id, signer, data.agent_ids)
+    return NominationsOut(items=added)
+
+
+@post(
+    "/disputes/{dispute_id:str}/panel",
+    guards=[allow(Role.ADMIN)],
+    sync_to_thread=True,
+    status_code=201,
+    responses=_STEP_ERRORS,
+    tags=_TAGS,
+)
+def form_panel(state: State, dispute_id: DisputeId, data: JSONBody[FormPanelIn]) -> PanelFormation:
+    """Seat the panel (admin key): drawn verifiably from the eligible pool with the parties'
+    revealed coin-flip nonces (R10–R13, R32, R35), to vote on ``resolution``."""
+    with write_gate(state):
+        return _tiers(state).arbitration.form_panel(
+            dispute_id,
+            question=data.question,
+            positions=data.positions,
+            favours=data.favours,
+            resolution=data.resolution,
+        )
+
+
+@get(
+    "/disputes/{dispute_id:str}/panel",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    responses=_READ_ERRORS,
+    tags=_TAGS,
+)
+def get_panel(
+    request: Request[object, object, State], state: State, dispute_id: DisputeId
+) -> PanelOut:
+    """The seated panel: its formation, the question, the votes, the decision."""
+    _reader(request, state, dispute_id)
+    return PanelOut(panel=_tiers(state).arbitration.panel(dispute_id))
+
+
+@post(
+    "/disputes/{dispute_id:str}/panel/votes",
+    guards=[allow(Role.AGENT)],
+    sync_to_thread=True,
+    status_code=201,
+    responses=_STEP_ERRORS,
+    tags=_TAGS,
+)
+def vote(
+    request: Request[object, object, State],
+    state: State,
+    dispute_id: DisputeId,
+    data: JSONBody[VoteIn],
+) -> PanelVote:
+    """The key's agent, a panel member, votes (signed with its arbitrator key, R14, R36)."""
+    signer = _as(request, state, "arbitrator")
+    with write_gate(state):
+        return _tiers(state).arbitration.vote(dispute_id, signer, data.vote, data.reasoning)
+
+
+@post(
+    "/disputes/{dispute_id:str}/panel/tally",
+    guards=[allow(Role.AGENT)],
+    sync_to_thread=True,
+    status_code=200,
+    responses=_STEP_ERRORS,
+    tags=_TAGS,
+)
+def tally(
+    request: Request[object, object, State], state: State, dispute_id: DisputeId
+) -> PanelTally:
+    """A panel member closes the vote (everyone voted, or the deadline passed: R14, R15)."""
+    signer = _as(request, state, "arbitrator")
+    with write_gate(state):
+        return _tiers(state).arbitration.tally(dispute_id, signer)
+
+
+@post(
+    "/disputes/{dispute_id:str}/panel/signatures",
+    guards=[allow(Role.AGENT)],
+    sync_to_thread=True,
+    status_code=201,
+    responses=_STEP_ERRORS,
+    tags=_TAGS,
+)
+def sign_resolution(
+    request: Request[object, object, State], state: State, dispute_id: DisputeId
+) -> ResolutionRecord:
+    """A panel member signs the decided §6 resolution; M approving signatures resolve the
+    dispute (R14, R19, R44)."""
+    signer = _as(request, state, "arbitrator")
+    with write_gate(state):
+        return _tiers(state).arbitration.sign_resolution(dispute_id, signer)
+
+
+# --- tier 3: human appeal (R16) -------------------------------------------------------------
+
+
+@post(
+    "/disputes/{dispute_id:str}/appeal/decision",
+    guards=[allow(Role.REVIEWER)],
+    sync_to_thread=True,
+    status_code=201,
+    responses=_STEP_ERRORS,
+    tags=_TAGS,
+)
+def decide_appeal(
+    request: Request[object, object, State],
+    state: State,
+    dispute_id: DisputeId,
+    data: JSONBody[AppealDecisionIn],
+) -> ResolutionRecord:
+    """The key's principal decides the appeal, final and binding, signed with its reviewer
+    key (R16). The responsible principals of all parties decide together: one key decides
+    alone only when it is every party's principal (otherwise the library refuses, naming
+    them)."""
+    principal_id = caller(request).principal_id
+    assert principal_id is not None  # a reviewer key is always bound to a principal
+    accord = accord_of(state)
+    reviewer = accord.reviewer(reviewer_signer(accord, principal_id))
+    with write_gate(state):
+        return accord.disputes.tiers.appeal.decide_appeal(
+            dispute_id, [reviewer], outcome=data.outcome, reasoning=data.reasoning
+        )
+
+
+ROUTES = [
+    get_negotiation,
+    propose,
+    accept,
+    counter_evidence,
+    get_coin_flip,
+    get_coin_outcome,
+    commit,
+    reveal,
+    nominate,
+    form_panel,
+    get_panel,
+    vote,
+    tally,
+    sign_resolution,
+    decide_appeal,
+]
+"""Every route of this file, for ``create_app``."""

@@ -1,0 +1,110 @@
+"""The seated panel and its votes, in and out of ``dispute_panels`` / ``dispute_panel_votes``."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy import Connection, select, update
+
+from accord.clock import isoformat
+from accord.disputes.dcp.resolution_record import ResolutionRecord
+from accord.disputes.panels import PanelBallot, PanelFormation, PanelQuestion, PanelVote
+from accord.disputes.tiers.step_rows import to_json
+from accord.store.tables import dispute_panel_votes, dispute_panels
+
+
+class SeatedPanel(BaseModel):
+    """A dispute's panel as stored: how it was formed, what it is asked, the votes so far and
+    each voter's reasoning (kept permanently, dissent included: R35)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    formation: PanelFormation
+    question: PanelQuestion
+    votes: tuple[PanelVote, ...]
+    reasoning: dict[str, str]
+    decision: str | None
+    pending_resolution: ResolutionRecord | None = None
+    """A decided panel's §6 record still short of M approving members' signatures."""
+
+    @property
+    def ballot(self) -> PanelBallot:
+        return PanelBallot(
+            formation=self.formation,
+            resolution_hash=self.question.resolution_hash,
+            votes=self.votes,
+        )
+
+
+def panel_within(conn: Connection, dispute_id: str) -> SeatedPanel | None:
+    row = conn.execute(
+        select(dispute_panels).where(dispute_panels.c.dispute_id == dispute_id)
+    ).first()
+    if row is None:
+        return None
+    votes = conn.execute(
+        select(
+            dispute_panel_votes.c.agent_id,
+            dispute_panel_votes.c.vote,
+            dispute_panel_votes.c.reasoning,
+        )
+        .where(dispute_panel_votes.c.panel_id == row.panel_id)
+        .order_by(dispute_panel_votes.c.cast_at, dispute_panel_votes.c.agent_id)
+    ).all()
+    return SeatedPanel(
+        formation=PanelFormation.model_validate_json(row.formation),
+        question=PanelQuestion.model_validate_json(row.question),
+        votes=tuple(PanelVote.model_validate_json(v.vote) for v in votes),
+        reasoning={v.agent_id: v.reasoning for v in votes},
+        decision=row.decision,
+        pending_resolution=(
+            None
+            if row.pending_resolution is None
+            else ResolutionRecord.model_validate_json(row.pending_resolution)
+        ),
+    )
+
+
+def seat_panel(conn: Connection, formation: PanelFormation, question: PanelQuestion) -> None:
+    conn.execute(
+        dispute_panels.insert().values(
+            panel_id=formation.panel_id,
+            dispute_id=formation.dispute_id,
+            formation=to_json(formation),
+            question=to_json(question),
+            resolution_hash=question.resolution_hash,
+            formed_at=isoformat(formation.formed_at),
+            vote_deadline=isoformat(formation.vote_deadline),
+        )
+    )
+
+
+def add_vote(conn: Connection, vote: PanelVote, reasoning: str, at: datetime) -> None:
+    conn.execute(
+        dispute_panel_votes.insert().values(
+            panel_id=vote.panel_id,
+            agent_id=vote.agent_id,
+            dispute_id=vote.dispute_id,
+            vote=to_json(vote),
+            reasoning=reasoning,
+            cast_at=isoformat(at),
+        )
+    )
+
+
+def mark_tallied(conn: Connection, panel_id: str, decision: str, at: datetime) -> None:
+    conn.execute(
+        update(dispute_panels)
+        .where(dispute_panels.c.panel_id == panel_id)
+        .values(decision=decision, tallied_at=isoformat(at))
+    )
+
+
+def keep_pending(conn: Connection, panel_id: str, resolution: ResolutionRecord | None) -> None:
+    """Store (or, with None, clear) the decided panel's record awaiting signatures."""
+    conn.execute(
+        update(dispute_panels)
+        .where(dispute_panels.c.panel_id == panel_id)
+        .values(pending_resolution=None if resolution is None else to_json(resolution))
+    )

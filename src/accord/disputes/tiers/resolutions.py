@@ -1,0 +1,57 @@
+"""The one builder of the §6 resolution record a tier writes when it resolves a dispute (R7,
+R15, R16, R19): level, type, outcome, reasoning, the panel section for tier 2, chained to the
+ledger's last entry inside the writing transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection
+
+from accord.clock import isoformat
+from accord.conflicts import Tier
+from accord.disputes.dcp.chain import chain_link_at
+from accord.disputes.dcp.resolution_record import ResolutionRecord
+from accord.disputes.dcp.vocabulary import ResolutionType
+from accord.ids import new_id
+from accord.ledger.ledger import head_within
+
+COMPLIANCE_METHOD = "audit_chain_review"
+
+
+def tier_resolution(
+    conn: Connection,
+    *,
+    dispute_id: str,
+    level: Tier,
+    resolution_type: ResolutionType,
+    description: str,
+    reasoning: str,
+    at: datetime,
+    panel: Mapping[str, Any] | None = None,
+) -> ResolutionRecord:
+    """An unsigned resolution of ``dispute_id`` decided at ``level`` at ``at``."""
+    link = chain_link_at(head_within(conn))
+    moment = isoformat(at)
+    return ResolutionRecord.model_validate(
+        {
+            "resolution_id": new_id("res", at),
+            "dispute_id": dispute_id,
+            "resolution_level": level.value,
+            "resolution_type": resolution_type.value,
+            "outcome": {
+                "description": description,
+                "actions_required": [],
+                "compliance_verification_method": COMPLIANCE_METHOD,
+                "compliance_deadline": None,
+            },
+            "reasoning": reasoning,
+            "panel": None if panel is None else dict(panel),
+            "effective_at": moment,
+            "timestamp": moment,
+            "prev_hash": link.prev_hash,
+            "prev_hash_secondary": link.prev_hash_secondary,
+        }
+    )

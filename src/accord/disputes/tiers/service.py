@@ -1,0 +1,38 @@
+"""The three tiers as one object, built from the shared ports."""
+
+from __future__ import annotations
+
+from accord.clock import Clock
+from accord.disputes.tiers.appeal import HumanAppeal
+from accord.disputes.tiers.arbitration import Arbitration
+from accord.disputes.tiers.dispute_port import DisputeDesk
+from accord.disputes.tiers.negotiating import Negotiating
+from accord.disputes.tiers.resolving import Resolver
+from accord.disputes.tiers.settings import ArbitratorSettings
+from accord.disputes.tiers.tier_context import TierContext
+from accord.ledger import Ledger
+from accord.org.interactions import InteractionHistory
+from accord.precedents import Precedents
+from accord.store import Database
+
+
+class DisputeTiers:
+    """``negotiation`` (tier 1), ``arbitration`` (tier 2) and ``appeal`` (tier 3)."""
+
+    def __init__(
+        self,
+        *,
+        db: Database,
+        ledger: Ledger,
+        desk: DisputeDesk,
+        clock: Clock,
+        interactions: InteractionHistory,
+        arbitrators: ArbitratorSettings | None = None,
+        precedents: Precedents | None = None,
+    ) -> None:
+        context = TierContext(
+            db=db, ledger=ledger, desk=desk, clock=clock, resolver=Resolver(db, desk, precedents)
+        )
+        self.negotiation = Negotiating(context)
+        self.arbitration = Arbitration(context, arbitrators, interactions)
+        self.appeal = HumanAppeal(context)

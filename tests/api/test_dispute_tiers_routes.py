@@ -1,0 +1,275 @@
+"""The three DCP-07 tiers over HTTP: parties negotiate and flip the coin as their key's
+agent, panel members vote as theirs, a reviewer decides the appeal as its principal; every
+step is signed with the acting principal's key the server holds; strangers get 403."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from accord.api import ApiKeyStore, create_app
+from accord.app import Accord
+from accord.cli.key_commands import register_new_key
+from accord.clock import FrozenClock
+from accord.disputes.negotiation import commitment
+from tests.api._reviewers import register_reviewers, reviewer_config
+from tests.api.conftest import bearer
+
+BILLING, AUDIT = "agent:billing", "agent:audit"
+POOL = ("arb:1", "arb:2", "arb:3")
+PRINCIPAL = "human:controller"  # both parties' principal in the demo org chart
+
+
+def _config(directory: Path) -> Path:
+    path = reviewer_config(directory)
+    config = json.loads(path.read_text(encoding="utf-8"))
+    config["approvals"]["principals"][PRINCIPAL] = ["finance_approver"]
+    config["arbitrators"] = {
+        "single_organization": True,
+        "members": [
+            {
+                "agent_id": agent,
+                "principal_id": f"human:{agent.removeprefix('arb:')}",
+                "organization_id": "acme",
+                "vitality": 800,
+            }
+            for agent in POOL
+        ],
+    }
+    path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def accord(database_url: str, tmp_path: Path, frozen_clock: FrozenClock) -> Iterator[Accord]:
+    config_dir = tmp_path / "config"
+    config_dir.mkdir()
+    opened = Accord.open(
+        _config(config_dir), db_url=database_url, keys_dir=tmp_path / "keys", clock=frozen_clock
+    )
+    register_reviewers(opened)
+    for agent in (BILLING, AUDIT):
+        register_new_key(opened, None, "agent", agent, None)
+    for agent in POOL:
+        register_new_key(opened, None, "arbitrator", agent, None)
+    register_new_key(opened, None, "reviewer", PRINCIPAL, None)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def client(accord: Accord) -> Iterator[TestClient[Litestar]]:
+    with TestClient(create_app(accord, sweep_every=None, max_body_bytes=64_000)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def keys(accord: Accord) -> dict[str, str]:
+    """An API key per acting agent, plus ``admin``, ``auditor``, a reviewer for the parties'
+    principal and a stranger agent (it has a signing key too, so only the rule refuses it)."""
+    store = ApiKeyStore(accord.db, accord.clock)
+    made = {a: store.create("agent", agent_id=a)[1] for a in (BILLING, AUDIT, *POOL)}
+    register_new_key(accord, None, "agent", "agent:stranger", None)
+    made["stranger"] = store.create("agent", agent_id="agent:stranger")[1]
+    made["admin"] = store.create("admin")[1]
+    made["auditor"] = store.create("auditor")[1]
+    made["appeal"] = store.create("reviewer", principal_id=PRINCIPAL)[1]
+    return made
+
+
+def _post(client: TestClient[Litestar], token: str, url: str, body: Any = None) -> Any:
+    return client.post(f"/api/v1/disputes{url}", json=body, headers=bearer(token))
+
+
+def _open(client: TestClient[Litestar], keys: dict[str, str]) -> str:
+    filing = {
+        "dispute_type": "resource_conflict",
+        "severity": "medium",
+        "respondents": [AUDIT],
+        "subject": "both booked the GPU for tonight",
+    }
+    answer = _post(client, keys[BILLING], "", filing)
+    assert answer.status_code == 201, answer.text
+    return str(answer.json()["record"]["dispute_id"])
+
+
+def _status(client: TestClient[Litestar], keys: dict[str, str], dispute_id: str) -> Any:
+    shown = client.get(f"/api/v1/disputes/{dispute_id}", headers=bearer(keys["auditor"]))
+    record = shown.json()["record"]
+    return record["status"], record["current_escalation_level"]
+
+
+def _flip(client: TestClient[Litestar], keys: dict[str, str], dispute_id: str, choice: str) -> Any:
+    nonces = {a: hashlib.sha256(a.encode()).digest() for a in (BILLING, AUDIT)}
+    for agent, nonce in nonces.items():
+        made = commitment(dispute_id, agent, nonce, choice)
+        committed = _post(
+            client, keys[agent], f"/{dispute_id}/coin/commitments", {"commitment": made}
+        )
+        assert committed.status_code == 201, committed.text
+    answer = None
+    for agent, nonce in nonces.items():
+        answer = _post(
+            client,
+            keys[agent],
+            f"/{dispute_id}/coin/reveals",
+            {"nonce_hex": nonce.hex(), "choice": choice},
+        )
+        assert answer.status_code == 201, answer.text
+    return answer.json() if answer is not None else None
+
+
+def test_r07_a_proposal_both_parties_accept_over_http_resolves_the_dispute(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    dispute_id = _open(client, keys)
+    proposed = _post(
+        client, keys[BILLING], f"/{dispute_id}/proposals", {"terms": "alternate nights"}
+    )
+    assert proposed.status_code == 201, proposed.text
+    proposal = proposed.json()
+    assert proposal["proposed_by"] == BILLING  # from the key, never the body
+    state = client.get(f"/api/v1/disputes/{dispute_id}/negotiation", headers=bearer(keys[AUDIT]))
+    assert [p["proposal_id"] for p in state.json()["proposals"]] == [proposal["proposal_id"]]
+    accepted = _post(
+        client, keys[AUDIT], f"/{dispute_id}/proposals/{proposal['proposal_id']}/acceptance"
+    )
+    assert accepted.status_code == 200, accepted.text
+    resolution = accepted.json()["resolution"]
+    assert resolution["resolution_level"] == "direct_negotiation"
+    assert _status(client, keys, dispute_id)[0] == "resolved"
+    assert accord.disputes.show(dispute_id).resolution is not None
+    again = _post(client, keys[BILLING], f"/{dispute_id}/proposals", {"terms": "one more"})
+    assert again.status_code in (409, 422)
+    assert again.json()["requirement"]
+
+
+def test_r07_a_stranger_cannot_negotiate_and_a_key_without_a_signing_key_is_refused(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    dispute_id = _open(client, keys)
+    before = accord.ledger.size()
+    stranger = _post(client, keys["stranger"], f"/{dispute_id}/proposals", {"terms": "mine"})
+    assert stranger.status_code == 403
+    assert (stranger.json()["code"], stranger.json()["requirement"]) == (
+        "negotiation.not_a_party",
+        "R7",
+    )
+    unkeyed = ApiKeyStore(accord.db, accord.clock).create("agent", agent_id="agent:keyless")[1]
+    no_key = _post(client, unkeyed, f"/{dispute_id}/proposals", {"terms": "mine"})
+    assert no_key.status_code == 403
+    assert (no_key.json()["code"], no_key.json()["field"]) == ("api.no_signing_key", "principal")
+    read = client.get(
+        f"/api/v1/disputes/{dispute_id}/negotiation", headers=bearer(keys["stranger"])
+    )
+    assert read.status_code == 403
+    assert accord.ledger.size() == before
+
+
+def test_r08_the_parties_commit_and_reveal_over_http(
+    client: TestClient[Litestar], keys: dict[str, str]
+) -> None:
+    dispute_id = _open(client, keys)
+    early = client.get(f"/api/v1/disputes/{dispute_id}/coin/outcome", headers=bearer(keys[AUDIT]))
+    assert early.status_code == 422
+    assert early.json()["requirement"] == "R8"
+    proposal = _post(client, keys[BILLING], f"/{dispute_id}/proposals", {"terms": "I go first"})
+    flip = _flip(client, keys, dispute_id, proposal.json()["proposal_id"])
+    assert sorted(r["agent_id"] for r in flip["reveals"]) == [AUDIT, BILLING]
+    shown = client.get(f"/api/v1/disputes/{dispute_id}/coin", headers=bearer(keys[AUDIT]))
+    stored = shown.json()["flip"]
+    assert sorted(map(str, stored["reveals"])) == sorted(map(str, flip["reveals"]))
+    assert sorted(map(str, stored["commits"])) == sorted(map(str, flip["commits"]))
+    outcome = client.get(f"/api/v1/disputes/{dispute_id}/coin/outcome", headers=bearer(keys[AUDIT]))
+    assert outcome.status_code == 200, outcome.text
+    assert outcome.json()["winner"] in (BILLING, AUDIT)
+    assert sorted(outcome.json()["revealed_by"]) == [AUDIT, BILLING]
+    bad = _post(
+        client,
+        keys[BILLING],
+        f"/{dispute_id}/coin/reveals",
+        {"nonce_hex": "00" * 32, "choice": "x"},
+    )
+    assert bad.status_code == 422
+    assert bad.json()["requirement"] == "R8"
+
+
+def test_r10_r14_a_panel_seated_over_http_resolves_on_its_members_votes(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    dispute_id = _open(client, keys)
+    assert _post(client, keys[AUDIT], f"/{dispute_id}/escalate", {}).status_code == 200
+    assert _status(client, keys, dispute_id) == ("escalated", "contextual_arbitration")
+    _flip(client, keys, dispute_id, "seed")
+    for agent, nominees in ((BILLING, list(POOL[:2])), (AUDIT, [POOL[2]])):
+        nominated = _post(
+            client, keys[agent], f"/{dispute_id}/nominations", {"agent_ids": nominees}
+        )
+        assert nominated.status_code == 201, nominated.text
+        assert {n["nominated_by"] for n in nominated.json()["items"]} == {agent}
+    question = {
+        "question": "who keeps the GPU tonight?",
+        "positions": {BILLING: "booked first", AUDIT: "month-end close"},
+        "favours": BILLING,
+        "resolution": "billing keeps the slot",
+    }
+    by_agent = _post(client, keys[BILLING], f"/{dispute_id}/panel", question)
+    assert by_agent.status_code == 403  # seating a panel is the operator's step
+    seated = _post(client, keys["admin"], f"/{dispute_id}/panel", question)
+    assert seated.status_code == 201, seated.text
+    members = [m["agent_id"] for m in seated.json()["members"]]
+    assert sorted(members) == sorted(POOL)
+    outsider = _post(
+        client, keys[BILLING], f"/{dispute_id}/panel/votes", {"vote": "approve", "reasoning": "me"}
+    )
+    assert outsider.status_code == 403  # a party holds no arbitrator key: it is not a member
+    for member in members:
+        voted = _post(
+            client,
+            keys[member],
+            f"/{dispute_id}/panel/votes",
+            {"vote": "approve", "reasoning": f"{member}: booked first"},
+        )
+        assert voted.status_code == 201, voted.text
+        assert voted.json()["agent_id"] == member
+    panel = client.get(f"/api/v1/disputes/{dispute_id}/panel", headers=bearer(keys[AUDIT])).json()
+    assert len(panel["panel"]["votes"]) == 3
+    for member in members:
+        if _status(client, keys, dispute_id)[0] == "resolved":
+            break
+        signed = _post(client, keys[member], f"/{dispute_id}/panel/signatures")
+        assert signed.status_code == 201, signed.text
+    assert _status(client, keys, dispute_id)[0] == "resolved"
+    resolution = accord.disputes.show(dispute_id).resolution
+    assert resolution is not None
+    assert resolution.resolution_level.value == "contextual_arbitration"
+
+
+def test_r16_r17_the_parties_principal_decides_the_appeal_over_http(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    dispute_id = _open(client, keys)
+    escalated = _post(client, keys[BILLING], f"/{dispute_id}/escalate", {"to_tier": "human_appeal"})
+    assert escalated.status_code == 200
+    decision = {"outcome": "billing keeps the slot", "reasoning": "it booked first"}
+    treasurer = ApiKeyStore(accord.db, accord.clock).create(
+        "reviewer", principal_id="human:treasurer"
+    )[1]
+    not_theirs = _post(client, treasurer, f"/{dispute_id}/appeal/decision", decision)
+    assert not_theirs.status_code == 422
+    assert not_theirs.json()["requirement"] == "R16"
+    assert (
+        _post(client, keys[BILLING], f"/{dispute_id}/appeal/decision", decision).status_code == 403
+    )
+    decided = _post(client, keys["appeal"], f"/{dispute_id}/appeal/decision", decision)
+    assert decided.status_code == 201, decided.text
+    assert decided.json()["resolution_level"] == "human_appeal"
+    assert [s["agent_id"] for s in decided.json()["signatures"]] == [PRINCIPAL]
+    assert _status(client, keys, dispute_id)[0] == "resolved"
