@@ -18,9 +18,9 @@ import dispute_bench
 import ledger_bench
 import memory_bench
 import precedent_bench
-import release_bench
 import queue_page_bench
 import race_bench
+import release_bench
 import service_bench
 import settle_bench
 import strategies_bench
