@@ -119,3 +119,28 @@ def test_the_demo_service_database_has_cases_in_several_states_and_a_reviewer_ke
         assert accord.verify().cases == demo.cases
     finally:
         accord.close()
+
+
+def test_the_demo_service_database_has_disputes_at_every_tier_and_a_negotiated_resolution(
+    tmp_path: Path,
+) -> None:
+    from accord.app import Accord
+    from accord.cli.demo_service import prepare
+
+    demo = prepare(tmp_path / "svc")
+    accord = Accord.open(demo.config, db_url=demo.db_url, keys_dir=demo.keys)
+    try:
+        stored = accord.disputes.list().items
+        assert len(stored) == demo.disputes == 5
+        states = {(d.status, d.tier) for d in stored}
+        assert {
+            ("resolved", "direct_negotiation"),
+            ("open", "direct_negotiation"),
+            ("open", "contextual_arbitration"),
+            ("appealing", "human_appeal"),
+            ("withdrawn", "direct_negotiation"),
+        } == {(str(status), str(tier)) for status, tier in states}
+        assert len(accord.config.settings.arbitrators.members) == 3  # type: ignore[union-attr]
+        accord.verify()
+    finally:
+        accord.close()

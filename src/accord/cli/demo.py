@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import JsonValue
 
 from accord.app import Accord
+from accord.cli.demo_disputes import ARBITRATORS
 from accord.crypto import Ed25519Signer
 from accord.disputes import Case
 from accord.resolution import SourceFinding
@@ -59,6 +60,7 @@ def demo_config(directory: Path) -> Path:
             # not human:controller: she owns agent:billing, a party of the refund
             "principals": {"human:treasurer": ["finance_approver"]},
         },
+        "arbitrators": ARBITRATORS,
     }
     path = directory / "accord.yaml"
     path.write_text(json.dumps(config, indent=2), encoding="utf-8")  # JSON is valid YAML

@@ -3,7 +3,9 @@ in several states produced by real scenarios through the library (the scripted m
 the debate), a reviewer key, and the HTTP service on loopback.
 
 States: settled by a source of truth, by seniority and by a judged debate; merged; decided by
-a person; expired by its deadline; and several waiting in the reviewer's queue.
+a person; expired by its deadline; and several waiting in the reviewer's queue. Beside the
+cases, DCP-07 disputes (`demo_disputes`): negotiated to a resolution, waiting at direct
+negotiation and at contextual arbitration, appealed to people, withdrawn.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import typer
 from accord.api.api_keys import ApiKeyStore
 from accord.app import Accord
 from accord.cli.demo import demo_config, run_day
+from accord.cli.demo_disputes import file_demo_disputes
 from accord.cli.key_commands import register_new_key
 from accord.cli.problems import report_problem
 from accord.cli.serve_command import serve
@@ -44,6 +47,7 @@ class DemoService:
     keys: Path
     reviewer_token: str
     cases: int
+    disputes: int
 
 
 def prepare(directory: Path) -> DemoService:
@@ -75,6 +79,7 @@ def prepare(directory: Path) -> DemoService:
             clock.advance(timedelta(seconds=1))
             cases.append(_refund(accord, subject, why, yes=yes, no=no))
         cases.append(stale)
+        disputes = file_demo_disputes(accord)
         register_new_key(accord, None, "reviewer", REVIEWER, None)  # signs their decisions
         _, token = ApiKeyStore(accord.db, accord.clock).create(
             "reviewer", principal_id=REVIEWER, label="make run"
@@ -83,7 +88,7 @@ def prepare(directory: Path) -> DemoService:
         accord.verify()
     finally:
         accord.close()
-    return DemoService(config, db_url, keys, token, len(cases))
+    return DemoService(config, db_url, keys, token, len(cases), len(disputes))
 
 
 def _refund(
@@ -113,7 +118,7 @@ def demo_service(
         report_problem("error", exc)
         raise typer.Exit(2) from exc
     typer.echo(
-        f"\nAccord demo: {demo.cases} cases in {demo.db_url}\n"
+        f"\nAccord demo: {demo.cases} cases and {demo.disputes} disputes in {demo.db_url}\n"
         f"  open          http://{host}:{port}/  (API: /api/v1, OpenAPI: /schema)\n"
         f"  reviewer key  {demo.reviewer_token}   (signs in as {REVIEWER})\n"
     )
