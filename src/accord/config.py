@@ -15,6 +15,7 @@ from accord.approvals import TimeoutPolicy, WaitForever, policy_from_mapping
 from accord.config_errors import config_error, key_path, pydantic_rule, unknown_key
 from accord.conflicts import ChainOverrides, DecisionTable, DetectionSettings
 from accord.disputes import DecideSettings
+from accord.disputes.protocol.settings import DisputeSettings
 from accord.disputes.tiers.settings import ArbitratorSettings
 from accord.errors import ConfigError
 from accord.limits import Limits
@@ -127,6 +128,7 @@ class Settings(_Strict):
     boundary: BoundarySettings = BoundarySettings()
     limits: Limits = Limits()
     arbitrators: ArbitratorSettings | None = None
+    disputes: DisputeSettings = DisputeSettings()
 
 
 class LoadedConfig(BaseModel):

@@ -98,7 +98,7 @@ def test_an_unknown_top_level_key_is_named_as_it_was_written() -> None:
         settings_from_mapping({"databse": {}}, source="accord.yaml")
     assert err.value.context["key_path"] == "databse"
     assert err.value.context["rule"].startswith(
-        "unknown key; allowed keys: approvals, arbitrators, boundary"
+        "unknown key; allowed keys: approvals, arbitrators, boundary, classification"
     )
 
 

@@ -242,6 +242,8 @@ def wire(
             limits=settings.limits,
             read_only=read_only,
             arbitrators=settings.arbitrators,
+            policy=settings.disputes.filing.policy(),
+            flag_after=settings.disputes.flag_after,
         ),
         settler=settler,
         passphrase=passphrase,

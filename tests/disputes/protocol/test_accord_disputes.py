@@ -62,3 +62,27 @@ def test_a_read_only_accord_reads_disputes_and_refuses_to_change_them(
         assert caught.value.code == "accord.read_only"
     finally:
         reader.close()
+
+
+def test_r34_the_rate_limit_configured_in_accord_yaml_refuses_the_next_filing(
+    tmp_path: Path, frozen_clock: FrozenClock
+) -> None:
+    config = tmp_path / "accord.yaml"
+    config.write_text(
+        f"database: {{url: 'sqlite:///{tmp_path / 'a.db'}'}}\n"
+        f"keys: {{directory: {tmp_path / 'k'}}}\n"
+        "disputes: {filing: {max_filings: 2, window_hours: 1}}\n",
+        encoding="utf-8",
+    )
+    accord = Accord.open(config, clock=frozen_clock)
+    try:
+        accord.disputes.open(filing_data())
+        accord.disputes.open(filing_data())
+        with pytest.raises(AccordError) as caught:
+            accord.disputes.open(filing_data())
+        assert caught.value.context["requirement"] == "R34"
+        assert len(accord.disputes.list().items) == 2
+        frozen_clock.advance(timedelta(hours=1, seconds=1))  # the configured window, not 24 h
+        accord.disputes.open(filing_data())
+    finally:
+        accord.close()
