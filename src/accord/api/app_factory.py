@@ -48,7 +48,7 @@ from accord.api.routes import (
     settle,
 )
 from accord.api.sweeper import Sweeper
-from accord.api.ui import bulk, dashboard, pages, proof_page
+from accord.api.ui import bulk, dashboard, dispute_pages, pages, proof_page
 from accord.app import Accord
 
 API_PREFIX = "/api/v1"
@@ -141,6 +141,9 @@ def create_app(
             pages.case_page,
             pages.decide,
             dashboard.dashboard,
+            dispute_pages.disputes_page,
+            dispute_pages.dispute_page,
+            dispute_pages.stay_page,
             create_static_files_router(
                 path="/static", directories=[_HERE / "static"], include_in_schema=False
             ),

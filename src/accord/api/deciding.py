@@ -13,6 +13,7 @@ from accord.api.signing_keys import server_signer
 from accord.app import Accord
 from accord.approvals import ApprovalItem
 from accord.crypto import Ed25519Signer
+from accord.disputes.objections import StoredStay
 
 
 def reviewer_signer(accord: Accord, principal_id: str) -> Ed25519Signer:
@@ -38,3 +39,12 @@ def decide_as_reviewer(
         deny=deny,
         reason=reasoning,
     )
+
+
+def stay_as_reviewer(
+    accord: Accord, objection_id: str, principal_id: str, reason: str
+) -> StoredStay:
+    """Stay the resolution ``objection_id`` answers as ``principal_id`` (R28), signed with
+    their reviewer key; a second stay raises ``objections.already_stayed``."""
+    reviewer = accord.reviewer(reviewer_signer(accord, principal_id))
+    return accord.disputes.order_stay(objection_id, reviewer, reason)

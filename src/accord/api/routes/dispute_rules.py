@@ -16,7 +16,7 @@ from litestar.params import JSONBody, Parameter
 from pydantic import BaseModel
 
 from accord.api.api_keys import Role
-from accord.api.deciding import reviewer_signer
+from accord.api.deciding import stay_as_reviewer
 from accord.api.dispute_schemas import ComplianceReportIn, ObjectionIn, StayIn
 from accord.api.errors import error_responses
 from accord.api.guards import READERS, allow, caller
@@ -143,10 +143,8 @@ def order_stay(
     its reviewer key; its required actions are set aside."""
     principal_id = caller(request).principal_id
     assert principal_id is not None  # a reviewer key is always bound to a principal
-    accord = accord_of(state)
-    reviewer = accord.reviewer(reviewer_signer(accord, principal_id))
     with write_gate(state):
-        return accord.disputes.order_stay(objection_id, reviewer, data.reason)
+        return stay_as_reviewer(accord_of(state), objection_id, principal_id, data.reason)
 
 
 ROUTES = [report_compliance, list_compliance, file_objection, list_objections, order_stay]

@@ -80,6 +80,7 @@ def list_disputes(conn: Connection, query: DisputeQuery) -> DisputePage:
         )
         statement = statement.where(t.opened_seq > func.coalesce(last, 2**62))
     rows = conn.execute(statement.order_by(t.opened_seq).limit(query.limit + 1)).all()
+    respondents = _respondents(conn, [r.dispute_id for r in rows[: query.limit]])
     items = tuple(
         DisputeSummary(
             dispute_id=r.dispute_id,
@@ -88,6 +89,7 @@ def list_disputes(conn: Connection, query: DisputeQuery) -> DisputePage:
             status=r.status,
             tier=r.tier,
             complainant=r.complainant_id,
+            respondents=respondents.get(r.dispute_id, ()),
             opened_at=r.opened_at,
             updated_at=r.updated_at,
             escalation_deadline=r.escalation_deadline,
@@ -96,6 +98,21 @@ def list_disputes(conn: Connection, query: DisputeQuery) -> DisputePage:
     )
     more = len(rows) > query.limit
     return DisputePage(items=items, next_after=items[-1].dispute_id if more else None)
+
+
+def _respondents(conn: Connection, dispute_ids: list[str]) -> dict[str, tuple[str, ...]]:
+    """Each listed dispute's respondents (agent ids, sorted), in one query."""
+    if not dispute_ids:
+        return {}
+    p = dcp_dispute_parties.c
+    found: dict[str, list[str]] = {}
+    for dispute_id, agent_id in conn.execute(
+        select(p.dispute_id, p.agent_id)
+        .where(p.dispute_id.in_(dispute_ids), p.role == "respondent")
+        .order_by(p.dispute_id, p.agent_id)
+    ):
+        found.setdefault(dispute_id, []).append(agent_id)
+    return {dispute_id: tuple(agents) for dispute_id, agents in found.items()}
 
 
 def active_between(conn: Connection, a: str, b: str) -> list[str]:

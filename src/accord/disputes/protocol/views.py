@@ -56,6 +56,7 @@ class DisputeSummary(BaseModel):
     status: str
     tier: str
     complainant: str
+    respondents: tuple[str, ...] = ()
     opened_at: str
     updated_at: str
     escalation_deadline: str | None

@@ -1,0 +1,134 @@
+"""The reviewer's dispute pages: the stored DCP-07 disputes, one dispute, and ordering a stay.
+
+Reads are the library's (``Accord.disputes.list`` / ``show``, ``disputes.objections``); a stay
+is ordered by the signed-in reviewer's principal through the same call as
+``POST /api/v1/objections/{id}/stay`` (``stay_as_reviewer``), never by a name from the form.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Final, cast
+
+from litestar import Request, Response, get, post
+from litestar.datastructures import State
+from litestar.params import Parameter
+from litestar.response import Redirect, Template
+from pydantic import BaseModel, ConfigDict, Field
+
+from accord.api.deciding import stay_as_reviewer
+from accord.api.dispute_schemas import DISPUTE_ID_PATTERN
+from accord.api.errors import status_for
+from accord.api.routes._state import accord_of
+from accord.api.ui.fragments import fragment
+from accord.api.ui.pages import Form
+from accord.api.ui.session import signed_in
+from accord.api.write_gate import write_gate
+from accord.disputes.lifecycle import CaseStatus
+from accord.disputes.objections.stay import MAX_REASON_CHARS
+from accord.errors import AccordError
+
+DISPUTES_PAGE: Final = 25
+DEFAULT_STATUS: Final = CaseStatus.APPEALING.value
+"""The disputes that wait for people come first."""
+EVERY_STATUS: Final = "all"
+STATUSES: Final = (DEFAULT_STATUS, *(s.value for s in CaseStatus if s.value != DEFAULT_STATUS))
+
+DisputeId = Annotated[str, Parameter(pattern=DISPUTE_ID_PATTERN, max_length=64)]
+ObjectionId = Annotated[str, Parameter(max_length=64, pattern=r"^obj:[0-9a-f-]{36}$")]
+
+
+class StayForm(BaseModel):
+    """Why the resolution is stayed (optional); who stays it is the session's reviewer."""
+
+    model_config = ConfigDict(extra="ignore")
+    reason: Annotated[str, Field(max_length=MAX_REASON_CHARS)] = ""
+
+
+_STAY: Final = {"heading": "Stay", "stay": None}
+
+
+def _cannot(reviewer: object, title: str, exc: AccordError) -> Template:
+    return Template(
+        "missing.html",
+        context={"reviewer": reviewer, "title": title, "message": exc.message},
+        status_code=status_for(exc),
+    )
+
+
+@get("/disputes", include_in_schema=False, sync_to_thread=True)
+def disputes_page(
+    request: Request[Any, Any, State],
+    state: State,
+    status: Annotated[str, Parameter(max_length=16)] = DEFAULT_STATUS,
+    after: Annotated[str | None, Parameter(max_length=64)] = None,
+) -> Response[Any]:
+    """A page of stored disputes with ``status`` (``all``: any), oldest first."""
+    reviewer = signed_in(request)
+    if reviewer is None:
+        return Redirect("/signin")
+    try:
+        page = accord_of(state).disputes.list(
+            status=None if status == EVERY_STATUS else status, after=after, limit=DISPUTES_PAGE
+        )
+    except AccordError as exc:
+        return _cannot(reviewer, "Cannot list the disputes", exc)
+    return Template(
+        "disputes.html",
+        context={
+            "reviewer": reviewer,
+            "page": page,
+            "status": status,
+            "statuses": (*STATUSES, EVERY_STATUS),
+            "after": after,
+        },
+    )
+
+
+@get("/disputes/{dispute_id:str}", include_in_schema=False, sync_to_thread=True)
+def dispute_page(
+    request: Request[Any, Any, State], state: State, dispute_id: DisputeId
+) -> Response[Any]:
+    """The dispute as it stands, with its objections and a stay form for each."""
+    reviewer = signed_in(request)
+    if reviewer is None:
+        return Redirect("/signin")
+    accord = accord_of(state)
+    try:
+        stored = accord.disputes.show(dispute_id)
+    except AccordError as exc:
+        return _cannot(reviewer, "No such dispute", exc)
+    return Template(
+        "dispute.html",
+        context={
+            "reviewer": reviewer,
+            "dispute": stored,
+            "record": stored.record,
+            "resolution": stored.resolution,
+            "objections": accord.disputes.objections.of_dispute(dispute_id),
+            "max_reason": MAX_REASON_CHARS,
+        },
+    )
+
+
+@post("/objections/{objection_id:str}/stay", include_in_schema=False, sync_to_thread=True)
+def stay_page(
+    request: Request[Any, Any, State],
+    state: State,
+    objection_id: ObjectionId,
+    data: Annotated[StayForm, Form],
+) -> Response[Any]:
+    """Stay the resolution as the signed-in reviewer; answers the stay fragment."""
+    reviewer = signed_in(request)
+    if reviewer is None:
+        context: dict[str, Any] = {"error": "your session has ended: sign in again"}
+        return fragment(request, "_stay.html", {**context, **_STAY}, 401)
+    try:
+        with write_gate(state):
+            stay = stay_as_reviewer(
+                accord_of(state), objection_id, cast(str, reviewer.principal_id), data.reason
+            )
+    except AccordError as exc:
+        context = {"reviewer": reviewer, "error": exc.message, "code": exc.code, **_STAY}
+        return fragment(request, "_stay.html", context, status_for(exc))
+    context = {"reviewer": reviewer, "error": None, **_STAY, "stay": stay}
+    return fragment(request, "_stay.html", context)
