@@ -11,6 +11,7 @@ from typing import Any
 from litestar import Litestar
 from litestar.testing import TestClient
 
+from accord.api import ApiKeyStore
 from accord.api.ui.dispute_pages import DISPUTES_PAGE
 from accord.app import Accord
 from accord.clock import FrozenClock
@@ -180,3 +181,18 @@ def test_a_signed_out_stay_is_refused_and_writes_nothing(
     assert "sign in again" in answer.text
     assert accord.ledger.size() == before
     assert client.get("/disputes", follow_redirects=False).headers["location"] == "/signin"
+
+
+def test_a_reviewer_without_a_reviewer_signing_key_is_refused_with_a_message(
+    client: TestClient[Litestar], keys: ApiKeyStore, accord: Accord, frozen_clock: FrozenClock
+) -> None:
+    stored, objection_id = _objected(accord, frozen_clock)
+    _sign_in(client, keys.create("reviewer", principal_id="human:unkeyed")[1])
+    page = client.get(f"/disputes/{stored.dispute_id}").text
+    before = accord.ledger.size()
+    answer = client.post(f"/objections/{objection_id}/stay", data={"_csrf_token": _csrf(page)})
+    assert answer.status_code == 403
+    assert 'data-outcome="refused"' in answer.text
+    assert "Traceback" not in answer.text
+    assert accord.ledger.size() == before
+    assert accord.disputes.objections.get(objection_id).stay is None
