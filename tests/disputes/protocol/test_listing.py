@@ -35,6 +35,15 @@ def test_list_filters_by_every_field_and_pages_in_opening_order(
     assert ([s.dispute_id for s in rest.items], rest.next_after) == ([ids[2]], None)
 
 
+def test_each_listed_dispute_names_its_respondents(disputes: Disputes, filing: File) -> None:
+    opened = disputes.open_many([filing(), filing(respondents=["agent-d", "agent-c"])])
+    listed = {s.dispute_id: s.respondents for s in disputes.list().items}
+    assert listed == {
+        opened[0].dispute_id: ("agent-b",),
+        opened[1].dispute_id: ("agent-c", "agent-d"),
+    }
+
+
 @pytest.mark.parametrize(
     "bad", [{"status": "pending"}, {"dispute_type": "turf"}, {"limit": 0}, {"after": "x"}]
 )
