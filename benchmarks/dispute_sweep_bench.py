@@ -1,22 +1,25 @@
 """Dispute sweep benchmark (issue 12): 100,000 open DCP-07 disputes, 10,000 due, each
 escalated exactly once by the real, persisted lifecycle.
 
-N disputes are filed through ``Accord.disputes.open_many`` (batches of ``FILE_BATCH``) at a
-frozen instant: every tenth is ``high`` (R3: a 1 h tier deadline), the rest ``low`` (24 h).
-The clock then moves 2 h, so exactly the high ones are due; the sweep is the one
+N disputes are filed through ``Accord.disputes.open_many`` (batches of ``FILE_BATCH``) on a
+frozen clock moved ``SPREAD`` after each batch: every tenth is ``high`` (R3: a 1 h tier
+deadline), the rest ``low`` (24 h). The clock then stands at 2 h after the first filing, so
+exactly the high ones are due; the sweep is the one
 ``accord sweep`` runs (``deadline_sweep(..., disputes=accord.disputes.deadlines)``), timed
 until a run finds nothing due. Each escalation (R4) is the lifecycle's own write: the
 dispute's row and §4 record, a timeline row, a signed ledger event and the next tier's
 deadline, in the sweeper's transaction. SQLite: one sweeper. PostgreSQL: two sweepers
-racing (threads, each its own ``Accord`` and connection pool on one schema).
+racing (threads, each its own ``Accord`` and connection pool on one schema). One more SQLite
+row files every batch at the same instant (a burst: all due rows share one ``due_at``), which
+shows what the claim's ``ORDER BY due_at, deadline_id`` costs when ties are many.
 
 Checked afterwards: every due dispute has exactly one ``dispute_escalated`` event (timeline
 rows and ledger entries; zero doubles, zero missing) and sits at contextual arbitration with
 its next deadline armed; no other dispute moved; a second sweep fires nothing;
 ``accord.verify()`` passes (the whole ledger and every dispute row, at every size; timed).
-The baseline, timed in the same run on the same row counts and sweep batch, is the sweep of
-``deadline_bench``: the same deadline rows fired through an in-memory lifecycle port
-(claiming and re-arming only, no dispute writes).
+The baseline, timed in the same run on the same deadline rows (count, due times) and sweep
+batch, fires them through ``deadline_bench``'s in-memory lifecycle port: claiming and
+re-arming only, no dispute writes.
 """
 
 from __future__ import annotations
@@ -34,30 +37,35 @@ from typing import Any
 
 import psycopg
 from common import Result
-from deadline_bench import START, MemoryLifecycle, arm_disputes
+from deadline_bench import START, MemoryLifecycle
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from accord.app import Accord
 from accord.clock import FrozenClock
-from accord.conflicts import Tier
-from accord.deadlines import DeadlineSweep
+from accord.conflicts import Severity, Tier
+from accord.deadlines import DeadlineSweep, arm_many
 from accord.disputes.deadline_sweep import deadline_sweep
-from accord.disputes.tier_deadlines import DISPUTE_TIER, DisputeTierHandler
+from accord.disputes.tier_deadlines import DISPUTE_TIER, DisputeTierHandler, new_tier_deadline
 from accord.store import Database, open_database
 
 FILE_BATCH = 1_000  # Disputes.MAX_FILINGS_PER_CALL
 SWEEP_BATCH = 100  # DeadlineSweep.run's default, what `accord sweep` uses
 DUE_EVERY = 10  # every 10th dispute is high severity: 10 % due
-ADVANCE = timedelta(hours=2)  # past high's 1 h, well before low's 24 h
+SWEEP_AT = START + timedelta(hours=2)  # past every high's 1 h, before any low's 24 h
+SPREAD = timedelta(seconds=1)  # the clock's step between filing batches
 TARGET_SECONDS = 10.0
+
+
+def is_due(i: int) -> bool:
+    return i % DUE_EVERY == 0
 
 
 def filing(i: int) -> dict[str, Any]:
     """Dispute ``i``: high (due after 2 h) when ``i`` is a multiple of 10, else low."""
     return {
         "dispute_type": "resource_conflict",
-        "severity": "high" if i % DUE_EVERY == 0 else "low",
+        "severity": "high" if is_due(i) else "low",
         "complainant": f"agent:planner-{i}",  # R34: at most 10 filings per filer per day
         "respondents": [f"agent:trainer-{i}"],
         "subject": "Both booked gpu-7 for tonight",
@@ -76,8 +84,11 @@ def config_text(url: str, keys: str) -> str:
     return f"database: {{url: '{url}'}}\nkeys: {{directory: {keys}}}\n"
 
 
-def file_disputes(accord: Accord, total: int) -> tuple[float, list[str]]:
-    """File ``total`` disputes at START; the seconds it took and the due disputes' ids."""
+def file_disputes(
+    accord: Accord, clock: FrozenClock, total: int, spread: timedelta
+) -> tuple[float, list[str]]:
+    """File ``total`` disputes from START, ``spread`` apart per batch, then set the clock to
+    SWEEP_AT; the seconds filing took and the due disputes' ids."""
     due: list[str] = []
     began = time.perf_counter()
     for first in range(0, total, FILE_BATCH):
@@ -85,7 +96,27 @@ def file_disputes(accord: Accord, total: int) -> tuple[float, list[str]]:
             [filing(i) for i in range(first, min(first + FILE_BATCH, total))]
         )
         due.extend(d.record.dispute_id for d in done if d.record.severity == "high")
-    return time.perf_counter() - began, due
+        clock.advance(spread)
+    seconds = time.perf_counter() - began
+    clock.advance(SWEEP_AT - clock.now())
+    return seconds, due
+
+
+def arm_like_filings(db: Database, total: int, spread: timedelta) -> None:
+    """The baseline's rows: the tier deadlines ``file_disputes`` arms, without disputes."""
+    for batch, first in enumerate(range(0, total, FILE_BATCH)):
+        at = START + batch * spread
+        rows = [
+            new_tier_deadline(
+                f"disp:{i:08d}",
+                Tier.DIRECT_NEGOTIATION,
+                Severity.HIGH if is_due(i) else Severity.LOW,
+                at,
+            )
+            for i in range(first, min(first + FILE_BATCH, total))
+        ]
+        with db.write() as conn:
+            arm_many(conn, rows)
 
 
 def race(sweeps: list[DeadlineSweep]) -> tuple[float, list[int]]:
@@ -114,10 +145,11 @@ def race(sweeps: list[DeadlineSweep]) -> tuple[float, list[int]]:
     return seconds, fired
 
 
-def memory_port_sweep(databases: list[Database], total: int, due: int) -> float:
-    """The baseline: ``deadline_bench``'s rows swept through its in-memory lifecycle port."""
-    arm_disputes(databases[0], total, due)
-    clock = FrozenClock(START + timedelta(hours=1))
+def memory_port_sweep(databases: list[Database], total: int, due: int, spread: timedelta) -> float:
+    """The baseline: the same deadline rows swept through ``deadline_bench``'s in-memory
+    lifecycle port."""
+    arm_like_filings(databases[0], total, spread)
+    clock = FrozenClock(SWEEP_AT)
     lifecycle = MemoryLifecycle()
     sweeps = [
         DeadlineSweep(
@@ -239,15 +271,14 @@ def sweep_result(
     )
 
 
-def sweep_sqlite(total: int) -> list[Result]:
+def sweep_sqlite(total: int, spread: timedelta, label: str) -> list[Result]:
     with tempfile.TemporaryDirectory() as tmp:
         config = Path(tmp) / "sweep.yaml"
         config.write_text(config_text(f"sqlite:///{tmp}/sweep.db", f"{tmp}/keys"))
         clock = FrozenClock(START)
         accord = Accord.open(config, clock=clock)
         try:
-            setup, due_ids = file_disputes(accord, total)
-            clock.advance(ADVANCE)
+            setup, due_ids = file_disputes(accord, clock, total, spread)
             sweeper = deadline_sweep(
                 accord.db,
                 clock,
@@ -265,12 +296,12 @@ def sweep_sqlite(total: int) -> list[Result]:
             accord.close()
         base_db = open_database(f"sqlite:///{tmp}/baseline.db")
         try:
-            baseline = memory_port_sweep([base_db], total, len(due_ids))
+            baseline = memory_port_sweep([base_db], total, len(due_ids), spread)
         finally:
             base_db.dispose()
     return [
         sweep_result(
-            "SQLite, 1 sweeper",
+            label,
             total,
             due_ids,
             setup,
@@ -313,9 +344,8 @@ def sweep_postgres(base_url: str, total: int) -> list[Result]:
         accords: list[Accord] = []
         try:
             accords.append(Accord.open(config, clock=clock))
-            setup, due_ids = file_disputes(accords[0], total)
+            setup, due_ids = file_disputes(accords[0], clock, total, SPREAD)
             accords.append(Accord.open(config, clock=clock))  # the second sweeper's own pool
-            clock.advance(ADVANCE)
             sweeps = [
                 deadline_sweep(
                     a.db,
@@ -337,7 +367,7 @@ def sweep_postgres(base_url: str, total: int) -> list[Result]:
     with fresh_schema(base_url, "bench_dispute_sweep_base") as url:
         databases = [open_database(url) for _ in sweeper_ids]
         try:
-            baseline = memory_port_sweep(databases, total, len(due_ids))
+            baseline = memory_port_sweep(databases, total, len(due_ids), SPREAD)
         finally:
             _closing(databases, Database.dispose)
     return [
@@ -357,7 +387,10 @@ def sweep_postgres(base_url: str, total: int) -> list[Result]:
 
 def run(quick: bool) -> list[Result]:
     total = 5_000 if quick else 100_000
-    results = sweep_sqlite(total)
+    results = sweep_sqlite(
+        total, SPREAD, f"SQLite, 1 sweeper, batches filed {SPREAD.seconds} s apart"
+    )
+    results.extend(sweep_sqlite(total, timedelta(0), "SQLite, 1 sweeper, all filed at one instant"))
     pg = os.environ.get("ACCORD_BENCH_POSTGRES_URL") or os.environ.get(
         "ACCORD_TEST_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
     )
