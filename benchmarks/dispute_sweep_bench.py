@@ -10,8 +10,8 @@ until a run finds nothing due. Each escalation (R4) is the lifecycle's own write
 dispute's row and §4 record, a timeline row, a signed ledger event and the next tier's
 deadline, in the sweeper's transaction. SQLite: one sweeper. PostgreSQL: two sweepers
 racing (threads, each its own ``Accord`` and connection pool on one schema). One more SQLite
-row files every batch at the same instant (a burst: all due rows share one ``due_at``), which
-shows what the claim's ``ORDER BY due_at, deadline_id`` costs when ties are many.
+row files every batch at the same instant (a burst: all due rows share one ``due_at``); at
+100k it was no slower than the spread filings.
 
 Checked afterwards: every due dispute has exactly one ``dispute_escalated`` event (timeline
 rows and ledger entries; zero doubles, zero missing) and sits at contextual arbitration with
