@@ -15,6 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import crowd_bench
 import deadline_bench
 import dispute_bench
+import dispute_sweep_bench
 import ledger_bench
 import memory_bench
 import precedent_bench
@@ -41,6 +42,7 @@ SECTIONS = {
     "release": release_bench,
     "disputes": dispute_bench,
     "tiers": tiers_bench,
+    "dispute_sweep": dispute_sweep_bench,
 }
 
 
