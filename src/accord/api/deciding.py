@@ -9,11 +9,16 @@ an unconfigured reviewer and a principal who is, or owns, a party of the case.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from accord.api.errors import status_for
 from accord.api.signing_keys import server_signer
 from accord.app import Accord
 from accord.approvals import ApprovalItem
 from accord.crypto import Ed25519Signer
 from accord.disputes.objections import StoredStay
+from accord.errors import AccordError
 
 
 def reviewer_signer(accord: Accord, principal_id: str) -> Ed25519Signer:
@@ -39,6 +44,43 @@ def decide_as_reviewer(
         deny=deny,
         reason=reasoning,
     )
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One item's verdict in a batch: a choice, or ``deny``, with the reasoning."""
+
+    item_id: str
+    choice: str | None
+    deny: bool
+    reasoning: str
+
+
+def decide_each(
+    accord: Accord, principal_id: str, verdicts: Iterable[Verdict]
+) -> list[ApprovalItem | AccordError]:
+    """Decide every verdict in turn as ``principal_id``, each its own compare-and-set decision
+    and its own signed entry: a refused item (already decided, unknown, a party of the
+    reviewer's) is returned in its place and does not stop the rest. A server failure (a 5xx
+    kind of error) is not an item's refusal: it raises."""
+    results: list[ApprovalItem | AccordError] = []
+    for verdict in verdicts:
+        try:
+            item = decide_as_reviewer(
+                accord,
+                verdict.item_id,
+                principal_id,
+                choice=verdict.choice,
+                deny=verdict.deny,
+                reasoning=verdict.reasoning,
+            )
+        except AccordError as refused:
+            if status_for(refused) >= 500:
+                raise
+            results.append(refused)
+        else:
+            results.append(item)
+    return results
 
 
 def stay_as_reviewer(

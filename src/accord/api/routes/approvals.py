@@ -9,7 +9,7 @@ from litestar.datastructures import State
 from litestar.params import JSONBody, Parameter
 
 from accord.api.api_keys import Role
-from accord.api.deciding import decide_as_reviewer
+from accord.api.deciding import Verdict, decide_as_reviewer, decide_each
 from accord.api.errors import error_body, error_responses, status_for
 from accord.api.guards import OVERSEERS, allow, caller
 from accord.api.request_context import request_id_of
@@ -21,7 +21,6 @@ from accord.api.schemas import (
     BulkDecisionOut,
     DecideIn,
 )
-from accord.api.write_gate import write_gate
 from accord.approvals import ApprovalItem
 from accord.disputes.case_pages import MAX_PAGE, QueueFilter, queue_page
 from accord.errors import AccordError, ValidationError
@@ -95,15 +94,14 @@ def decide(
     _check_one_of(data, "choice")
     principal_id = caller(request).principal_id
     assert principal_id is not None  # a reviewer key is always bound to a principal
-    with write_gate(state):
-        return decide_as_reviewer(
-            accord_of(state),
-            item_id,
-            principal_id,
-            choice=data.choice,
-            deny=data.deny,
-            reasoning=data.reasoning,
-        )
+    return decide_as_reviewer(
+        accord_of(state),
+        item_id,
+        principal_id,
+        choice=data.choice,
+        deny=data.deny,
+        reasoning=data.reasoning,
+    )
 
 
 @post(
@@ -124,31 +122,17 @@ def decide_many(
         _check_one_of(one, f"decisions[{index}].choice")
     principal_id = caller(request).principal_id
     assert principal_id is not None  # a reviewer key is always bound to a principal
-    accord = accord_of(state)
+    verdicts = [Verdict(one.item_id, one.choice, one.deny, one.reasoning) for one in data.decisions]
     results = []
-    for one in data.decisions:
-        try:
-            with write_gate(state):
-                item = decide_as_reviewer(
-                    accord,
-                    one.item_id,
-                    principal_id,
-                    choice=one.choice,
-                    deny=one.deny,
-                    reasoning=one.reasoning,
-                )
-        except AccordError as refused:
-            status = status_for(refused)
-            if status >= 500:  # the server failed, not the request: answer as for one
-                raise
-            body = error_body(refused, request_id_of(request.scope)).model_dump(mode="json")
-            results.append(
-                BulkDecisionOut(
-                    item_id=one.item_id, outcome="refused", error={**body, "status": status}
-                )
-            )
+    for one, outcome in zip(
+        data.decisions, decide_each(accord_of(state), principal_id, verdicts), strict=True
+    ):
+        if isinstance(outcome, AccordError):
+            body = error_body(outcome, request_id_of(request.scope)).model_dump(mode="json")
+            error = {**body, "status": status_for(outcome)}
+            results.append(BulkDecisionOut(item_id=one.item_id, outcome="refused", error=error))
         else:
-            results.append(BulkDecisionOut(item_id=one.item_id, outcome="decided", item=item))
+            results.append(BulkDecisionOut(item_id=one.item_id, outcome="decided", item=outcome))
     return BulkDecideOut(results=results)
 
 

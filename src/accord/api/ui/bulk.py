@@ -1,6 +1,6 @@
 """The queue's batch decide bar: one verdict and reasoning for every selected item.
 
-Each item is its own compare-and-set decision through ``decide_as_reviewer`` (the call the
+Each item is its own compare-and-set decision through ``decide_each`` (the loop the
 API's ``POST /api/v1/approvals/decisions`` makes), as the signed-in reviewer: one that is
 refused (already decided, no such option, a party of yours) is reported and does not stop the
 rest. The form carries the CSRF token like every page form.
@@ -18,13 +18,11 @@ from litestar.params import Body
 from litestar.response import Template
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from accord.api.deciding import decide_as_reviewer
-from accord.api.errors import status_for
+from accord.api.deciding import Verdict, decide_each
 from accord.api.routes._state import accord_of
 from accord.api.ui.fragments import fragment
 from accord.api.ui.reasons import joined_reasoning
 from accord.api.ui.session import signed_in
-from accord.api.write_gate import write_gate
 from accord.errors import AccordError
 
 MAX_BATCH = 100
@@ -84,20 +82,16 @@ def decide_selected(
         return _fragment(request, [], "choose a verdict for the selected items", 422)
     if not reasoning:
         return _fragment(request, [], "pick a preset reason or write your reasoning", 422)
-    accord = accord_of(state)
     principal = cast(str, reviewer.principal_id)
+    verdicts = [Verdict(item_id, choice, deny, reasoning) for item_id in items]
     results = []
-    for item_id in items:
-        try:
-            with write_gate(state):
-                item = decide_as_reviewer(
-                    accord, item_id, principal, choice=choice, deny=deny, reasoning=reasoning
-                )
-        except AccordError as refused:
-            if status_for(refused) >= 500:  # the server failed, not this item
-                raise
-            results.append(BulkResult(item_id, False, refused.message))
+    for item_id, outcome in zip(
+        items, decide_each(accord_of(state), principal, verdicts), strict=True
+    ):
+        if isinstance(outcome, AccordError):
+            results.append(BulkResult(item_id, False, outcome.message))
         else:
-            outcome = item.decision.choice if item.decision and item.decision.choice else "denied"
-            results.append(BulkResult(item_id, True, outcome))
+            decision = outcome.decision
+            chosen = decision.choice if decision and decision.choice else "denied"
+            results.append(BulkResult(item_id, True, chosen))
     return _fragment(request, results, None, 200)
