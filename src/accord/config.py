@@ -24,6 +24,7 @@ from accord.log import get_logger
 from accord.org import OrgChart, org_chart_from_mapping
 from accord.resolution import LadderSettings
 from accord.resolution.policy import ResolutionPolicy
+from accord.settings_model import StrictSettings
 from accord.strict_yaml import read_yaml_file
 
 log = get_logger(__name__)
@@ -34,16 +35,12 @@ DEPRECATED_CHAINS_KEY = "classification.chains"
 CHAINS_KEY = "conflict_resolution.chains"
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
-
-
-class DatabaseSettings(_Strict):
+class DatabaseSettings(StrictSettings):
     url: str | None = Field(default=None, min_length=1)
     sqlite_synchronous: Literal["OFF", "NORMAL", "FULL", "EXTRA"] = "FULL"
 
 
-class KeySettings(_Strict):
+class KeySettings(StrictSettings):
     directory: str = Field(default="accord-keys", min_length=1)
     service_key: str = Field(default="service", min_length=1)
     trust_root: str | None = Field(default=None, pattern=r"^[0-9a-f]{32}$")
@@ -54,7 +51,7 @@ class KeySettings(_Strict):
     key readable by them."""
 
 
-class LedgerSettings(_Strict):
+class LedgerSettings(StrictSettings):
     checkpoint_every: int | None = Field(default=1024, ge=1)
     witnesses: list[Annotated[str, Field(min_length=1)]] = Field(
         default_factory=list, max_length=16
@@ -62,7 +59,7 @@ class LedgerSettings(_Strict):
     """Folders each new signed checkpoint is written to (see ``accord.ledger.witness``)."""
 
 
-class LadderConfig(_Strict):
+class LadderConfig(StrictSettings):
     """Thresholds of the tier-1 rungs."""
 
     confidence_tie_gap: float = Field(default=0.1, ge=0.0, le=1.0)
@@ -70,11 +67,11 @@ class LadderConfig(_Strict):
     source_tolerance: float = Field(default=0.10, ge=0.0, le=1.0)
 
 
-class TaskTypeConfig(_Strict):
+class TaskTypeConfig(StrictSettings):
     detection: dict[str, Any] = Field(default_factory=dict)
 
 
-class SettleConfig(_Strict):
+class SettleConfig(StrictSettings):
     """How settle detects and decides: detection defaults, per task type, ladder thresholds."""
 
     detection: dict[str, Any] = Field(default_factory=dict)
@@ -85,7 +82,7 @@ class SettleConfig(_Strict):
     """With an org chart configured, positions from agents not in it are refused unless true."""
 
 
-class LearningSettings(_Strict):
+class LearningSettings(StrictSettings):
     """Reliability learnt from history weights the tier-1 vote."""
 
     reliability: bool = True
@@ -93,7 +90,7 @@ class LearningSettings(_Strict):
     min_answers: int = Field(default=5, ge=1)
 
 
-class ApprovalsSettings(_Strict):
+class ApprovalsSettings(StrictSettings):
     """The human queue: the §12.4 timeout policy and which roles each person holds."""
 
     timeout_policy: dict[str, Any] | None = None
@@ -104,7 +101,7 @@ class ApprovalsSettings(_Strict):
     only a configured reviewer; the decision is then not signed by a reviewer key)."""
 
 
-class BoundarySettings(_Strict):
+class BoundarySettings(StrictSettings):
     """Session hand-off: probes to load (``name: "package.module:attribute"``) and tie-breakers
     keyed ``task_type:field``, ``*:field``, ``task_type`` or ``*``."""
 
@@ -112,7 +109,7 @@ class BoundarySettings(_Strict):
     tie_breakers: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
 
-class Settings(_Strict):
+class Settings(StrictSettings):
     """Everything ``accord.yaml`` may say (sections grow with each room)."""
 
     database: DatabaseSettings = DatabaseSettings()

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from accord.disputes.compliance.flags import DEFAULT_FLAG_AFTER
 from accord.disputes.dcp.filing_rules import (
@@ -25,13 +25,10 @@ from accord.disputes.dcp.filing_rules import (
     DEFAULT_WINDOW,
     FilingPolicy,
 )
+from accord.settings_model import StrictSettings
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
-
-
-class FilingSettings(_Strict):
+class FilingSettings(StrictSettings):
     """R34's figures as configured; :meth:`policy` is what filing checks against."""
 
     max_filings: int = Field(default=DEFAULT_MAX_FILINGS, ge=1, le=1_000_000)
@@ -50,7 +47,7 @@ class FilingSettings(_Strict):
         )
 
 
-class DisputeSettings(_Strict):
+class DisputeSettings(StrictSettings):
     """The ``disputes:`` section."""
 
     filing: FilingSettings = FilingSettings()
