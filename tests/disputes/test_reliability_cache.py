@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import cast
-
 from accord.clock import FrozenClock
 from accord.disputes import CaseStore, DecideSettings, Settler, SettleStatus
 from accord.disputes.reliability_cache import ReliabilityCache
@@ -17,12 +15,16 @@ class History:
     """A stand-in case store: past conflicts as (case, agent, answer) votes; counts reads."""
 
     def __init__(self, votes: list[tuple[str, str, str]]) -> None:
-        self._votes = votes
+        self.past = votes
         self.reads = 0
+
+    def record(self, votes: list[tuple[str, str, str]]) -> None:
+        """Cases settled since: their votes join the history."""
+        self.past = [*self.past, *votes]
 
     def votes(self) -> list[tuple[str, str, str]]:
         self.reads += 1
-        return list(self._votes)
+        return list(self.past)
 
 
 def majority_and_contrarian(cases: int) -> list[tuple[str, str, str]]:
@@ -36,7 +38,7 @@ def majority_and_contrarian(cases: int) -> list[tuple[str, str, str]]:
 
 def cache(history: History, *, refit_every: int = 3, min_answers: int = 3) -> ReliabilityCache:
     return ReliabilityCache(
-        cast(CaseStore, history), refit_every=refit_every, min_answers=min_answers
+        history, refit_every=refit_every, min_answers=min_answers
     )
 
 
@@ -57,7 +59,7 @@ def test_a_refit_sees_history_written_since_the_last_fit() -> None:
     weights = cache(history, refit_every=2)
 
     assert weights.weights() == {}
-    history._votes = majority_and_contrarian(6)
+    history.record(majority_and_contrarian(6))
     assert weights.weights() == {}
     assert set(weights.weights()) == {"steady", "m1", "m2", "contrarian"}
 

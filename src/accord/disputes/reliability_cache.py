@@ -4,15 +4,23 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import Protocol
 
-from accord.disputes.case_store import CaseStore
 from accord.learning import estimate_case_reliability, reliability_weights
+
+
+class VoteHistory(Protocol):
+    """Where past conflicts' votes come from (the case store)."""
+
+    def votes(self) -> Sequence[tuple[str, str, str]]:
+        """Every past conflict's answers as (case id, agent, answer)."""
+        ...
 
 
 class ReliabilityCache:
     """Fits Dawid–Skene over past conflicts lazily and again after ``refit_every`` settles."""
 
-    def __init__(self, store: CaseStore, *, refit_every: int, min_answers: int) -> None:
+    def __init__(self, store: VoteHistory, *, refit_every: int, min_answers: int) -> None:
         self.store = store
         self.refit_every = refit_every
         self.min_answers = min_answers
