@@ -69,7 +69,7 @@ def _kinds(accord: Accord, case_id: str) -> list[str]:
     ]
 
 
-def test_r3_a_settle_case_escalated_to_tier_two_gets_its_severitys_deadline(
+def test_r03_r42_a_settle_case_escalated_to_tier_two_gets_its_severitys_deadline(
     accord: Accord,
 ) -> None:
     case = _tier_one_only(accord).settle(_tied())
@@ -100,7 +100,7 @@ def test_a_case_settled_at_tier_one_gets_no_deadline(accord: Accord) -> None:
     assert accord.case_deadline(case.case_id) is None
 
 
-def test_r4_sweeping_past_the_deadline_escalates_once_to_human_appeal_with_one_item(
+def test_r04_sweeping_past_the_deadline_escalates_once_to_human_appeal_with_one_item(
     accord: Accord, clock: FrozenClock
 ) -> None:
     case = _tier_one_only(accord).settle(_tied())
@@ -131,7 +131,7 @@ def test_r4_sweeping_past_the_deadline_escalates_once_to_human_appeal_with_one_i
     accord.verify()
 
 
-def test_r9_the_clock_restarts_at_human_appeal(accord: Accord, clock: FrozenClock) -> None:
+def test_r09_the_clock_restarts_at_human_appeal(accord: Accord, clock: FrozenClock) -> None:
     case = _tier_one_only(accord).settle(_tied())
     clock.advance(MEDIUM + timedelta(minutes=10))  # swept ten minutes late
     accord.sweep_deadlines()
@@ -159,7 +159,7 @@ def test_a_decision_by_a_person_cancels_the_deadline(accord: Accord, clock: Froz
     accord.verify()
 
 
-def test_r6_the_case_is_abandoned_after_its_last_deadline(
+def test_r06_the_case_is_abandoned_after_its_last_deadline(
     accord: Accord, clock: FrozenClock
 ) -> None:
     case = _tier_one_only(accord).settle(_tied())
