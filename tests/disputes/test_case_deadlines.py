@@ -4,6 +4,7 @@ deadline mechanism — through the public API, on SQLite and PostgreSQL, with a 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -19,6 +20,7 @@ from accord.disputes import DecideSettings, Settler, SettleRequest, SettleStatus
 from accord.disputes.case_deadlines import CASE_TIER
 from accord.disputes.case_timeline import case_timeline
 from accord.disputes.lifecycle import CaseStatus
+from accord.errors import AccordError
 
 from ..e2e._support import numbers_tied, reviewer_key, write_config
 
@@ -86,6 +88,13 @@ def test_settle_many_arms_a_deadline_for_every_case_above_tier_one(accord: Accor
     cases = _tier_one_only(accord).settle_many([_tied("one"), _tied("two")])
     due = [accord.case_deadline(c.case_id) for c in cases]
     assert [d.due_at if d else None for d in due] == [START + MEDIUM] * 2
+
+
+def test_settle_async_arms_the_deadline_with_the_case(accord: Accord) -> None:
+    case = asyncio.run(_tier_one_only(accord).settle_async(_tied()))
+    deadline = accord.case_deadline(case.case_id)
+    assert deadline is not None
+    assert deadline.due_at == START + MEDIUM
 
 
 def test_a_case_settled_at_tier_one_gets_no_deadline(accord: Accord) -> None:
@@ -244,3 +253,31 @@ def test_the_timeline_ends_with_the_deadline_the_case_waits_on(accord: Accord) -
     assert events[-1].timestamp == START + MEDIUM
     assert events[-1].tier == "contextual_arbitration"
     assert "escalation_deadline" not in [e.event for e in case_timeline(case, None)]
+
+
+def test_the_port_knows_no_deadline_for_an_unknown_case_or_one_without_a_conflict(
+    accord: Accord,
+) -> None:
+    agreed = accord.settle("Total", numbers_tied("agent:a", "agent:b", right=1200))
+    assert agreed.status is SettleStatus.NO_CONFLICT
+    with accord.db.read() as conn:
+        assert accord.case_deadlines.dispute_at_deadline(conn, "disp:nope") is None
+        assert accord.case_deadlines.dispute_at_deadline(conn, agreed.case_id) is None
+
+
+def test_a_read_only_accord_refuses_to_sweep(
+    tmp_path: Path, database_url: str, clock: FrozenClock, accord: Accord
+) -> None:
+    reader = Accord.open(
+        write_config(tmp_path, {}, "reader.yaml"),
+        db_url=database_url,
+        keys_dir=tmp_path / "keys",
+        clock=clock,
+        read_only=True,
+    )
+    try:
+        with pytest.raises(AccordError) as refused:
+            reader.sweep_deadlines()
+        assert refused.value.code == "accord.read_only"
+    finally:
+        reader.close()
