@@ -110,3 +110,17 @@ def test_the_timeline_of_an_unknown_case_is_404(
 ) -> None:
     answer = client.get("/api/v1/cases/disp:nope/timeline", headers=bearer(tokens.agent))
     assert answer.status_code == 404
+
+
+def test_the_timeline_of_a_waiting_case_ends_with_the_deadline_it_waits_on(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord, escalated: Case
+) -> None:
+    timeline = client.get(
+        f"/api/v1/cases/{escalated.case_id}/timeline", headers=bearer(tokens.agent)
+    ).json()
+    last = timeline["events"][-1]
+    deadline = accord.case_deadline(escalated.case_id)
+    assert deadline is not None
+    assert last["event"] == "escalation_deadline"
+    assert last["tier"] == "human_appeal"
+    assert last["timestamp"].startswith(deadline.due_at.isoformat()[:19])

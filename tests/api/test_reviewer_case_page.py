@@ -151,3 +151,11 @@ def test_a_preset_alone_is_reasoning_enough_and_a_bad_verdict_is_refused(
     decision = accord.approvals.get(item_id).decision
     assert decision is not None
     assert (decision.choice, decision.reason) == ("approve", "Within policy limits")
+
+
+def test_the_case_page_timeline_shows_the_deadline_the_case_waits_on(
+    client: TestClient[Litestar], tokens: Tokens, escalated: Case
+) -> None:
+    _sign_in(client, tokens.reviewer)
+    page = client.get(f"/cases/{escalated.approval_item_id}").text
+    assert "<strong>escalation_deadline</strong>" in page

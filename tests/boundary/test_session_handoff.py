@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -225,3 +226,20 @@ def test_configured_probes_are_imported_on_first_lookup_only(tmp_path: Path) -> 
         assert accord.probes.get("erp_invoice_total").name == "erp_invoice_total"
     finally:
         accord.close()
+
+
+def test_a_probe_settling_the_case_cancels_its_tier_deadline(
+    tmp_path: Path, database_url: str, frozen_clock: FrozenClock, opened: list[Accord]
+) -> None:
+    first = open_accord(opened, tmp_path, database_url, frozen_clock)
+    case = first.settle("Total of invoice 4411", POSITIONS, task_type="invoicing", session_id="s")
+    armed = first.case_deadline(case.case_id)
+    assert armed is not None
+    assert armed.kind == "case_tier"
+    [boundary] = first.close_session("s")
+    first.boundaries.resolve(boundary.boundary_id)
+    assert first.cases.get(case.case_id).status is SettleStatus.SETTLED
+    assert first.case_deadline(case.case_id) is None
+    frozen_clock.advance(timedelta(days=2))
+    assert first.sweep_deadlines().fired == []
+    assert first.verify(workers=1).entries == first.ledger.size()

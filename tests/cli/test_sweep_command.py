@@ -106,3 +106,34 @@ def test_watch_reports_a_failing_sweep_and_keeps_going_until_interrupted(
     done = watch_sweeps(sweeper, 1.0, shown.append, wait=interrupt_on_second_wait)  # type: ignore[arg-type]
     assert (done, len(shown)) == (2, 1)
     assert "store.write_failed" in capsys.readouterr().err
+
+
+WAITING = """\
+conflict_resolution: {strategy: human}
+approvals:
+  principals:
+    "human:alice": [reviewer]
+"""
+
+
+def test_sweep_abandons_a_settle_case_at_its_human_appeal_deadline_and_case_shows_it(
+    run: Run,
+) -> None:
+    Path("accord.yaml").write_text(WAITING)
+    past = FrozenClock(datetime(2020, 1, 1, tzinfo=UTC))
+    accord = Accord.open("accord.yaml", db_url=DB, keys_dir="keys", clock=past)
+    try:
+        case_id = accord.settle("refund 7", POSITIONS).case_id
+    finally:
+        accord.close()
+    shown = json.loads(run("case", case_id, "--db", DB, "--keys", "keys").stdout)
+    assert shown["dcp_status"] == "appealing"
+    assert shown["escalation_deadline"] == "2020-01-01T01:00:00Z"  # R3: high, 1 h
+    swept = run("sweep", "--json", "--db", DB, "--keys", "keys")
+    assert swept.exit_code == 0, swept.output
+    assert [(f["kind"], f["outcome"]) for f in json.loads(swept.stdout)] == [
+        ("case_tier", "abandoned")
+    ]
+    ended = json.loads(run("case", case_id, "--db", DB, "--keys", "keys").stdout)
+    assert (ended["dcp_status"], ended["escalation_deadline"]) == ("abandoned", None)
+    assert run("verify", "--db", DB, "--keys", "keys").exit_code == 0

@@ -65,6 +65,7 @@ class Sweeper:
                     accord.clock,
                     accord.approvals,
                     disputes=accord.disputes.deadlines,
+                    cases=accord.case_deadlines,
                     compliance=accord.disputes.compliance,
                     read_only=accord.read_only,
                 )

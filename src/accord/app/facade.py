@@ -28,7 +28,10 @@ from accord.clock import Clock
 from accord.config import LoadedConfig, load_config
 from accord.conflicts import Position
 from accord.crypto import Ed25519Signer, Keyring
+from accord.deadlines import Deadline, SweepReport
 from accord.disputes import Case, CaseStore, Justifier, SettleRequest
+from accord.disputes.case_deadlines import CaseDeadlines, case_escalation_deadline
+from accord.disputes.deadline_sweep import deadline_sweep
 from accord.disputes.dissent_store import DissentStore
 from accord.disputes.outcome_view import case_outcome
 from accord.disputes.protocol import Disputes
@@ -173,6 +176,17 @@ class Accord:
         ``show``, ``list``, ``export`` / ``import_sdk``; ``accord sweep`` escalates them at
         their tier deadlines."""
         return self._parts.disputes
+
+    @property
+    def case_deadlines(self) -> CaseDeadlines:
+        """Settle cases' tier deadlines (R3, R4, R6): the port ``accord sweep`` fires them with."""
+        return self._parts.case_deadlines
+
+    def case_deadline(self, case_id: str) -> Deadline | None:
+        """The deadline case ``case_id`` waits on (its tier's, or its approval item's §12.4
+        timeout at human appeal); None when nothing is armed. ``cases.not_found`` if none."""
+        with self.db.read() as conn:
+            return case_escalation_deadline(conn, self.cases.get_within(conn, case_id))
 
     @property
     def org(self) -> OrgChart | None:
@@ -342,6 +356,19 @@ class Accord:
         """Apply every due approval deadline exactly once (run it periodically)."""
         self._refuse_if_read_only("sweep")
         return self.approvals.sweep_due()
+
+    def sweep_deadlines(self) -> SweepReport:
+        """Fire every due deadline of every kind exactly once, as ``accord sweep`` does:
+        approval timeouts, settle cases' and filed disputes' tiers, required actions."""
+        return deadline_sweep(
+            self.db,
+            self.clock,
+            self.approvals,
+            disputes=self.disputes.deadlines,
+            cases=self.case_deadlines,
+            compliance=self.disputes.compliance,
+            read_only=self.read_only,
+        ).run()
 
     # --- session hand-off ---------------------------------------------------------------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+from datetime import datetime
 from itertools import islice
 from pathlib import Path
 from typing import Annotated, Any
@@ -19,7 +20,7 @@ from accord.cli.problems import report_problem
 from accord.cli.settle_file import FileKind, SettleFile
 from accord.cli.tables import listing
 from accord.config import load_config
-from accord.disputes import SettleStatus
+from accord.disputes import Case, SettleStatus
 from accord.errors import AccordError, ValidationError
 from accord.learning import WinRateTracker, evaluate_crowd, render_report, root_cause_report
 from accord.learning.report import report_paths
@@ -190,8 +191,23 @@ def cases(
 def case(
     case_id: str, db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
 ) -> None:
-    """Print one case (positions, detection, decision or escalation payload) as JSON."""
-    print_one(config, db, keys, lambda accord: accord.cases.get(case_id))
+    """Print one case (positions, detection, decision or escalation payload) as JSON, with
+    the deadline it waits on (``escalation_deadline``: its tier's, or its approval item's)."""
+    print_one(config, db, keys, lambda accord: _shown(accord, case_id))
+
+
+class _ShownCase(Case):
+    """A case as ``accord case`` prints it: the stored case and the deadline it waits on."""
+
+    escalation_deadline: datetime | None = None
+
+
+def _shown(accord: Accord, case_id: str) -> _ShownCase:
+    stored = accord.cases.get(case_id)
+    deadline = accord.case_deadline(case_id)
+    return _ShownCase.model_construct(  # the stored case is already valid
+        **dict(stored), escalation_deadline=None if deadline is None else deadline.due_at
+    )
 
 
 def report(

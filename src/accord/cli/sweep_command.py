@@ -49,6 +49,7 @@ def sweep(
                 accord.clock,
                 accord.approvals,
                 disputes=accord.disputes.deadlines,
+                cases=accord.case_deadlines,
                 compliance=accord.disputes.compliance,
                 read_only=accord.read_only,
             )

@@ -1,7 +1,8 @@
 """Where the approval queue meets cases and the ledger, inside the queue's own transaction.
 
 Every approval event is signed into the ledger; a decision or expiry on a case's item also
-finishes the case (settled on the chosen answer, or abandoned) and signs that outcome.
+finishes the case (settled on the chosen answer, or abandoned), signs that outcome and
+cancels the case's tier deadline.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from accord.disputes.case import SettleStatus
+from accord.disputes.case_deadlines import cancel_case_deadline
 from accord.disputes.case_store import CaseStore
 from accord.disputes.human_decision import fold_human_decision
 from accord.disputes.records import ByPerson, DisputeAbandoned, dispute_resolved
@@ -59,15 +61,17 @@ class ApprovalBridge:
         if case.status is not SettleStatus.ESCALATED or case.approval_item_id != record["item_id"]:
             return []
         decided_by = str(record["decided_by"])
+        decided_at = self._decided_at(record)
         finished = fold_human_decision(
             case,
             outcome=str(record["outcome"]),
             choice=record.get("choice"),
             decided_by=decided_by,
             reason=str(record.get("reason") or ""),
-            decided_at=self._decided_at(record),
+            decided_at=decided_at,
         )
         self.store.update(conn, finished)
+        cancel_case_deadline(conn, finished.case_id, decided_at)  # decided: no tier deadline
         if finished.status is SettleStatus.SETTLED:
             how = ByPerson(decided_by=decided_by, approval_item_id=str(record["item_id"]))
             return [dispute_resolved(finished, how).event()]

@@ -8,6 +8,8 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict
 
 from accord.approvals import ApprovalItem
+from accord.clock import isoformat
+from accord.deadlines import Deadline
 from accord.disputes.case import Case, SettleStatus
 
 
@@ -23,9 +25,13 @@ class TimelineEvent(BaseModel):
     detail: str = ""
 
 
-def case_timeline(case: Case, item: ApprovalItem | None) -> list[TimelineEvent]:
+def case_timeline(
+    case: Case, item: ApprovalItem | None, deadline: Deadline | None = None
+) -> list[TimelineEvent]:
     """Oldest first. Attempts and the escalation carry the time settle ran (rungs run within
-    one call, so only their order is known), a human decision its own time."""
+    one call, so only their order is known), a human decision its own time; the deadline the
+    case waits on (``Accord.case_deadline``), when given, comes last as
+    ``escalation_deadline`` at its due time."""
     events = [
         TimelineEvent(
             event="dispute_opened",
@@ -86,4 +92,15 @@ def case_timeline(case: Case, item: ApprovalItem | None) -> list[TimelineEvent]:
                 detail=f"winner {case.decision.winner}" if case.decision.winner else "",
             )
         )
-    return sorted(events, key=lambda e: e.timestamp)
+    ordered = sorted(events, key=lambda e: e.timestamp)
+    if deadline is not None:
+        ordered.append(
+            TimelineEvent(
+                event="escalation_deadline",
+                timestamp=deadline.due_at,
+                actor="accord:deadline",
+                tier=case.tier.value,
+                detail=f"{deadline.kind} deadline armed at {isoformat(deadline.armed_at)}",
+            )
+        )
+    return ordered

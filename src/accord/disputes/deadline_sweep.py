@@ -3,8 +3,10 @@
 ``accord sweep`` and the service's background sweeper both build it here: the approval
 queue's §12.4 timeouts always, the DCP-07 tier escalation (R4) when the case lifecycle's
 :class:`~accord.disputes.tier_deadlines.EscalateOnDeadline` port is given — without it,
-``dispute_tier`` rows stay armed (nothing is fired that nothing can handle); likewise the
-``dispute_compliance`` deadlines of required actions, fired when compliance is given.
+``dispute_tier`` rows stay armed (nothing is fired that nothing can handle); the same
+handler over settle cases (``case_tier``, :mod:`accord.disputes.case_deadlines`) when
+``cases`` is given; likewise the ``dispute_compliance`` deadlines of required actions, fired
+when compliance is given.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from accord.approvals import ApprovalQueue
 from accord.approvals.timeout_handler import APPROVAL_TIMEOUT
 from accord.clock import Clock
 from accord.deadlines import DeadlineHandler, DeadlineSweep
+from accord.disputes.case_deadlines import CASE_TIER
 from accord.disputes.compliance.deadline import (
     DISPUTE_COMPLIANCE,
     ComplianceDeadlineHandler,
@@ -29,11 +32,13 @@ def deadline_sweep(
     approvals: ApprovalQueue,
     *,
     disputes: EscalateOnDeadline | None = None,
+    cases: EscalateOnDeadline | None = None,
     compliance: FailOnDeadline | None = None,
     sweeper_id: str | None = None,
     read_only: bool = False,
 ) -> DeadlineSweep:
-    """A sweeper firing approval timeouts, dispute tiers when ``disputes`` is given, and
+    """A sweeper firing approval timeouts, dispute tiers when ``disputes`` is given, settle
+    cases' tiers when ``cases`` is given, and
     required actions' deadlines (R20, R21) when ``compliance`` is given.
 
     ``read_only`` (an Accord opened to read) refuses with ``accord.read_only``."""
@@ -46,6 +51,8 @@ def deadline_sweep(
     handlers: dict[str, DeadlineHandler] = {APPROVAL_TIMEOUT: approvals.timeout_handler()}
     if disputes is not None:
         handlers[DISPUTE_TIER] = DisputeTierHandler(disputes)
+    if cases is not None:
+        handlers[CASE_TIER] = DisputeTierHandler(cases)
     if compliance is not None:
         handlers[DISPUTE_COMPLIANCE] = ComplianceDeadlineHandler(compliance)
     return DeadlineSweep(db, clock, handlers, sweeper_id=sweeper_id)

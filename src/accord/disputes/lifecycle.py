@@ -14,7 +14,7 @@ consensus      no_conflict      resolved        the agents agreed
 escalated      escalated        escalated       nobody could settle it yet (it waits)
 queued         escalated        appealing       escalated to human appeal with an approval item
 denied         denied           abandoned       people (or a timeout's deny action) refused it
-expired        expired          abandoned       its approval item ran out undecided
+expired        expired          abandoned       its approval item or last tier deadline ran out
 =============  ===============  ==============  ==============================================
 
 :data:`TRANSITIONS` joins the eight DCP statuses; ``resolved``, ``withdrawn`` and

@@ -19,6 +19,7 @@ from accord.boundary import (
 from accord.boundary.service import transcript_bytes_of
 from accord.conflicts import Tier
 from accord.disputes.case import Case, CaseStatus, SettleStatus
+from accord.disputes.case_deadlines import cancel_case_deadline
 from accord.disputes.case_store import CaseStore
 from accord.disputes.records import ByProbe
 from accord.disputes.settle_on_winner import Dissenter, Settlement, lead_of, settle_on_winner
@@ -126,6 +127,7 @@ def settle_from_receipt(
             return  # settled meanwhile (e.g. by a person): the receipt stays as evidence
         settlement = fold_receipt(case, receipt)
         store.update(conn, settlement.case)
+        cancel_case_deadline(conn, case.case_id, receipt.resolved_at)
         if case.approval_item_id is not None:
             item = approvals.get_within(conn, case.approval_item_id)
             if item.status.value == "pending":

@@ -17,7 +17,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
-from accord.approvals import ApprovalQueue, TimeoutPolicy, WaitForever
+from accord.approvals import ApprovalItem, ApprovalQueue, TimeoutPolicy, WaitForever
 from accord.clock import Clock
 from accord.conflicts import (
     Position,
@@ -26,7 +26,10 @@ from accord.conflicts import (
     validate_positions,
 )
 from accord.crypto import canonical_bytes
+from accord.deadlines import arm_many
 from accord.disputes.case import Case, SettleStatus
+from accord.disputes.case_approval import request_case_approval
+from accord.disputes.case_deadlines import case_tier_deadline
 from accord.disputes.case_store import CaseStore
 from accord.disputes.decide import Decided, DecideInput, DecideSettings, decide
 from accord.disputes.departments import department_of_agents
@@ -362,33 +365,34 @@ class Settler:
                 out.append(item.case.model_copy(update={"ledger_seqs": seqs}))
             joined = hashes or AnswerHashes.joined(item.hashes for item in batch)
             self.store.insert(conn, out, joined)
+            armed = []
             for item, case in zip(batch, out, strict=True):
-                for request in item.approvals:
-                    self._write_request(conn, case, request)
+                queued = [self._write_request(conn, case, request) for request in item.approvals]
+                item_deadline = next(
+                    (q.deadline for q in queued if q.item_id == case.approval_item_id), None
+                )
+                # a case above tier 1 is a dispute in escalated: its tier's deadline (R3)
+                deadline = case_tier_deadline(
+                    case, case.decided_at or self.clock.now(), item_deadline=item_deadline
+                )
+                if deadline is not None:
+                    armed.append(deadline)
+            arm_many(conn, armed)
         return out
 
-    def _write_request(self, conn: Connection, case: Case, request: StagedRequest) -> None:
+    def _write_request(
+        self, conn: Connection, case: Case, request: StagedRequest
+    ) -> ApprovalItem:
         assert self.approvals is not None
-        severity = case.detection.severity.value if case.detection.severity else "medium"
-        self.approvals.request_within(
+        return request_case_approval(
             conn,
+            self.approvals,
+            case,
             item_id=request.item_id,
-            case_id=case.case_id,
-            title=f"Decide: {case.subject}",
             summary=request.summary,
-            positions=[
-                {
-                    "agent": p.agent,
-                    "answer": p.output,
-                    "confidence": p.confidence,
-                    "reasoning": p.reasoning or "",
-                }
-                for p in case.positions
-            ],
             analysis=request.analysis,
             options=request.options,
             option_texts=_full_texts(request),
-            risk=severity,  # type: ignore[arg-type]
             policy=self.approval_policy,
         )
 

@@ -10,7 +10,8 @@ from enum import StrEnum
 
 class SettleStatus(StrEnum):
     """How the case stands: ``settle``'s outcome, then final once people deny it or its
-    approval item expires undecided (``denied``, ``expired``: nothing is left in the queue)."""
+    approval item (or its last tier deadline, R6) expires undecided (``denied``, ``expired``:
+    nothing is left in the queue)."""
 
     SETTLED = "settled"
     MERGED = "merged"

@@ -76,11 +76,14 @@ class DisputeTierHandler:
         )
 
 
-def new_tier_deadline(dispute_id: str, tier: Tier, severity: Severity, now: datetime) -> Deadline:
+def new_tier_deadline(
+    dispute_id: str, tier: Tier, severity: Severity, now: datetime, *, kind: str = DISPUTE_TIER
+) -> Deadline:
     """``tier``'s deadline for a dispute reaching it now (R3), not stored yet: many new
-    disputes' deadlines are stored together with ``accord.deadlines.arm_many``."""
+    disputes' deadlines are stored together with ``accord.deadlines.arm_many``. ``kind``
+    tells a filed dispute's (``dispute_tier``) from a settle case's (``case_tier``)."""
     return new_deadline(
-        kind=DISPUTE_TIER,
+        kind=kind,
         subject_id=dispute_id,
         due_at=now + tier_deadline(severity, tier),
         now=now,
@@ -116,6 +119,8 @@ def rearm_tier_deadline(
     )
 
 
-def cancel_tier_deadline(conn: Connection, dispute_id: str, now: datetime) -> Deadline | None:
+def cancel_tier_deadline(
+    conn: Connection, dispute_id: str, now: datetime, *, kind: str = DISPUTE_TIER
+) -> Deadline | None:
     """The dispute resolved, was withdrawn or abandoned: its deadline will not fire."""
-    return cancel(conn, kind=DISPUTE_TIER, subject_id=dispute_id, now=now)
+    return cancel(conn, kind=kind, subject_id=dispute_id, now=now)

@@ -79,4 +79,5 @@ def get_timeline(state: State, case_id: Annotated[str, Parameter(max_length=64)]
     accord = accord_of(state)
     case = accord.cases.get(case_id)
     item = accord.approvals.get(case.approval_item_id) if case.approval_item_id else None
-    return Timeline(case_id=case.case_id, events=case_timeline(case, item))
+    deadline = accord.case_deadline(case.case_id)
+    return Timeline(case_id=case.case_id, events=case_timeline(case, item, deadline))

@@ -103,7 +103,7 @@ def case_context(accord: Accord, item_id: str, reviewer: ApiKey) -> dict[str, An
         "agreed": [r for r in rows if r.agree],
         "sections": analysis_sections(item.analysis),
         "dissent": case.dissent,
-        "timeline": case_timeline(case, item),
+        "timeline": case_timeline(case, item, accord.case_deadline(case.case_id)),
         "precedents": precedents,
         "presets": PRESET_REASONS,
         "option_agents": {

@@ -1,4 +1,5 @@
-"""``dispute_abandoned``: people denied the case, or its approval item expired undecided."""
+"""``dispute_abandoned``: people denied the case, its approval item expired undecided, or its
+last tier deadline passed with no party escalating (R6, by ``accord:deadline``)."""
 
 from __future__ import annotations
 

@@ -80,17 +80,21 @@ class DisputeEscalated(SignedRecord):
         return self
 
     @classmethod
-    def of(cls, case: Case) -> DisputeEscalated:
+    def of(cls, case: Case, *, from_level: Tier | None = None) -> DisputeEscalated:
+        """``from_level``: the tier the case left when it is not the one settle ran (a tier
+        deadline passed at ``from_level``, R4)."""
         classification, escalation = case.classification, case.escalation
         assert classification is not None
         assert escalation is not None
+        if from_level is None:
+            from_level = (
+                classification.starting_tier
+                if case.strategy is None
+                else Tier.CONTEXTUAL_ARBITRATION
+            )
         return cls(
             dispute_id=case.case_id,
-            from_level=(
-                classification.starting_tier.value
-                if case.strategy is None
-                else Tier.CONTEXTUAL_ARBITRATION.value
-            ),
+            from_level=from_level.value,
             to_level=escalation.target_tier.value,
             next_step=escalation.next_step,
             reason=escalation.reason,
