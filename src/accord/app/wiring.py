@@ -244,6 +244,7 @@ def wire(
             arbitrators=settings.arbitrators,
             policy=settings.disputes.filing.policy(),
             flag_after=settings.disputes.flag_after,
+            approvals=approvals,
         ),
         settler=settler,
         passphrase=passphrase,

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from sqlalchemy import Connection
+
 from accord.disputes.panels.formation import PanelFormation
 from accord.disputes.panels.pool import PoolMember
 from accord.disputes.panels.question import PanelQuestion
@@ -22,3 +24,13 @@ class HumanArbitratorPort(Protocol):
     def request_vote(
         self, member: PoolMember, question: PanelQuestion, formation: PanelFormation
     ) -> str: ...
+
+    def request_vote_within(
+        self,
+        conn: Connection,
+        member: PoolMember,
+        question: PanelQuestion,
+        formation: PanelFormation,
+    ) -> str:
+        """:meth:`request_vote` inside the caller's write transaction."""
+        ...

@@ -21,6 +21,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from accord.approvals import ApprovalQueue
 from accord.clock import Clock
 from accord.conflicts import Tier
 from accord.crypto import Ed25519Signer, MlDsa65Signer
@@ -75,7 +76,9 @@ class Disputes(RuleCalls):
         arbitrators: ArbitratorSettings | None = None,
         interactions: InteractionHistory | None = None,
         flag_after: int = DEFAULT_FLAG_AFTER,
+        approvals: ApprovalQueue | None = None,
     ) -> None:
+        """``approvals``: the queue through which human panel members vote (R14)."""
         self._db = ledger.db
         self._ledger = ledger
         self._clock = clock
@@ -89,7 +92,7 @@ class Disputes(RuleCalls):
         self.tiers = DisputeTiers(
             db=self._db, ledger=ledger, desk=StoredDisputeDesk(self), clock=clock,
             interactions=interactions or InteractionLog(self._db), arbitrators=arbitrators,
-            precedents=precedents,
+            precedents=precedents, approvals=approvals,
         )  # fmt: skip
         """Tiers 1–3 on these disputes: ``tiers.negotiation`` (propose, accept, commit,
         reveal), ``tiers.arbitration`` (nominate, form_panel, vote), ``tiers.appeal``."""

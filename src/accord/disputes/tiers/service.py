@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from accord.approvals import ApprovalQueue, WaitForever
 from accord.clock import Clock
+from accord.disputes.panels import QueuedHumanArbitrator
 from accord.disputes.tiers.appeal import HumanAppeal
 from accord.disputes.tiers.arbitration import Arbitration
 from accord.disputes.tiers.dispute_port import DisputeDesk
@@ -29,10 +31,18 @@ class DisputeTiers:
         interactions: InteractionHistory,
         arbitrators: ArbitratorSettings | None = None,
         precedents: Precedents | None = None,
+        approvals: ApprovalQueue | None = None,
     ) -> None:
+        """``approvals`` carries human panel members' ballot papers (no deadline of their own:
+        the panel's voting deadline closes them)."""
         context = TierContext(
             db=db, ledger=ledger, desk=desk, clock=clock, resolver=Resolver(db, desk, precedents)
         )
+        human = (
+            None
+            if approvals is None
+            else QueuedHumanArbitrator(approvals, policy_for=lambda _: WaitForever())
+        )
         self.negotiation = Negotiating(context)
-        self.arbitration = Arbitration(context, arbitrators, interactions)
+        self.arbitration = Arbitration(context, arbitrators, interactions, human)
         self.appeal = HumanAppeal(context)
