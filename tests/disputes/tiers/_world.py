@@ -28,7 +28,7 @@ from accord.disputes.tiers import ArbitratorSettings, DisputeTiers, TierDispute
 from accord.errors import NotFound
 from accord.ledger import Ledger
 from accord.org.interaction_store import InteractionLog
-from accord.precedents import Precedents
+from accord.disputes.tiers.resolving import BundleRegistry
 from accord.store import Database
 
 DISPUTE = "disp:0197aaaa-0000-7000-8000-000000000001"
@@ -169,7 +169,7 @@ class World:
         clock: FrozenClock,
         *,
         arbitrators: ArbitratorSettings | None = None,
-        precedents: Precedents | None = None,
+        precedents: BundleRegistry | None = None,
     ) -> None:
         self.db = db
         self.ledger = ledger

@@ -9,12 +9,11 @@ from accord.disputes.tiers.appeal import HumanAppeal
 from accord.disputes.tiers.arbitration import Arbitration
 from accord.disputes.tiers.dispute_port import DisputeDesk
 from accord.disputes.tiers.negotiating import Negotiating
-from accord.disputes.tiers.resolving import Resolver
+from accord.disputes.tiers.resolving import BundleRegistry, Resolver
 from accord.disputes.tiers.settings import ArbitratorSettings
 from accord.disputes.tiers.tier_context import TierContext
 from accord.ledger import Ledger
 from accord.org.interactions import InteractionHistory
-from accord.precedents import Precedents
 from accord.store import Database
 
 
@@ -30,13 +29,14 @@ class DisputeTiers:
         clock: Clock,
         interactions: InteractionHistory,
         arbitrators: ArbitratorSettings | None = None,
-        precedents: Precedents | None = None,
+        precedents: BundleRegistry | None = None,
         approvals: ApprovalQueue | None = None,
     ) -> None:
-        """``approvals`` carries human panel members' ballot papers (no deadline of their own:
+        """``precedents`` files each resolution's bundle in the resolving transaction (R23);
+        ``approvals`` carries human panel members' ballot papers (no deadline of their own:
         the panel's voting deadline closes them)."""
         context = TierContext(
-            db=db, ledger=ledger, desk=desk, clock=clock, resolver=Resolver(db, desk, precedents)
+            db=db, ledger=ledger, desk=desk, clock=clock, resolver=Resolver(desk, precedents)
         )
         human = (
             None
