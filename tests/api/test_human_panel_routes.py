@@ -20,6 +20,7 @@ from accord.clock import FrozenClock
 from tests.api._reviewers import register_reviewers, reviewer_config
 from tests.api.conftest import bearer
 from tests.api.test_dispute_tiers_routes import AUDIT, BILLING, _flip, _open, _post, _status
+from tests.api.test_reviewer_page import _csrf, _sign_in
 
 POOL = ("arb:1", "arb:2", "arb:3")
 
@@ -84,9 +85,9 @@ def _decide(client: TestClient[Litestar], token: str, item_id: str, choice: str)
     )
 
 
-def test_r14_human_members_vote_through_the_approval_decision_route(
+def _seat(
     client: TestClient[Litestar], keys: dict[str, str], accord: Accord
-) -> None:
+) -> tuple[str, dict[str, str]]:
     dispute_id = _open(client, keys)
     assert _post(client, keys[AUDIT], f"/{dispute_id}/escalate", {}).status_code == 200
     _flip(client, keys, dispute_id, "seed")
@@ -105,6 +106,13 @@ def test_r14_human_members_vote_through_the_approval_decision_route(
     }
     assert sorted(papers) == sorted(POOL)
 
+    return dispute_id, papers
+
+
+def test_r14_human_members_vote_through_the_approval_decision_route(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    dispute_id, papers = _seat(client, keys, accord)
     wrong = _decide(client, keys[POOL[1]], papers[POOL[0]], "approve")
     assert wrong.status_code == 422, wrong.text
     assert (wrong.json()["code"], wrong.json()["requirement"]) == (
@@ -123,3 +131,25 @@ def test_r14_human_members_vote_through_the_approval_decision_route(
         signed = _post(client, keys[member], f"/{dispute_id}/panel/signatures")
         assert signed.status_code == 201, signed.text
     assert _status(client, keys, dispute_id)[0] == "resolved"
+
+
+def test_r14_the_reviewer_page_shows_a_ballot_paper_as_a_panel_vote_and_casts_it(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    dispute_id, papers = _seat(client, keys, accord)
+    member = POOL[0]
+    _sign_in(client, keys[member])  # lands on the queue, ballot papers in it
+    page = client.get(f"/cases/{papers[member]}")
+    assert page.status_code == 200, page.text
+    assert f"panel vote for <strong>{member}</strong>" in page.text
+    assert f'href="/disputes/{dispute_id}"' in page.text
+    assert "billing keeps the slot" in page.text
+    answer = client.post(
+        f"/cases/{papers[member]}/decision",
+        data={"verdict": "2", "reasoning": "the statute wins", "_csrf_token": _csrf(page.text)},
+    )
+    assert answer.status_code == 200, answer.text
+    seated = accord.disputes.tiers.arbitration.panel(dispute_id)
+    assert seated is not None
+    assert [(v.agent_id, v.vote) for v in seated.votes] == [(member, "dissent")]
+    assert seated.reasoning[member] == "the statute wins"

@@ -128,6 +128,11 @@ class Arbitration:
                 return ()
             return panel_rows.ballot_papers_within(conn, seated.formation.panel_id)
 
+    def ballot_paper(self, item_id: str) -> BallotPaper | None:
+        """The ballot paper approval item ``item_id`` is (None for any other item)."""
+        with self._c.db.read() as conn:
+            return panel_rows.ballot_paper_within(conn, item_id)
+
     def nominate(
         self, dispute_id: str, signer: Ed25519Signer, agent_ids: Sequence[str]
     ) -> tuple[Nomination, ...]:
