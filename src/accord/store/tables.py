@@ -456,6 +456,14 @@ dispute_panel_votes = Table(
     Column("reasoning", Text, nullable=False),
     Column("cast_at", String(40), nullable=False),
 )
+#: Tier 1: each proposal's §6 resolution as its acceptors sign it (one row per proposal).
+dispute_agreement_drafts = Table(
+    "dispute_agreement_drafts",
+    metadata,
+    Column("proposal_id", String(64), primary_key=True),
+    Column("dispute_id", String(64), nullable=False),
+    Column("resolution", Text, nullable=False),
+)
 #: Tier 2: the approval item through which each human panel member votes (one per member).
 dispute_ballot_papers = Table(
     "dispute_ballot_papers",
