@@ -269,3 +269,28 @@ def test_r14_a_panel_with_human_members_needs_the_approval_queue(
     with pytest.raises(AccordError) as refused:
         bare.seat()
     assert refused.value.code == "panels.no_approval_queue"
+
+
+def test_r04_the_approval_sweep_closes_undecided_ballot_papers_once_voting_has_closed(
+    panel: Panel,
+) -> None:
+    dispute_id, members = panel.seat()
+    panel.decide(dispute_id, members[0], "approve")
+    seated = panel.arbitration.panel(dispute_id)
+    assert seated is not None
+    assert panel.queue is not None
+    item = panel.queue.get(panel.paper(dispute_id, members[1]))
+    assert item.deadline is not None
+    assert seated.formation.vote_deadline < item.deadline
+    assert item.deadline - seated.formation.vote_deadline <= timedelta(minutes=1)
+    panel.clock.advance(seated.formation.vote_deadline - panel.clock.now())
+    assert panel.queue.sweep_due() == []  # voting is still open at the deadline itself
+    panel.clock.advance(item.deadline - panel.clock.now())
+    expired = panel.queue.sweep_due()
+    assert sorted(i.item_id for i in expired) == sorted(
+        panel.paper(dispute_id, m) for m in members[1:]
+    )
+    assert all(i.status is ApprovalStatus.EXPIRED for i in expired)
+    seated = panel.arbitration.panel(dispute_id)
+    assert seated is not None
+    assert len(seated.votes) == 1  # an expired paper is no vote

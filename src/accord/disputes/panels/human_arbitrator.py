@@ -13,6 +13,7 @@ from typing import Protocol
 
 from sqlalchemy import Connection
 
+from accord.approvals.policies import TimeoutPolicy
 from accord.disputes.panels.formation import PanelFormation
 from accord.disputes.panels.pool import PoolMember
 from accord.disputes.panels.question import PanelQuestion
@@ -31,6 +32,9 @@ class HumanArbitratorPort(Protocol):
         member: PoolMember,
         question: PanelQuestion,
         formation: PanelFormation,
+        *,
+        policy: TimeoutPolicy | None = None,
     ) -> str:
-        """:meth:`request_vote` inside the caller's write transaction."""
+        """:meth:`request_vote` inside the caller's write transaction (``policy``: the item's
+        timeout policy instead of the port's own choice)."""
         ...

@@ -58,10 +58,16 @@ class QueuedHumanArbitrator:
         member: PoolMember,
         question: PanelQuestion,
         formation: PanelFormation,
+        *,
+        policy: TimeoutPolicy | None = None,
     ) -> str:
-        """:meth:`request_vote` inside the caller's transaction (the one seating the panel)."""
+        """:meth:`request_vote` inside the caller's transaction (the one seating the panel);
+        ``policy`` instead of ``policy_for(member)`` (e.g. one closing at the vote deadline)."""
         _require_human_member(member, formation, question)
-        return self.queue.request_within(conn, **self._paper(member, question, formation)).item_id
+        paper = self._paper(member, question, formation)
+        if policy is not None:
+            paper["policy"] = policy
+        return self.queue.request_within(conn, **paper).item_id
 
     def _paper(
         self, member: PoolMember, question: PanelQuestion, formation: PanelFormation

@@ -34,6 +34,7 @@ the text ``"absent: no vote cast by the deadline"``, and the reasoning says who 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
@@ -41,7 +42,7 @@ from pydantic import ValidationError as PydanticValidationError
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
-from accord.approvals import ApprovalItem, Principal, Reviewer
+from accord.approvals import ApprovalItem, DenyAfter, Principal, Reviewer
 from accord.conflicts import Tier
 from accord.crypto import Ed25519Signer
 from accord.disputes.dcp.refusal import from_pydantic, refused
@@ -87,6 +88,8 @@ MAX_NOMINEES = 32
 VOTE_SHARE = 2 / 3
 """Votes close after this share of the time left in the tier, so the members still have time
 to sign the decided record before the tier's deadline escalates the dispute (R4)."""
+MAX_PAPER_MINUTES = 525_600
+"""The approval queue's longest timeout (a year); a longer vote leaves its paper to the tally."""
 PANEL_ACTOR = "accord:panel"
 """Who seats a panel: the service, by the rules (nobody chooses its members)."""
 _ARBITRATING = "arbitrating"
@@ -381,7 +384,9 @@ class Arbitration:
         formation: PanelFormation,
     ) -> str:
         assert self._human is not None
-        item_id = self._human.request_vote_within(conn, member, question, formation)
+        item_id = self._human.request_vote_within(
+            conn, member, question, formation, policy=_until_vote_deadline(formation)
+        )
         panel_rows.add_ballot_paper(
             conn,
             BallotPaper(
@@ -611,3 +616,11 @@ class Arbitration:
 
 def _member(seated: SeatedPanel, agent_id: str) -> PoolMember | None:
     return next((m for m in seated.formation.members if m.agent_id == agent_id), None)
+
+
+def _until_vote_deadline(formation: PanelFormation) -> DenyAfter:
+    """A ballot paper's policy: it expires (no vote) once the voting deadline has passed — at
+    the first whole minute strictly after it (votes are taken up to the deadline itself) — so
+    the approval sweep closes papers nobody decided."""
+    seconds = (formation.vote_deadline - formation.formed_at).total_seconds()
+    return DenyAfter(timeout_minutes=min(MAX_PAPER_MINUTES, math.floor(seconds / 60) + 1))

@@ -33,8 +33,8 @@ class DisputeTiers:
         approvals: ApprovalQueue | None = None,
     ) -> None:
         """``precedents`` files each resolution's bundle in the resolving transaction (R23);
-        ``approvals`` carries human panel members' ballot papers (no deadline of their own:
-        the panel's voting deadline closes them)."""
+        ``approvals`` carries human panel members' ballot papers (each expires at the panel's
+        voting deadline)."""
         context = TierContext(
             db=db, ledger=ledger, desk=desk, clock=clock, resolver=Resolver(desk, precedents)
         )
