@@ -175,6 +175,7 @@ def test_r14_r15_the_members_decisions_are_their_votes_and_the_last_one_takes_th
     keys = {m: panel.keys[f"human:{m[4:]}"].public_key for m in members}
     verify_resolution(signed, keys)
     assert {s.agent_id for s in signed.signatures} == set(members)
+    assert panel.disputes.verify_resolution(dispute_id) == signed  # reviewer keys, by member
 
 
 def test_r14_each_vote_is_signed_with_the_deciding_reviewers_registered_key(panel: Panel) -> None:

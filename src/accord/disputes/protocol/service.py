@@ -45,6 +45,8 @@ from accord.disputes.protocol.rule_calls import RuleCalls
 from accord.disputes.protocol.steps import DisputeSteps
 from accord.disputes.protocol.views import DisputePage, StoredDispute
 from accord.disputes.tiers import ArbitratorSettings, DisputeTiers
+from accord.disputes.tiers.panel_rows import panel_within
+from accord.disputes.tiers.resolution_check import check_resolution
 from accord.disputes.tiers.stored_desk import StoredDisputeDesk
 from accord.errors import AccordError
 from accord.ledger import Ledger
@@ -185,6 +187,23 @@ class Disputes(RuleCalls):
         """The dispute as it stands (``disputes.not_found``)."""
         with self._db.read() as conn:
             return self._stored(conn, dispute_id)
+
+    def verify_resolution(self, dispute_id: str) -> ResolutionRecord:
+        """The resolved dispute's §6 record once every signature verifies under a key the
+        ledger registered to its signer, and everyone who must sign has (every party at tier
+        1, M approving members at tier 2, every party's principal at tier 3: R19, R36, R44);
+        ``crypto.signature_invalid`` naming the signer otherwise."""
+        with self._db.read() as conn:
+            stored = self._stored(conn, dispute_id)
+            if stored.resolution is None:
+                raise dispute_refused(
+                    "R19", "dispute_id", "a resolved dispute has a resolution to verify",
+                    code="disputes.not_resolved", dispute_id=dispute_id, status=stored.status,
+                )  # fmt: skip
+            dispute = StoredDisputeDesk(self).load_within(conn, dispute_id)
+            seated = panel_within(conn, dispute_id)
+        formation = None if seated is None else seated.formation
+        return check_resolution(stored.resolution, dispute, self._ledger.key_registry(), formation)
 
     def list(
         self,
