@@ -132,3 +132,59 @@ def test_r10_r14_a_panel_is_seated_votes_and_signs_from_the_shell(run: Run) -> N
     signed = _ok(run, "sign", dispute_id, "--key", members["arb:00"])
     assert len(signed["signatures"]) >= 2
     assert _ok(run, "show", dispute_id)["status"] == "resolved"
+
+
+HUMAN_CONFIG = """\
+approvals:
+  principals:
+    "human:ana": [reviewer]
+    "human:bo": [reviewer]
+    "human:c0": [arbitrator]
+    "human:c1": [arbitrator]
+    "human:c2": [arbitrator]
+arbitrators:
+  members:
+    - {agent_id: "arb:00", principal_id: "human:c0", organization_id: acme, vitality: 900,
+       kind: human}
+    - {agent_id: "arb:01", principal_id: "human:c1", organization_id: initech, vitality: 900,
+       kind: human}
+    - {agent_id: "arb:02", principal_id: "human:c2", organization_id: acme, vitality: 900,
+       kind: human}
+"""
+
+
+def test_r14_human_members_vote_with_accord_approvals_decide(run: Run) -> None:
+    Path("accord.yaml").write_text(HUMAN_CONFIG, encoding="utf-8")
+    billing = _key(run, "agent", "agent:billing")
+    audit = _key(run, "agent", "agent:audit")
+    reviewers = {f"arb:0{i}": _key(run, "reviewer", f"human:c{i}") for i in range(3)}
+    dispute_id = _open(run)
+    _ok(run, "escalate", dispute_id, "--by", "agent:billing", "--json")
+    nonces = {}
+    for agent, key in (("agent:billing", billing), ("agent:audit", audit)):
+        nonces[agent] = _ok(run, "commit", dispute_id, "--choice", "seed", "--key", key)
+    for agent, key in (("agent:billing", billing), ("agent:audit", audit)):
+        _ok(run, "reveal", dispute_id, "--nonce", nonces[agent]["nonce_hex"], "--choice", "seed",
+            "--key", key)  # fmt: skip
+    _ok(run, "nominate", dispute_id, "--arbitrator", "arb:00", "--arbitrator", "arb:01",
+        "--key", billing)  # fmt: skip
+    _ok(run, "nominate", dispute_id, "--arbitrator", "arb:02", "--key", audit)
+    _ok(run, "panel", dispute_id, "--question", "Who keeps the GPU?",
+        "--position", "agent:billing=booked first", "--position", "agent:audit=statute",
+        "--favours", "agent:billing", "--resolution", "billing keeps it")  # fmt: skip
+    listed = run("approvals", "list", "--json", *OPTS)
+    assert listed.exit_code == 0, listed.output
+    papers = {item["title"].split()[3]: item["item_id"] for item in json.loads(listed.stdout)}
+    assert sorted(papers) == ["arb:00", "arb:01", "arb:02"]
+    wrong = run("approvals", "decide", papers["arb:00"], "approve", "--reason", "not mine",
+                "--key", reviewers["arb:01"], *OPTS)  # fmt: skip
+    assert wrong.exit_code == 1
+    assert "panels.decided_by_someone_else" in wrong.output
+    for member, key in reviewers.items():
+        decided = run("approvals", "decide", papers[member], "approve", "--reason",
+                      f"{member} agrees", "--key", key, *OPTS)  # fmt: skip
+        assert decided.exit_code == 0, decided.output
+    assert _ok(run, "show", dispute_id)["status"] == "arbitrating"  # one signature of two
+    signed = _ok(run, "sign", dispute_id, "--key", reviewers["arb:00"])
+    assert len(signed["signatures"]) >= 2
+    assert _ok(run, "show", dispute_id)["status"] == "resolved"

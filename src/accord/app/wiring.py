@@ -246,6 +246,7 @@ def wire(
             arbitrators=settings.arbitrators,
             policy=settings.disputes.filing.policy(),
             flag_after=settings.disputes.flag_after,
+            approvals=approvals,
         ),
         settler=settler,
         case_deadlines=CaseDeadlines(cases, ledger, approvals),

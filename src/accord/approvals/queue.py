@@ -48,6 +48,9 @@ from accord.store import Database
 from accord.store.tables import approval_items
 
 EventSink = Callable[[Connection, builtins.list[Event]], None]
+DecisionHook = Callable[[Connection, ApprovalItem, Reviewer], None]
+"""Runs inside a decision's transaction with the decided item and its reviewer; raising
+refuses the decision (nothing of it is written)."""
 
 
 class ApprovalQueue:
@@ -71,6 +74,12 @@ class ApprovalQueue:
         self._on_event = on_event
         self._party_owners = dict(party_owners or {})
         self.sweeper_id = sweeper_id or new_sweeper_id()
+        self._decision_hooks: builtins.list[DecisionHook] = []
+
+    def on_decided(self, hook: DecisionHook) -> None:
+        """Run ``hook`` in every human decision's transaction, after the decision's own event
+        (e.g. a human panel member's ballot paper becomes the member's vote)."""
+        self._decision_hooks.append(hook)
 
     # -- asking -----------------------------------------------------------------------------
 
@@ -239,6 +248,8 @@ class ApprovalQueue:
             self._disarm(conn, after)
             kind, record = events.transition(before, after)
             self._emit(conn, [(kind, reviewer.signed(record))])
+            for hook in self._decision_hooks:
+                hook(conn, after, reviewer)
             return after
 
     def cancel(self, item_id: str, *, cancelled_by: str, reason: str = "") -> ApprovalItem:

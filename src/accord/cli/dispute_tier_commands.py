@@ -218,7 +218,8 @@ def sign(
     keys: KeysOption = None,
     config: ConfigOption = None,
 ) -> None:
-    """Sign the panel's decided resolution; M approving signatures resolve it (R14, R44)."""
+    """Sign the panel's decided resolution; M approving signatures resolve it (R14, R44).
+    A human member signs with its reviewer key."""
     _step(config, db, keys, lambda a, t: _json(t.arbitration.sign_resolution(
         dispute_id, _signer(a, key))))  # fmt: skip
 

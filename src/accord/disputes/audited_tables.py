@@ -91,6 +91,14 @@ NOT_AUDITED_TABLES: Mapping[str, str] = {
     "until dispute_resolved carries it",
     "dispute_panel_votes": "not audited yet: each member-signed vote is also the signed "
     "arbitration_vote_cast event; the reasoning text is kept here only (its hash is signed)",
+    "dispute_agreement_drafts": "not audited yet: a proposal's §6 resolution as its acceptors "
+    "sign it; each signature is also in the party-signed acceptance event, and the record "
+    "that resolves the dispute is carried by dispute_resolved, but this row is not compared "
+    "with them",
+    "dispute_ballot_papers": "not audited yet: which approval item carries which human "
+    "member's vote; the item and its signed approval events are audited with the approval "
+    "tables, the member's signed vote by arbitration_vote_cast, but this link is not compared "
+    "with them",
     "dispute_appeal_decisions": "not audited yet: the principals' signed §6 record is carried "
     "by dispute_resolved; this row only names it",
     "deadlines": "scheduling state, not a record: each armed row copies a deadline a signed "

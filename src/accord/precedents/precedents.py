@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from sqlalchemy import Connection
+
 from accord.crypto import Ed25519Signer
 from accord.errors import AccordError
 from accord.precedents.bundle import BundleDraft, JurisprudenceBundle
@@ -44,10 +46,17 @@ class Precedents:
 
     def add_many(self, drafts: Sequence[BundleDraft]) -> list[JurisprudenceBundle]:
         """Every draft in one transaction, in order: all or nothing."""
+        return self._store.add_many(drafts, self._writer())
+
+    def add_within(self, conn: Connection, draft: BundleDraft) -> JurisprudenceBundle:
+        """:meth:`add` inside the caller's write transaction (it commits with it)."""
+        return self._store.add_many_within(conn, [draft], self._writer())[0]
+
+    def _writer(self) -> Ed25519Signer:
         if self._signer is None:
             raise AccordError(
                 "cannot add precedents: this Accord was opened read-only",
                 code="accord.read_only",
                 action="add precedents",
             )
-        return self._store.add_many(drafts, self._signer)
+        return self._signer

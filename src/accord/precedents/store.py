@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
 from accord.clock import Clock, isoformat
 from accord.crypto import Ed25519Signer
@@ -74,6 +74,14 @@ class PrecedentStore:
         registry does not hold; (``precedents.supersedes_newer``) one superseding a bundle
         created after it.
         """
+        with self._db.write() as conn:
+            return self.add_many_within(conn, drafts, signer)
+
+    def add_many_within(
+        self, conn: Connection, drafts: Sequence[BundleDraft], signer: Ed25519Signer
+    ) -> list[JurisprudenceBundle]:
+        """:meth:`add_many` inside the caller's write transaction (e.g. the one resolving the
+        dispute the bundle records): the bundles commit with it or not at all."""
         if len(drafts) > MAX_BUNDLES_PER_CALL:
             raise refused(
                 f"{len(drafts):,} bundles in one call",
@@ -88,46 +96,41 @@ class PrecedentStore:
         named = sorted({old for draft in drafts for old in draft.supersedes})
         rows = RegistryRows()
         built: list[JurisprudenceBundle] = []
-        with self._db.write() as conn:
-            head = conn.execute(
-                select(
-                    precedent_bundles.c.seq,
-                    precedent_bundles.c.bundle_hash,
-                    precedent_bundles.c.bundle_hash_secondary,
-                )
-                .order_by(precedent_bundles.c.seq.desc())
-                .limit(1)
-            ).first()
-            seq = 0 if head is None else int(head.seq)
-            link = (
-                GENESIS_LINK
-                if head is None
-                else ChainLink(prev_hash=head.bundle_hash, prev_hash_secondary=head[2])
+        head = conn.execute(
+            select(
+                precedent_bundles.c.seq,
+                precedent_bundles.c.bundle_hash,
+                precedent_bundles.c.bundle_hash_secondary,
             )
-            known: dict[str, str] = {}
-            for start in range(0, len(named), _IDS_PER_QUERY):
-                rows_found = conn.execute(
-                    select(
-                        precedent_bundles.c.jurisprudence_id, precedent_bundles.c.created_at
-                    ).where(
-                        precedent_bundles.c.jurisprudence_id.in_(
-                            named[start : start + _IDS_PER_QUERY]
-                        )
-                    )
-                ).all()
-                known.update((jid, created) for jid, created in rows_found)
-            for index, draft in enumerate(drafts):
-                _check_supersedes(draft, known, moment, index)
-                bundle = build_bundle(draft, signer=signer, at=at, link=link)
-                seq += 1
-                link = rows.add(bundle, seq)
-                built.append(bundle)
-            self._db.insert_rows(conn, precedent_bundles, rows.bundles)
-            self._db.insert_rows(conn, precedent_types, rows.types)
-            self._db.insert_rows(conn, precedent_conditions, rows.conditions)
-            self._db.insert_rows(conn, precedent_supersessions, rows.supersessions)
+            .order_by(precedent_bundles.c.seq.desc())
+            .limit(1)
+        ).first()
+        seq = 0 if head is None else int(head.seq)
+        link = (
+            GENESIS_LINK
+            if head is None
+            else ChainLink(prev_hash=head.bundle_hash, prev_hash_secondary=head[2])
+        )
+        known: dict[str, str] = {}
+        for start in range(0, len(named), _IDS_PER_QUERY):
+            rows_found = conn.execute(
+                select(precedent_bundles.c.jurisprudence_id, precedent_bundles.c.created_at).where(
+                    precedent_bundles.c.jurisprudence_id.in_(named[start : start + _IDS_PER_QUERY])
+                )
+            ).all()
+            known.update((jid, created) for jid, created in rows_found)
+        for index, draft in enumerate(drafts):
+            _check_supersedes(draft, known, moment, index)
+            bundle = build_bundle(draft, signer=signer, at=at, link=link)
+            seq += 1
+            link = rows.add(bundle, seq)
+            built.append(bundle)
+        self._db.insert_rows(conn, precedent_bundles, rows.bundles)
+        self._db.insert_rows(conn, precedent_types, rows.types)
+        self._db.insert_rows(conn, precedent_conditions, rows.conditions)
+        self._db.insert_rows(conn, precedent_supersessions, rows.supersessions)
         if _crossed_doubling(seq - len(built), seq, self._analyze_from):
-            self._analyze()
+            self._db.after_commit(conn, self._analyze)
         return built
 
     def _analyze(self) -> None:

@@ -13,6 +13,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
     text,
 )
 
@@ -454,6 +455,24 @@ dispute_panel_votes = Table(
     Column("vote", Text, nullable=False),
     Column("reasoning", Text, nullable=False),
     Column("cast_at", String(40), nullable=False),
+)
+#: Tier 1: each proposal's §6 resolution as its acceptors sign it (one row per proposal).
+dispute_agreement_drafts = Table(
+    "dispute_agreement_drafts",
+    metadata,
+    Column("proposal_id", String(64), primary_key=True),
+    Column("dispute_id", String(64), nullable=False),
+    Column("resolution", Text, nullable=False),
+)
+#: Tier 2: the approval item through which each human panel member votes (one per member).
+dispute_ballot_papers = Table(
+    "dispute_ballot_papers",
+    metadata,
+    Column("item_id", String(64), primary_key=True),
+    Column("panel_id", String(64), nullable=False),
+    Column("dispute_id", String(64), nullable=False),
+    Column("agent_id", String(256), nullable=False),
+    UniqueConstraint("panel_id", "agent_id", name="uq_dispute_ballot_papers_member"),
 )
 #: Tier 3: the responsible principals' final decision (one row per dispute).
 dispute_appeal_decisions = Table(

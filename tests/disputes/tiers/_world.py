@@ -25,10 +25,10 @@ from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.lifecycle import CaseStatus, check_transition
 from accord.disputes.negotiation import commitment
 from accord.disputes.tiers import ArbitratorSettings, DisputeTiers, TierDispute
+from accord.disputes.tiers.resolving import BundleRegistry
 from accord.errors import NotFound
 from accord.ledger import Ledger
 from accord.org.interaction_store import InteractionLog
-from accord.precedents import Precedents
 from accord.store import Database
 
 DISPUTE = "disp:0197aaaa-0000-7000-8000-000000000001"
@@ -169,7 +169,7 @@ class World:
         clock: FrozenClock,
         *,
         arbitrators: ArbitratorSettings | None = None,
-        precedents: Precedents | None = None,
+        precedents: BundleRegistry | None = None,
     ) -> None:
         self.db = db
         self.ledger = ledger

@@ -14,7 +14,8 @@ from accord.crypto import verify_record
 from accord.disputes.dcp.signing import verify_resolution
 from accord.disputes.negotiation import NegotiationRefused, commitment
 from accord.disputes.tiers import UnknownActor
-from accord.errors import AccordError
+from accord.disputes.tiers.negotiating import PROPOSAL_EVENT
+from accord.errors import AccordError, SignatureInvalid
 from accord.store.tables import dispute_coin_steps, dispute_negotiation_steps
 
 from ._world import AUDIT, BILLING, DISPUTE, World, at, seed
@@ -40,7 +41,10 @@ def test_r07_a_proposal_every_party_accepts_resolves_the_dispute(world: World) -
     assert resolution.resolution_level is Tier.DIRECT_NEGOTIATION
     assert resolution.resolution_type.value == "binding_resolution"
     assert resolution.outcome.description == "billing runs first"
-    verify_resolution(resolution, {AUDIT.agent_id: world.keys[AUDIT.agent_id].public_key})
+    parties = (BILLING.agent_id, AUDIT.agent_id)
+    keys = {a: world.keys[a].public_key for a in parties}
+    verify_resolution(resolution, keys, required_signers=parties)
+    assert [s.agent_id for s in resolution.signatures] == list(parties)
     assert world.dispute().status == "resolved"
     assert world.desk.resolutions[DISPUTE] == resolution
     stored = negotiation.negotiation(DISPUTE)  # still readable once resolved
@@ -211,3 +215,35 @@ def test_r07_a_revoked_agent_key_acts_for_nobody(world: World) -> None:
     with pytest.raises(UnknownActor):
         world.tiers.negotiation.propose(DISPUTE, key, "billing first")
     assert _rows(world) == 0
+
+
+def test_r07_r44_the_agreement_carries_every_accepting_partys_signature_and_each_is_checked(
+    world: World,
+) -> None:
+    world.open()
+    negotiation = world.tiers.negotiation
+    proposal = negotiation.propose(DISPUTE, world.keys[BILLING.agent_id], "billing runs first")
+    step = negotiation.accept(DISPUTE, world.keys[AUDIT.agent_id], proposal.proposal_id)
+    resolution = step.resolution
+    assert resolution is not None
+    parties = (BILLING.agent_id, AUDIT.agent_id)
+    keys = {a: world.keys[a].public_key for a in parties}
+    acceptances = [e for e in world.ledger.tail(1000) if e.event_type == PROPOSAL_EVENT]
+    carried = [e.record["resolution_signature"] for e in acceptances]
+    assert carried == [s.model_dump(mode="json") for s in resolution.signatures]
+
+    only_last = resolution.model_copy(update={"signatures": resolution.signatures[1:]})
+    with pytest.raises(SignatureInvalid) as missing:
+        verify_resolution(only_last, keys, required_signers=parties)
+    assert missing.value.context["missing"] == [BILLING.agent_id]
+    first, second = resolution.signatures
+    swapped = resolution.model_copy(
+        update={
+            "signatures": (
+                first.model_copy(update={"agent_id": AUDIT.agent_id}),
+                second.model_copy(update={"agent_id": BILLING.agent_id}),
+            )
+        }
+    )
+    with pytest.raises(SignatureInvalid):
+        verify_resolution(swapped, keys, required_signers=parties)

@@ -1,11 +1,17 @@
-"""A dispute resolved at any tier becomes a jurisprudence bundle once it commits (R23)."""
+"""A dispute resolved at any tier becomes a jurisprudence bundle in the same transaction (R23):
+a bundle that cannot be written leaves the dispute unresolved."""
 
 from __future__ import annotations
 
+import pytest
+from sqlalchemy import Connection
+
 from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer
+from accord.errors import StoreError
 from accord.ledger import Ledger
 from accord.precedents import Precedents
+from accord.precedents.bundle import BundleDraft, JurisprudenceBundle
 from accord.precedents.search import PrecedentSearch
 from accord.precedents.store import PrecedentStore
 from accord.store import Database
@@ -46,3 +52,32 @@ def test_r23_a_refused_step_files_no_precedent(
     negotiation = world.tiers.negotiation
     negotiation.propose(DISPUTE, world.keys[BILLING.agent_id], "billing runs first")
     assert precedents.count() == 0
+
+
+class BrokenRegistry:
+    """A precedent registry whose write fails after the resolution's rows are in."""
+
+    def __init__(self) -> None:
+        self.tried = 0
+
+    def add_within(self, conn: Connection, draft: BundleDraft) -> JurisprudenceBundle:
+        self.tried += 1
+        raise StoreError("the registry's disk is full", code="store.unavailable")
+
+
+def test_r23_a_bundle_that_cannot_be_written_leaves_the_dispute_unresolved(
+    db: Database, ledger: Ledger, frozen_clock: FrozenClock
+) -> None:
+    registry = BrokenRegistry()
+    world = World(db, ledger, frozen_clock, precedents=registry)
+    world.open()
+    negotiation = world.tiers.negotiation
+    proposal = negotiation.propose(DISPUTE, world.keys[BILLING.agent_id], "billing runs first")
+    size = ledger.size()
+    with pytest.raises(StoreError):
+        negotiation.accept(DISPUTE, world.keys[AUDIT.agent_id], proposal.proposal_id)
+    assert registry.tried == 1
+    assert world.dispute().status == "negotiating"
+    assert DISPUTE not in world.desk.resolutions
+    assert ledger.size() == size  # neither the acceptance nor dispute_resolved was signed in
+    assert negotiation.negotiation(DISPUTE).agreement is None

@@ -340,7 +340,7 @@ def tally(
 
 @post(
     "/disputes/{dispute_id:str}/panel/signatures",
-    guards=[allow(Role.AGENT)],
+    guards=[allow(Role.AGENT, Role.REVIEWER)],
     sync_to_thread=True,
     status_code=201,
     responses=_STEP_ERRORS,
@@ -350,8 +350,14 @@ def sign_resolution(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
 ) -> ResolutionRecord:
     """A panel member signs the decided §6 resolution; M approving signatures resolve the
-    dispute (R14, R19, R44)."""
-    signer = _as(request, state, "arbitrator")
+    dispute (R14, R19, R44). An agent key signs with its agent's arbitrator key; a reviewer
+    key (a human member's principal) with that principal's reviewer key."""
+    key = caller(request)
+    if key.role is Role.REVIEWER:
+        assert key.principal_id is not None  # a reviewer key is always bound to a principal
+        signer = reviewer_signer(accord_of(state), key.principal_id)
+    else:
+        signer = _as(request, state, "arbitrator")
     with write_gate(state):
         return _tiers(state).arbitration.sign_resolution(dispute_id, signer)
 

@@ -147,8 +147,14 @@ def case_page(
     reviewer = signed_in(request)
     if reviewer is None:
         return Redirect("/signin")
+    accord = accord_of(state)
     try:
-        context = case_context(accord_of(state), item_id, reviewer)
+        paper = accord.disputes.tiers.arbitration.ballot_paper(item_id)
+        if paper is not None:  # a human panel member's vote (R14)
+            item = accord.approvals.get(item_id)
+            context = {"reviewer": reviewer, "item": item, "paper": paper}
+            return Template("ballot.html", context=context)
+        context = case_context(accord, item_id, reviewer)
     except NotFound as exc:
         return Template("missing.html", context={"message": exc.message}, status_code=404)
     return Template("case.html", context=context)

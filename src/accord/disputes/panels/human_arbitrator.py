@@ -11,6 +11,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from sqlalchemy import Connection
+
+from accord.approvals.policies import TimeoutPolicy
 from accord.disputes.panels.formation import PanelFormation
 from accord.disputes.panels.pool import PoolMember
 from accord.disputes.panels.question import PanelQuestion
@@ -22,3 +25,16 @@ class HumanArbitratorPort(Protocol):
     def request_vote(
         self, member: PoolMember, question: PanelQuestion, formation: PanelFormation
     ) -> str: ...
+
+    def request_vote_within(
+        self,
+        conn: Connection,
+        member: PoolMember,
+        question: PanelQuestion,
+        formation: PanelFormation,
+        *,
+        policy: TimeoutPolicy | None = None,
+    ) -> str:
+        """:meth:`request_vote` inside the caller's write transaction (``policy``: the item's
+        timeout policy instead of the port's own choice)."""
+        ...

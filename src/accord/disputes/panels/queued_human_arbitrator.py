@@ -12,6 +12,9 @@ like any other vote (non-member, second and late votes refused there).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import Connection
 
 from accord.approvals.item import ApprovalItem
 from accord.approvals.policies import Risk, TimeoutPolicy
@@ -24,6 +27,8 @@ from accord.disputes.panels.refusals import PanelRefused
 from accord.disputes.panels.votes import PanelVote, VoteChoice, cast_vote
 
 VOTE_OPTIONS: tuple[VoteChoice, VoteChoice] = ("approve", "dissent")
+BALLOT_TITLE = "Panel vote"
+"""How a ballot paper's title starts (the reviewer page labels such items as panel votes)."""
 
 
 class QueuedHumanArbitrator:
@@ -45,23 +50,46 @@ class QueuedHumanArbitrator:
     ) -> str:
         """Queue the member's ballot paper; returns the approval item id."""
         _require_human_member(member, formation, question)
+        return self.queue.request(**self._paper(member, question, formation)).item_id
+
+    def request_vote_within(
+        self,
+        conn: Connection,
+        member: PoolMember,
+        question: PanelQuestion,
+        formation: PanelFormation,
+        *,
+        policy: TimeoutPolicy | None = None,
+    ) -> str:
+        """:meth:`request_vote` inside the caller's transaction (the one seating the panel);
+        ``policy`` instead of ``policy_for(member)`` (e.g. one closing at the vote deadline)."""
+        _require_human_member(member, formation, question)
+        paper = self._paper(member, question, formation)
+        if policy is not None:
+            paper["policy"] = policy
+        return self.queue.request_within(conn, **paper).item_id
+
+    def _paper(
+        self, member: PoolMember, question: PanelQuestion, formation: PanelFormation
+    ) -> dict[str, Any]:
         proposal = question.proposal
-        item = self.queue.request(
-            case_id=formation.dispute_id,
-            title=f"Panel vote for {member.agent_id} on {formation.dispute_id}",
-            summary=question.question,
-            positions=[{"agent": p.agent_id, "reasoning": p.argument} for p in question.positions],
-            analysis=(
+        return {
+            "case_id": formation.dispute_id,
+            "title": f"{BALLOT_TITLE} for {member.agent_id} on {formation.dispute_id}",
+            "summary": question.question,
+            "positions": [
+                {"agent": p.agent_id, "reasoning": p.argument} for p in question.positions
+            ],
+            "analysis": (
                 f"You sit on panel {formation.panel_id} ({formation.threshold.m}-of-"
                 f"{formation.threshold.n}). The resolution put to the panel finds for "
                 f"{proposal.favours}: {proposal.description} ({question.resolution_hash}). "
                 "Approve or dissent, and give your reasoning: it is kept with your vote."
             ),
-            options=list(VOTE_OPTIONS),
-            risk=self.risk,
-            policy=self.policy_for(member),
-        )
-        return item.item_id
+            "options": list(VOTE_OPTIONS),
+            "risk": self.risk,
+            "policy": self.policy_for(member),
+        }
 
 
 def vote_from_decision(

@@ -21,6 +21,7 @@ from typing import Any
 
 from sqlalchemy import Connection
 
+from accord.approvals import ApprovalQueue
 from accord.clock import Clock
 from accord.conflicts import Tier
 from accord.crypto import Ed25519Signer, MlDsa65Signer
@@ -44,6 +45,8 @@ from accord.disputes.protocol.rule_calls import RuleCalls
 from accord.disputes.protocol.steps import DisputeSteps
 from accord.disputes.protocol.views import DisputePage, StoredDispute
 from accord.disputes.tiers import ArbitratorSettings, DisputeTiers
+from accord.disputes.tiers.panel_rows import panel_within
+from accord.disputes.tiers.resolution_check import check_resolution
 from accord.disputes.tiers.stored_desk import StoredDisputeDesk
 from accord.errors import AccordError
 from accord.ledger import Ledger
@@ -75,7 +78,9 @@ class Disputes(RuleCalls):
         arbitrators: ArbitratorSettings | None = None,
         interactions: InteractionHistory | None = None,
         flag_after: int = DEFAULT_FLAG_AFTER,
+        approvals: ApprovalQueue | None = None,
     ) -> None:
+        """``approvals``: the queue through which human panel members vote (R14)."""
         self._db = ledger.db
         self._ledger = ledger
         self._clock = clock
@@ -89,7 +94,7 @@ class Disputes(RuleCalls):
         self.tiers = DisputeTiers(
             db=self._db, ledger=ledger, desk=StoredDisputeDesk(self), clock=clock,
             interactions=interactions or InteractionLog(self._db), arbitrators=arbitrators,
-            precedents=precedents,
+            precedents=precedents, approvals=approvals,
         )  # fmt: skip
         """Tiers 1–3 on these disputes: ``tiers.negotiation`` (propose, accept, commit,
         reveal), ``tiers.arbitration`` (nominate, form_panel, vote), ``tiers.appeal``."""
@@ -182,6 +187,23 @@ class Disputes(RuleCalls):
         """The dispute as it stands (``disputes.not_found``)."""
         with self._db.read() as conn:
             return self._stored(conn, dispute_id)
+
+    def verify_resolution(self, dispute_id: str) -> ResolutionRecord:
+        """The resolved dispute's §6 record once every signature verifies under a key the
+        ledger registered to its signer, and everyone who must sign has (every party at tier
+        1, M approving members at tier 2, every party's principal at tier 3: R19, R36, R44);
+        ``crypto.signature_invalid`` naming the signer otherwise."""
+        with self._db.read() as conn:
+            stored = self._stored(conn, dispute_id)
+            if stored.resolution is None:
+                raise dispute_refused(
+                    "R19", "dispute_id", "a resolved dispute has a resolution to verify",
+                    code="disputes.not_resolved", dispute_id=dispute_id, status=stored.status,
+                )  # fmt: skip
+            dispute = StoredDisputeDesk(self).load_within(conn, dispute_id)
+            seated = panel_within(conn, dispute_id)
+        formation = None if seated is None else seated.formation
+        return check_resolution(stored.resolution, dispute, self._ledger.key_registry(), formation)
 
     def list(
         self,

@@ -9,7 +9,15 @@ pool, the panel seated with every candidate's eligibility recorded, signed votes
   panel; refused (the ballot's R-number) for a non-member, a second vote, a vote after the
   deadline. ``arbitration_vote_cast`` carries the signed vote; the reasoning is kept (R35).
   Agent members vote through the language-model port (:meth:`Arbitration.deliberate`).
-* Once every member voted (or, via :meth:`Arbitration.tally`, after the deadline) the tally
+  Human members (``kind: human`` in the pool, bound to a reviewer ``principal_id``) vote
+  through the approval queue: seating the panel queues one ballot paper (an approval item)
+  per human member in the same transaction, and the reviewer's decision on it (``approve`` or
+  ``dissent``, the reason as reasoning) is that member's vote, signed with the reviewer's
+  registered key, in the decision's own transaction — refused, and the decision with it, when
+  the reviewer is not that member's principal, the member already voted, or the voting
+  deadline passed. A human member signs the decided record with its reviewer key.
+* The vote that leaves no member outstanding takes the tally in its own transaction (no
+  separate call); after the deadline with votes missing, :meth:`Arbitration.tally` does. It
   decides: M approvals make a ``binding_resolution`` (or ``recommended_resolution`` for an
   advisory panel), a §6 record; fewer is a ``split_decision``, which escalates to
   ``human_appeal`` at once (R15).
@@ -26,6 +34,7 @@ the text ``"absent: no vote cast by the deadline"``, and the reasoning says who 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
@@ -33,6 +42,7 @@ from pydantic import ValidationError as PydanticValidationError
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
+from accord.approvals import ApprovalItem, DenyAfter, Principal, Reviewer
 from accord.conflicts import Tier
 from accord.crypto import Ed25519Signer
 from accord.disputes.dcp.refusal import from_pydantic, refused
@@ -41,6 +51,7 @@ from accord.disputes.dcp.signing import cosigned
 from accord.disputes.dcp.vocabulary import ResolutionType
 from accord.disputes.panels import (
     AgentArbitrator,
+    ArbitratorKind,
     Nomination,
     PanelDecision,
     PanelDeliberation,
@@ -48,19 +59,26 @@ from accord.disputes.panels import (
     PanelQuestion,
     PanelTally,
     PanelVote,
+    PoolMember,
+    QueuedHumanArbitrator,
     VoteChoice,
     cast_vote,
     form_panel,
     reasoning_hash,
     tally,
+    vote_from_decision,
     vote_independently,
 )
+from accord.disputes.reviewers import reviewer_for
 from accord.disputes.tiers import panel_rows, step_rows
+from accord.disputes.tiers.credentials import UnknownActor
 from accord.disputes.tiers.dispute_port import TierDispute
-from accord.disputes.tiers.panel_rows import SeatedPanel
+from accord.disputes.tiers.panel_rows import BallotPaper, SeatedPanel
 from accord.disputes.tiers.resolutions import tier_resolution
 from accord.disputes.tiers.settings import ArbitratorSettings
 from accord.disputes.tiers.tier_context import TierContext, check_text
+from accord.errors import AccordError
+from accord.ledger.ledger import registry_within
 from accord.org.interactions import InteractionHistory
 
 FORMED_EVENT = "arbitration_panel_formed"
@@ -70,6 +88,8 @@ MAX_NOMINEES = 32
 VOTE_SHARE = 2 / 3
 """Votes close after this share of the time left in the tier, so the members still have time
 to sign the decided record before the tier's deadline escalates the dispute (R4)."""
+MAX_PAPER_MINUTES = 525_600
+"""The approval queue's longest timeout (a year); a longer vote leaves its paper to the tally."""
 PANEL_ACTOR = "accord:panel"
 """Who seats a panel: the service, by the rules (nobody chooses its members)."""
 _ARBITRATING = "arbitrating"
@@ -84,16 +104,37 @@ class Arbitration:
         context: TierContext,
         settings: ArbitratorSettings | None,
         interactions: InteractionHistory,
+        human: QueuedHumanArbitrator | None = None,
     ) -> None:
+        """``human`` carries human members' ballot papers over the approval queue; each
+        decision on one becomes that member's vote (see the module docstring)."""
         self._c = context
         self._settings = settings
         self._interactions = interactions
+        self._human = human
+        if human is not None:
+            human.queue.on_decided(self._ballot_paper_decided)
 
     def panel(self, dispute_id: str) -> SeatedPanel | None:
         """The dispute's panel as stored (None before one is seated)."""
         with self._c.db.read() as conn:
             self._c.desk.load_within(conn, dispute_id)
             return panel_rows.panel_within(conn, dispute_id)
+
+    def ballot_papers(self, dispute_id: str) -> tuple[BallotPaper, ...]:
+        """The approval items through which the panel's human members vote (none before a
+        panel is seated, or on a panel of agents)."""
+        with self._c.db.read() as conn:
+            self._c.desk.load_within(conn, dispute_id)
+            seated = panel_rows.panel_within(conn, dispute_id)
+            if seated is None:
+                return ()
+            return panel_rows.ballot_papers_within(conn, seated.formation.panel_id)
+
+    def ballot_paper(self, item_id: str) -> BallotPaper | None:
+        """The ballot paper approval item ``item_id`` is (None for any other item)."""
+        with self._c.db.read() as conn:
+            return panel_rows.ballot_paper_within(conn, item_id)
 
     def nominate(
         self, dispute_id: str, signer: Ed25519Signer, agent_ids: Sequence[str]
@@ -198,14 +239,26 @@ class Arbitration:
             mode=settings.mode,
             rules=settings.rules(),
         )
+        humans = [m for m in formation.members if m.kind is ArbitratorKind.HUMAN]
+        if humans and self._human is None:
+            raise refused(
+                "R14",
+                "arbitrators",
+                "a human panel member votes through the approval queue, which this instance "
+                "was built without (pass approvals= to Disputes)",
+                code="panels.no_approval_queue",
+                agent_ids=[m.agent_id for m in humans],
+            )
         try:
             with self._c.desk.transaction() as conn:
                 current = self._c.at_tier(conn, dispute_id, _TIER2, "R10")
                 panel_rows.seat_panel(conn, formation, asked)
+                papers = {m.agent_id: self._queue_paper(conn, m, asked, formation) for m in humans}
                 record = {
                     "formation": step_rows.json_of(formation),
                     "question": step_rows.json_of(asked),
                     "resolution_hash": asked.resolution_hash,
+                    "ballot_papers": papers,
                 }
                 self._c.step(conn, current, FORMED_EVENT, PANEL_ACTOR, record, status=_ARBITRATING)
         except IntegrityError:
@@ -225,6 +278,15 @@ class Arbitration:
         with self._c.desk.transaction() as conn:
             agent = self._c.actor_within(conn, signer, "arbitrator")
             dispute, seated = self._seated(conn, dispute_id)
+            member = _member(seated, agent)
+            if member is not None and member.kind is ArbitratorKind.HUMAN:
+                raise refused(
+                    "R14",
+                    "key",
+                    "a human member votes by deciding its ballot paper in the approval queue",
+                    code="panels.human_votes_through_queue",
+                    agent_id=agent,
+                )
             vote = cast_vote(
                 dispute_id=dispute_id,
                 panel_id=seated.formation.panel_id,
@@ -270,8 +332,8 @@ class Arbitration:
         signing member (its arbitrator key) signs the resolution."""
         now = self._c.clock.now()
         with self._c.desk.transaction() as conn:
-            agent = self._c.actor_within(conn, signer, "arbitrator")
             dispute, seated = self._seated(conn, dispute_id)
+            agent = self._signing_member(conn, signer, seated)
             if not seated.formation.is_member(agent):
                 raise refused(
                     "R14", "key", "a panel member closes the panel", code="panels.not_a_member"
@@ -284,10 +346,11 @@ class Arbitration:
 
     def sign_resolution(self, dispute_id: str, signer: Ed25519Signer) -> ResolutionRecord:
         """The signing member (its arbitrator key) signs the panel's decided §6 record; once
-        M approving members have, the dispute resolves (R14, R44)."""
-        agent = self._c.actor(signer, "arbitrator")
+        M approving members have, the dispute resolves (R14, R44). A human member signs with
+        its reviewer key."""
         with self._c.desk.transaction() as conn:
             dispute, seated = self._seated(conn, dispute_id)
+            agent = self._signing_member(conn, signer, seated)
             pending = seated.pending_resolution
             if pending is None:
                 raise refused(
@@ -310,6 +373,117 @@ class Arbitration:
             resolution = cosigned(pending, agent, signer)
             self._settle(conn, dispute, seated, resolution)
         return resolution
+
+    # -- human members -------------------------------------------------------------------------
+
+    def _queue_paper(
+        self,
+        conn: Connection,
+        member: PoolMember,
+        question: PanelQuestion,
+        formation: PanelFormation,
+    ) -> str:
+        assert self._human is not None
+        item_id = self._human.request_vote_within(
+            conn, member, question, formation, policy=_until_vote_deadline(formation)
+        )
+        panel_rows.add_ballot_paper(
+            conn,
+            BallotPaper(
+                item_id=item_id,
+                panel_id=formation.panel_id,
+                dispute_id=formation.dispute_id,
+                agent_id=member.agent_id,
+            ),
+        )
+        return item_id
+
+    def _ballot_paper_decided(
+        self, conn: Connection, item: ApprovalItem, reviewer: Reviewer
+    ) -> None:
+        """The approval queue's decision hook: a decided ballot paper is its member's vote,
+        counted in the decision's transaction (any refusal refuses the decision)."""
+        paper = panel_rows.ballot_paper_within(conn, item.item_id)
+        if paper is None:
+            return
+        dispute, seated = self._seated(conn, paper.dispute_id)
+        member = _member(seated, paper.agent_id)
+        if member is None or seated.formation.panel_id != paper.panel_id:
+            raise refused(
+                "R14",
+                "item_id",
+                "a ballot paper belongs to the panel now seated",
+                code="panels.wrong_panel",
+                item_id=item.item_id,
+            )
+        if reviewer.signer is None:
+            raise refused(
+                "R36",
+                "credential",
+                "a panel vote is signed with the member's registered reviewer key (an OS "
+                "login cannot vote)",
+                code="panels.vote_needs_key",
+                agent_id=member.agent_id,
+            )
+        registered = reviewer_for(
+            registry_within(conn), reviewer.signer, lambda p: Principal(principal_id=p)
+        )
+        if registered.principal_id != reviewer.principal_id:
+            raise refused(
+                "R14",
+                "key",
+                "the vote is signed with the deciding reviewer's own registered key",
+                code="panels.foreign_key",
+                agent_id=member.agent_id,
+            )
+        reason = item.decision.reason if item.decision is not None else ""
+        check_text(reason, "reason", "R14")
+        vote = vote_from_decision(
+            item,
+            member=member,
+            question=seated.question,
+            formation=seated.formation,
+            signer=reviewer.signer,
+        )
+        signers = {member.agent_id: reviewer.signer}
+        self._count(conn, dispute, seated, vote, reason, signers, self._c.clock.now())
+
+    def _signing_member(self, conn: Connection, signer: Ed25519Signer, seated: SeatedPanel) -> str:
+        """The member ``signer`` acts for: an agent member by its arbitrator key, a human
+        member by its principal's reviewer key."""
+        try:
+            return self._c.actor_within(conn, signer, "arbitrator")
+        except UnknownActor:
+            try:
+                reviewer = reviewer_for(
+                    registry_within(conn), signer, lambda p: Principal(principal_id=p)
+                )
+            except AccordError:
+                raise UnknownActor(
+                    f"key {signer.kid} is neither a registered arbitrator key nor a panel "
+                    "member's reviewer key",
+                    kid=signer.kid,
+                    field="key",
+                    rule="a member acts with its arbitrator key (agents) or reviewer key (people)",
+                ) from None
+        for m in seated.formation.members:
+            if m.kind is ArbitratorKind.HUMAN and m.principal_id == reviewer.principal_id:
+                return m.agent_id
+        raise refused(
+            "R14",
+            "key",
+            f"{reviewer.principal_id} is no human member of this panel",
+            code="panels.not_a_member",
+        )
+
+    def _cancel_papers(self, conn: Connection, seated: SeatedPanel, why: str) -> None:
+        """Withdraw the ballot papers still pending once the panel has decided."""
+        if self._human is None:
+            return
+        queue = self._human.queue
+        for paper in panel_rows.ballot_papers_within(conn, seated.formation.panel_id):
+            if queue.get_within(conn, paper.item_id).is_pending:
+                queue.cancel_within(conn, paper.item_id, cancelled_by=PANEL_ACTOR, reason=why)
 
     # -- inside ---------------------------------------------------------------------------------
 
@@ -364,6 +538,7 @@ class Arbitration:
     ) -> PanelTally:
         counted = tally(seated.ballot, now=now)
         panel_rows.mark_tallied(conn, counted.panel_id, counted.decision.value, now)
+        self._cancel_papers(conn, seated, f"panel {counted.panel_id} decided without this vote")
         summary = (
             f"{counted.votes_for} of {counted.threshold.n} members approved "
             f"({counted.threshold.m} needed)"
@@ -437,3 +612,15 @@ class Arbitration:
             conn, dispute, resolution, actor=PANEL_ACTOR, dissent=dissent or None
         )
         return True
+
+
+def _member(seated: SeatedPanel, agent_id: str) -> PoolMember | None:
+    return next((m for m in seated.formation.members if m.agent_id == agent_id), None)
+
+
+def _until_vote_deadline(formation: PanelFormation) -> DenyAfter:
+    """A ballot paper's policy: it expires (no vote) once the voting deadline has passed — at
+    the first whole minute strictly after it (votes are taken up to the deadline itself) — so
+    the approval sweep closes papers nobody decided."""
+    seconds = (formation.vote_deadline - formation.formed_at).total_seconds()
+    return DenyAfter(timeout_minutes=min(MAX_PAPER_MINUTES, math.floor(seconds / 60) + 1))

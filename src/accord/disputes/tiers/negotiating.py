@@ -4,7 +4,12 @@ its rows and its ``dispute_negotiation_proposal`` / ``dispute_evidence_submitted
 in one transaction.
 
 * A proposal every party has accepted resolves the dispute: a §6 resolution at
-  ``direct_negotiation`` (binding), handed to the dispute store in the same transaction.
+  ``direct_negotiation`` (binding), handed to the dispute store in the same transaction,
+  carrying **every** party's signature: the record is drafted when the proposal is made
+  (its ``timestamp`` and ``prev_hash`` are the proposal's moment and ledger head), each
+  acceptance — the proposer's own included — signs that draft with the party's agent key
+  (the signature is in the acceptance's party-signed event too), and the acceptance that
+  completes the agreement resolves with the draft so signed (R7, R19, R44).
 * Steps after the tier's deadline are refused (R9: the deadline sweep escalates instead).
 * The coin flip opens with the first commit: commits are taken for the first third of the time
   left in the tier, reveals until two thirds, so a panel seeded by the reveals (R35) can still
@@ -15,6 +20,7 @@ in one transaction.
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any
 
 from pydantic import BaseModel
 from sqlalchemy import Connection
@@ -88,6 +94,21 @@ class Negotiating:
             after = state.propose(agent, terms, at=now, responds_to=responds_to)
             proposal = after.proposals[-1]
             self._record(conn, dispute, state, after, now)
+            draft = tier_resolution(
+                conn,
+                dispute_id=dispute_id,
+                level=Tier.DIRECT_NEGOTIATION,
+                resolution_type=ResolutionType.BINDING_RESOLUTION,
+                description=terms,
+                reasoning=(
+                    f"every party ({', '.join(dispute.party_ids)}) accepted proposal "
+                    f"{proposal.proposal_id} by {agent}"
+                ),
+                at=now,
+            )
+            signature = self._sign_draft(
+                conn, dispute_id, proposal.proposal_id, draft, agent, signer
+            )
             record = {
                 "dispute_id": dispute_id,
                 "step": "proposal",
@@ -96,6 +117,7 @@ class Negotiating:
                 "terms": terms,
                 "responds_to": responds_to,
                 "at": isoformat(now),
+                "resolution_signature": signature,
             }
             self._c.step(
                 conn,
@@ -105,7 +127,7 @@ class Negotiating:
                 party_signed(record, signer),
                 status=_NEGOTIATING,
             )
-            self._resolve_if_agreed(conn, dispute, after, now, agent, signer)
+            self._resolve_if_agreed(conn, dispute, after, agent)
         return proposal
 
     def counter_evidence(
@@ -152,12 +174,24 @@ class Negotiating:
             dispute, state = self._open(conn, dispute_id)
             after = state.accept(agent, proposal_id, at=now)
             self._record(conn, dispute, state, after, now)
+            draft = step_rows.agreement_draft_within(conn, proposal_id)
+            if draft is None:
+                raise refused(
+                    "R7",
+                    "proposal_id",
+                    "the proposal has no resolution draft to sign (it was made before drafts "
+                    "were kept): propose the terms again",
+                    code="negotiation.no_draft",
+                    proposal_id=proposal_id,
+                )
+            signature = self._sign_draft(conn, dispute_id, proposal_id, draft, agent, signer)
             record = {
                 "dispute_id": dispute_id,
                 "step": "acceptance",
                 "agent_id": agent,
                 "proposal_id": proposal_id,
                 "at": isoformat(now),
+                "resolution_signature": signature,
             }
             self._c.step(
                 conn,
@@ -167,7 +201,7 @@ class Negotiating:
                 party_signed(record, signer),
                 status=_NEGOTIATING,
             )
-            resolution = self._resolve_if_agreed(conn, dispute, after, now, agent, signer)
+            resolution = self._resolve_if_agreed(conn, dispute, after, agent)
         return NegotiationStep(negotiation=after, resolution=resolution)
 
     # -- coin flip ----------------------------------------------------------------------------
@@ -302,34 +336,34 @@ class Negotiating:
         ]
         step_rows.add_negotiation_steps(conn, dispute.dispute_id, steps, now)
 
+    def _sign_draft(
+        self,
+        conn: Connection,
+        dispute_id: str,
+        proposal_id: str,
+        draft: ResolutionRecord,
+        agent: str,
+        signer: Ed25519Signer,
+    ) -> dict[str, Any]:
+        """The party's signature added to the proposal's §6 draft (kept); returns it."""
+        signed = cosigned(draft, agent, signer)
+        step_rows.keep_agreement_draft(conn, dispute_id, proposal_id, signed)
+        return signed.signatures[-1].model_dump(mode="json")
+
     def _resolve_if_agreed(
         self,
         conn: Connection,
         dispute: TierDispute,
         after: Negotiation,
-        now: datetime,
         agent: str,
-        signer: Ed25519Signer,
     ) -> ResolutionRecord | None:
-        """Resolve once every party accepted one proposal. The §6 record is signed by the
-        party whose acceptance completed the agreement; every acceptance before it is a signed
-        ledger event of its own."""
+        """Resolve once every party accepted one proposal, with its draft as every party
+        signed it."""
         agreement = after.agreement
         if agreement is None:
             return None
-        resolution = tier_resolution(
-            conn,
-            dispute_id=dispute.dispute_id,
-            level=Tier.DIRECT_NEGOTIATION,
-            resolution_type=ResolutionType.BINDING_RESOLUTION,
-            description=agreement.proposal.terms,
-            reasoning=(
-                f"every party ({', '.join(agreement.accepted_by)}) accepted proposal "
-                f"{agreement.proposal.proposal_id} by {agreement.proposal.proposed_by}"
-            ),
-            at=now,
-        )
-        resolution = cosigned(resolution, agent, signer)
+        resolution = step_rows.agreement_draft_within(conn, agreement.proposal.proposal_id)
+        assert resolution is not None  # each acceptance of the proposal signed its draft
         self._c.resolver.resolve_within(conn, dispute, resolution, actor=agent)
         return resolution
 

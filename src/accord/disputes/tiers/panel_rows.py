@@ -1,4 +1,5 @@
-"""The seated panel and its votes, in and out of ``dispute_panels`` / ``dispute_panel_votes``."""
+"""The seated panel, its votes and its human members' ballot papers, in and out of
+``dispute_panels`` / ``dispute_panel_votes`` / ``dispute_ballot_papers``."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from accord.clock import isoformat
 from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.panels import PanelBallot, PanelFormation, PanelQuestion, PanelVote
 from accord.disputes.tiers.step_rows import to_json
-from accord.store.tables import dispute_panel_votes, dispute_panels
+from accord.store.tables import dispute_ballot_papers, dispute_panel_votes, dispute_panels
 
 
 class SeatedPanel(BaseModel):
@@ -108,3 +109,40 @@ def keep_pending(conn: Connection, panel_id: str, resolution: ResolutionRecord |
         .where(dispute_panels.c.panel_id == panel_id)
         .values(pending_resolution=None if resolution is None else to_json(resolution))
     )
+
+
+class BallotPaper(BaseModel):
+    """The approval item through which a human member of a panel votes."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    item_id: str
+    panel_id: str
+    dispute_id: str
+    agent_id: str
+
+
+def add_ballot_paper(conn: Connection, paper: BallotPaper) -> None:
+    conn.execute(dispute_ballot_papers.insert().values(**paper.model_dump()))
+
+
+def ballot_paper_within(conn: Connection, item_id: str) -> BallotPaper | None:
+    """The ballot paper ``item_id`` is, or None for any other approval item."""
+    row = (
+        conn.execute(
+            select(dispute_ballot_papers).where(dispute_ballot_papers.c.item_id == item_id)
+        )
+        .mappings()
+        .first()
+    )
+    return None if row is None else BallotPaper(**row)
+
+
+def ballot_papers_within(conn: Connection, panel_id: str) -> tuple[BallotPaper, ...]:
+    """The panel's ballot papers, by member."""
+    rows = conn.execute(
+        select(dispute_ballot_papers)
+        .where(dispute_ballot_papers.c.panel_id == panel_id)
+        .order_by(dispute_ballot_papers.c.agent_id)
+    ).mappings()
+    return tuple(BallotPaper(**row) for row in rows)

@@ -1,8 +1,11 @@
 """Resolving a dispute from any tier: the dispute store marks it resolved (``dispute_resolved``,
-deadline cancelled) in the tier's transaction, and, once that commits, the resolution becomes
-a jurisprudence bundle in the precedent registry (R23) when a registry is wired."""
+deadline cancelled) and, when a registry is wired, the resolution becomes a jurisprudence
+bundle in the precedent registry (R23) — both in the tier's transaction, so a dispute is never
+resolved without its bundle: a bundle that cannot be written refuses the resolution."""
 
 from __future__ import annotations
+
+from typing import Protocol
 
 from sqlalchemy import Connection
 
@@ -10,20 +13,21 @@ from accord.crypto.hashing import content_hash
 from accord.disputes.dcp.documents import record_document
 from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.tiers.dispute_port import DisputeDesk, TierDispute
-from accord.errors import AccordError
-from accord.log import get_logger
-from accord.precedents import Precedents
-from accord.precedents.bundle import BundleDraft
-from accord.store import Database
+from accord.precedents.bundle import BundleDraft, JurisprudenceBundle
 
-_log = get_logger(__name__)
+
+class BundleRegistry(Protocol):
+    """Where a resolved dispute's bundle is filed (:class:`~accord.precedents.Precedents`)."""
+
+    def add_within(self, conn: Connection, draft: BundleDraft) -> JurisprudenceBundle:
+        """Build, sign and store the bundle inside ``conn``'s write transaction."""
+        ...
 
 
 class Resolver:
-    """Hands a tier's resolution to the dispute store, then files its precedent."""
+    """Hands a tier's resolution to the dispute store and files its precedent, together."""
 
-    def __init__(self, db: Database, desk: DisputeDesk, precedents: Precedents | None) -> None:
-        self._db = db
+    def __init__(self, desk: DisputeDesk, precedents: BundleRegistry | None) -> None:
         self._desk = desk
         self._precedents = precedents
 
@@ -36,23 +40,10 @@ class Resolver:
         actor: str,
         dissent: str | None = None,
     ) -> None:
-        """Resolve ``dispute`` by ``resolution`` inside ``conn``; file the bundle after commit."""
+        """Resolve ``dispute`` by ``resolution`` and file its bundle, both inside ``conn``."""
         self._desk.resolve_within(conn, dispute.dispute_id, resolution, actor=actor)
         if self._precedents is not None:
-            draft = precedent_draft(dispute, resolution, dissent)
-            self._db.after_commit(conn, lambda: self._file(draft))
-
-    def _file(self, draft: BundleDraft) -> None:
-        assert self._precedents is not None
-        try:
-            self._precedents.add(draft)
-        except AccordError as error:  # the dispute is resolved; a missing bundle is logged
-            _log.warning(
-                "no jurisprudence bundle for the resolved dispute",
-                dispute_id=draft.dispute_id,
-                code=error.code,
-                error=error.message,
-            )
+            self._precedents.add_within(conn, precedent_draft(dispute, resolution, dissent))
 
 
 def precedent_draft(

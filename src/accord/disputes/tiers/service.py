@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from accord.approvals import ApprovalQueue, WaitForever
 from accord.clock import Clock
+from accord.disputes.panels import QueuedHumanArbitrator
 from accord.disputes.tiers.appeal import HumanAppeal
 from accord.disputes.tiers.arbitration import Arbitration
 from accord.disputes.tiers.dispute_port import DisputeDesk
 from accord.disputes.tiers.negotiating import Negotiating
-from accord.disputes.tiers.resolving import Resolver
+from accord.disputes.tiers.resolving import BundleRegistry, Resolver
 from accord.disputes.tiers.settings import ArbitratorSettings
 from accord.disputes.tiers.tier_context import TierContext
 from accord.ledger import Ledger
 from accord.org.interactions import InteractionHistory
-from accord.precedents import Precedents
 from accord.store import Database
 
 
@@ -28,11 +29,20 @@ class DisputeTiers:
         clock: Clock,
         interactions: InteractionHistory,
         arbitrators: ArbitratorSettings | None = None,
-        precedents: Precedents | None = None,
+        precedents: BundleRegistry | None = None,
+        approvals: ApprovalQueue | None = None,
     ) -> None:
+        """``precedents`` files each resolution's bundle in the resolving transaction (R23);
+        ``approvals`` carries human panel members' ballot papers (each expires at the panel's
+        voting deadline)."""
         context = TierContext(
-            db=db, ledger=ledger, desk=desk, clock=clock, resolver=Resolver(db, desk, precedents)
+            db=db, ledger=ledger, desk=desk, clock=clock, resolver=Resolver(desk, precedents)
+        )
+        human = (
+            None
+            if approvals is None
+            else QueuedHumanArbitrator(approvals, policy_for=lambda _: WaitForever())
         )
         self.negotiation = Negotiating(context)
-        self.arbitration = Arbitration(context, arbitrators, interactions)
+        self.arbitration = Arbitration(context, arbitrators, interactions, human)
         self.appeal = HumanAppeal(context)

@@ -12,9 +12,10 @@ from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel
-from sqlalchemy import Connection, func, select
+from sqlalchemy import Connection, func, select, update
 
 from accord.clock import isoformat
+from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.negotiation import (
     Acceptance,
     CoinFlip,
@@ -26,6 +27,7 @@ from accord.disputes.negotiation import (
 )
 from accord.disputes.panels import Nomination
 from accord.store.tables import (
+    dispute_agreement_drafts,
     dispute_coin_flips,
     dispute_coin_steps,
     dispute_negotiation_steps,
@@ -175,3 +177,31 @@ def add_nominations(conn: Connection, dispute_id: str, nominations: Sequence[Nom
 
 def json_of(model: BaseModel) -> dict[str, Any]:
     return model.model_dump(mode="json")
+
+
+def agreement_draft_within(conn: Connection, proposal_id: str) -> ResolutionRecord | None:
+    """The §6 resolution ``proposal_id`` would be, as signed by its acceptors so far."""
+    found = conn.execute(
+        select(dispute_agreement_drafts.c.resolution).where(
+            dispute_agreement_drafts.c.proposal_id == proposal_id
+        )
+    ).scalar_one_or_none()
+    return None if found is None else ResolutionRecord.model_validate_json(found)
+
+
+def keep_agreement_draft(
+    conn: Connection, dispute_id: str, proposal_id: str, resolution: ResolutionRecord
+) -> None:
+    """Store (first signature) or update (each later one) the proposal's signed draft."""
+    body = to_json(resolution)
+    changed = conn.execute(
+        update(dispute_agreement_drafts)
+        .where(dispute_agreement_drafts.c.proposal_id == proposal_id)
+        .values(resolution=body)
+    )
+    if changed.rowcount == 0:
+        conn.execute(
+            dispute_agreement_drafts.insert().values(
+                proposal_id=proposal_id, dispute_id=dispute_id, resolution=body
+            )
+        )

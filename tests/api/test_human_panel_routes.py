@@ -1,0 +1,155 @@
+"""Human panel members over HTTP: each votes by deciding its ballot paper with the approval
+decision route (its reviewer API key; the vote is signed with its principal's reviewer key),
+the last vote takes the tally, and members sign the decided record as reviewers."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from accord.api import ApiKeyStore, create_app
+from accord.app import Accord
+from accord.cli.key_commands import register_new_key
+from accord.clock import FrozenClock
+from tests.api._reviewers import register_reviewers, reviewer_config
+from tests.api.conftest import bearer
+from tests.api.test_dispute_tiers_routes import AUDIT, BILLING, _flip, _open, _post, _status
+from tests.api.test_reviewer_page import _csrf, _sign_in
+
+POOL = ("arb:1", "arb:2", "arb:3")
+
+
+def _principal(member: str) -> str:
+    return f"human:{member.removeprefix('arb:')}"
+
+
+@pytest.fixture
+def accord(database_url: str, tmp_path: Path, frozen_clock: FrozenClock) -> Iterator[Accord]:
+    config_dir = tmp_path / "config"
+    config_dir.mkdir()
+    path = reviewer_config(config_dir)
+    config = json.loads(path.read_text(encoding="utf-8"))
+    for member in POOL:
+        config["approvals"]["principals"][_principal(member)] = ["arbitrator"]
+    config["arbitrators"] = {
+        "single_organization": True,
+        "members": [
+            {
+                "agent_id": member,
+                "principal_id": _principal(member),
+                "organization_id": "acme",
+                "vitality": 800,
+                "kind": "human",
+            }
+            for member in POOL
+        ],
+    }
+    path.write_text(json.dumps(config, indent=2), encoding="utf-8")
+    opened = Accord.open(path, db_url=database_url, keys_dir=tmp_path / "keys", clock=frozen_clock)
+    register_reviewers(opened)
+    for agent in (BILLING, AUDIT):
+        register_new_key(opened, None, "agent", agent, None)
+    for member in POOL:
+        register_new_key(opened, None, "reviewer", _principal(member), None)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def client(accord: Accord) -> Iterator[TestClient[Litestar]]:
+    with TestClient(create_app(accord, sweep_every=None, max_body_bytes=64_000)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def keys(accord: Accord) -> dict[str, str]:
+    store = ApiKeyStore(accord.db, accord.clock)
+    made = {a: store.create("agent", agent_id=a)[1] for a in (BILLING, AUDIT)}
+    made.update({m: store.create("reviewer", principal_id=_principal(m))[1] for m in POOL})
+    made["admin"] = store.create("admin")[1]
+    made["auditor"] = store.create("auditor")[1]
+    return made
+
+
+def _decide(client: TestClient[Litestar], token: str, item_id: str, choice: str) -> Any:
+    return client.post(
+        f"/api/v1/approvals/{item_id}/decision",
+        json={"choice": choice, "reasoning": f"I {choice}"},
+        headers=bearer(token),
+    )
+
+
+def _seat(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> tuple[str, dict[str, str]]:
+    dispute_id = _open(client, keys)
+    assert _post(client, keys[AUDIT], f"/{dispute_id}/escalate", {}).status_code == 200
+    _flip(client, keys, dispute_id, "seed")
+    _post(client, keys[BILLING], f"/{dispute_id}/nominations", {"agent_ids": list(POOL[:2])})
+    _post(client, keys[AUDIT], f"/{dispute_id}/nominations", {"agent_ids": [POOL[2]]})
+    question = {
+        "question": "who keeps the GPU tonight?",
+        "positions": {BILLING: "booked first", AUDIT: "month-end close"},
+        "favours": BILLING,
+        "resolution": "billing keeps the slot",
+    }
+    seated = _post(client, keys["admin"], f"/{dispute_id}/panel", question)
+    assert seated.status_code == 201, seated.text
+    papers = {
+        p.agent_id: p.item_id for p in accord.disputes.tiers.arbitration.ballot_papers(dispute_id)
+    }
+    assert sorted(papers) == sorted(POOL)
+
+    return dispute_id, papers
+
+
+def test_r14_human_members_vote_through_the_approval_decision_route(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    dispute_id, papers = _seat(client, keys, accord)
+    wrong = _decide(client, keys[POOL[1]], papers[POOL[0]], "approve")
+    assert wrong.status_code == 422, wrong.text
+    assert (wrong.json()["code"], wrong.json()["requirement"]) == (
+        "panels.decided_by_someone_else",
+        "R14",
+    )
+    for member in POOL:
+        voted = _decide(client, keys[member], papers[member], "approve")
+        assert voted.status_code == 200, voted.text
+    panel = client.get(f"/api/v1/disputes/{dispute_id}/panel", headers=bearer(keys[AUDIT])).json()
+    assert panel["panel"]["decision"] == "binding_resolution"  # no tally call
+    assert sorted(v["agent_id"] for v in panel["panel"]["votes"]) == sorted(POOL)
+    for member in POOL:
+        if _status(client, keys, dispute_id)[0] == "resolved":
+            break
+        signed = _post(client, keys[member], f"/{dispute_id}/panel/signatures")
+        assert signed.status_code == 201, signed.text
+    assert _status(client, keys, dispute_id)[0] == "resolved"
+
+
+def test_r14_the_reviewer_page_shows_a_ballot_paper_as_a_panel_vote_and_casts_it(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    dispute_id, papers = _seat(client, keys, accord)
+    member = POOL[0]
+    _sign_in(client, keys[member])  # lands on the queue, ballot papers in it
+    page = client.get(f"/cases/{papers[member]}")
+    assert page.status_code == 200, page.text
+    assert f"panel vote for <strong>{member}</strong>" in page.text
+    assert f'href="/disputes/{dispute_id}"' in page.text
+    assert "billing keeps the slot" in page.text
+    answer = client.post(
+        f"/cases/{papers[member]}/decision",
+        data={"verdict": "2", "reasoning": "the statute wins", "_csrf_token": _csrf(page.text)},
+    )
+    assert answer.status_code == 200, answer.text
+    seated = accord.disputes.tiers.arbitration.panel(dispute_id)
+    assert seated is not None
+    assert [(v.agent_id, v.vote) for v in seated.votes] == [(member, "dissent")]
+    assert seated.reasoning[member] == "the statute wins"
