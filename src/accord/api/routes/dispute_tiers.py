@@ -38,6 +38,7 @@ from accord.api.routes._state import accord_of
 from accord.api.routes.disputes import DisputeId, acting_agent, readable_dispute
 from accord.api.signing_keys import server_signer
 from accord.api.write_gate import write_gate
+from accord.app import Accord
 from accord.crypto import Ed25519Signer
 from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.negotiation import CoinFlip, CoinOutcome, Negotiation, Proposal
@@ -426,12 +427,26 @@ def decide_appeal(
     them)."""
     principal_id = caller(request).principal_id
     assert principal_id is not None  # a reviewer key is always bound to a principal
-    accord = accord_of(state)
-    reviewer = accord.reviewer(reviewer_signer(accord, principal_id))
     with write_gate(state):
-        return accord.disputes.tiers.appeal.decide_appeal(
-            dispute_id, [reviewer], outcome=data.outcome, reasoning=data.reasoning
+        return appeal_as_reviewer(
+            accord_of(state),
+            dispute_id,
+            principal_id,
+            outcome=data.outcome,
+            reasoning=data.reasoning,
         )
+
+
+def appeal_as_reviewer(
+    accord: Accord, dispute_id: str, principal_id: str, *, outcome: str, reasoning: str
+) -> ResolutionRecord:
+    """Decide the appeal as ``principal_id`` alone, signed with their reviewer key from the
+    server's key folder (R16): the one adapter the API route and the dispute page share.
+    ``outcome`` is the principal's own words, not a choice among positions."""
+    reviewer = accord.reviewer(reviewer_signer(accord, principal_id))
+    return accord.disputes.tiers.appeal.decide_appeal(
+        dispute_id, [reviewer], outcome=outcome, reasoning=reasoning
+    )
 
 
 ROUTES = [
