@@ -36,6 +36,7 @@ from accord.disputes.compliance import ComplianceOutcome
 from accord.disputes.compliance.actions import TrackedAction
 from accord.disputes.compliance.flags import StoredFlag
 from accord.disputes.dcp.cross_chain import CrossChainReport, entries_of
+from accord.disputes.dcp.fields import UUID_PATTERN
 from accord.disputes.objections import StoredObjection, StoredStay
 
 _TAGS = ["dispute rules"]
@@ -59,7 +60,7 @@ class FlagList(BaseModel):
     items: list[StoredFlag]
 
 
-ObjectionId = Annotated[str, Parameter(max_length=64, pattern=r"^obj:[0-9a-f-]{36}$")]
+ObjectionId = Annotated[str, Parameter(max_length=64, pattern=rf"^obj:{UUID_PATTERN}$")]
 
 
 @post(
