@@ -143,3 +143,166 @@ def test_r29_a_rights_objection_goes_to_human_appeal(
     )  # fmt: skip
     assert bad_type.status_code == 422
     assert bad_type.json()["requirement"] == "R27"
+
+
+# --- non-compliance flags (R22), objections awaiting appeal (R29), the cross-check (R31) ---
+
+
+def _fail_compliance(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord, clock: FrozenClock, audit: str
+) -> str:
+    """A resolution audit must comply with, and a report that does not show it did."""
+    dispute_id, _ = _resolved(client, tokens, accord, clock)
+    other = accord.ledger.append("agent_action_reported", {"actor": BILLING, "action": "kept"})
+    reported = _post(
+        client, audit, f"/disputes/{dispute_id}/compliance-reports", {"entries": [other.seq]}
+    )
+    assert reported.status_code == 200, reported.text
+    assert reported.json()["failed"]
+    return dispute_id
+
+
+def test_r22_repeated_non_compliance_flags_are_read_by_overseers_and_the_agent_itself(
+    client: TestClient[Litestar],
+    tokens: Tokens,
+    accord: Accord,
+    frozen_clock: FrozenClock,
+    audit: str,
+    stranger: str,
+) -> None:
+    flags = "/api/v1/compliance/flags"
+    _fail_compliance(client, tokens, accord, frozen_clock, audit)
+    assert client.get(flags, headers=bearer(tokens.auditor)).json()["items"] == []
+    _fail_compliance(client, tokens, accord, frozen_clock, audit)
+    for token in (tokens.reviewer, tokens.auditor, tokens.admin):
+        listed = client.get(flags, headers=bearer(token))
+        assert listed.status_code == 200, listed.text
+        [flag] = listed.json()["items"]
+        assert (flag["agent_id"], flag["failures"], flag["threshold"]) == (AUDIT, 2, 2)
+        assert accord.ledger.get(flag["ledger_seq"]).event_type == "agent_noncompliance_flagged"
+    own = client.get(flags, headers=bearer(audit))
+    assert [f["agent_id"] for f in own.json()["items"]] == [AUDIT]
+    assert client.get(flags, headers=bearer(stranger)).json()["items"] == []
+    by_name = client.get(flags, params={"agent_id": AUDIT}, headers=bearer(tokens.auditor))
+    assert [f["agent_id"] for f in by_name.json()["items"]] == [AUDIT]
+    foreign = client.get(flags, params={"agent_id": AUDIT}, headers=bearer(stranger))
+    assert foreign.status_code == 403
+    assert foreign.json()["field"] == "agent_id"
+    bad = client.get(flags, params={"agent_id": "has space"}, headers=bearer(tokens.auditor))
+    assert bad.status_code == 400
+    assert bad.json()["field"] == "agent_id"
+
+
+def _rights_objection(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord, clock: FrozenClock
+) -> tuple[str, dict[str, Any]]:
+    dispute_id, resolution_id = _resolved(client, tokens, accord, clock)
+    filed = _post(
+        client,
+        tokens.agent,
+        f"/disputes/{dispute_id}/objections",
+        {
+            "resolution_id": resolution_id,
+            "objection_type": "rights",
+            "grounds": GROUNDS,
+            "remedy": REMEDY,
+        },
+    )
+    assert filed.status_code == 201, filed.text
+    return dispute_id, filed.json()
+
+
+def test_r29_rights_objections_await_appeal_for_overseers_until_stayed(
+    client: TestClient[Litestar],
+    tokens: Tokens,
+    accord: Accord,
+    frozen_clock: FrozenClock,
+    stranger: str,
+) -> None:
+    awaiting = "/api/v1/objections/awaiting-appeal"
+    _, filed = _rights_objection(client, tokens, accord, frozen_clock)
+    objection_id = filed["record"]["objection_id"]
+    for token in (tokens.reviewer, tokens.auditor, tokens.admin):
+        listed = client.get(awaiting, headers=bearer(token))
+        assert listed.status_code == 200, listed.text
+        assert [o["record"]["objection_id"] for o in listed.json()["items"]] == [objection_id]
+        assert listed.json()["items"][0]["routed_to"] == "human_appeal"
+    for token in (tokens.agent, stranger):  # agents read their own disputes' objections only
+        refused = client.get(awaiting, headers=bearer(token))
+        assert refused.status_code == 403
+        assert refused.json()["field"] == "authorization"
+    stayed = _post(client, tokens.reviewer, f"/objections/{objection_id}/stay", {"reason": "heard"})
+    assert stayed.status_code == 201, stayed.text
+    assert client.get(awaiting, headers=bearer(tokens.reviewer)).json()["items"] == []
+
+
+def test_r27_one_objection_is_read_by_the_parties_and_overseers_not_by_a_stranger(
+    client: TestClient[Litestar],
+    tokens: Tokens,
+    accord: Accord,
+    frozen_clock: FrozenClock,
+    audit: str,
+    stranger: str,
+) -> None:
+    _, filed = _rights_objection(client, tokens, accord, frozen_clock)
+    url = f"/api/v1/objections/{filed['record']['objection_id']}"
+    for token in (tokens.agent, audit, tokens.reviewer, tokens.auditor, tokens.admin):
+        shown = client.get(url, headers=bearer(token))
+        assert shown.status_code == 200, shown.text
+        assert shown.json() == filed
+    foreign = client.get(url, headers=bearer(stranger))
+    assert foreign.status_code == 403
+    assert foreign.json()["field"] == "dispute_id"
+    unknown = client.get(
+        "/api/v1/objections/obj:00000000-0000-7000-8000-000000000000",
+        headers=bearer(tokens.auditor),
+    )
+    assert unknown.status_code == 404
+    malformed = client.get("/api/v1/objections/obj:nope", headers=bearer(tokens.auditor))
+    assert malformed.status_code == 400
+    assert malformed.json()["field"] == "objection_id"
+
+
+def _chain(accord: Accord) -> list[dict[str, Any]]:
+    return [entry.to_json_dict() for entry in accord.ledger.tail(1000)]
+
+
+def test_r31_the_parties_chains_are_cross_checked_over_http_and_a_mismatch_named(
+    client: TestClient[Litestar],
+    tokens: Tokens,
+    accord: Accord,
+    frozen_clock: FrozenClock,
+    stranger: str,
+) -> None:
+    dispute_id, resolution_id = _resolved(client, tokens, accord, frozen_clock)
+    chain = _chain(accord)
+    before = accord.ledger.size()
+    body = {"chains": {"billing": chain, "audit": chain}, "dispute_id": dispute_id}
+    for token in (tokens.agent, stranger, tokens.auditor):  # pure: the body is all it reads
+        checked = _post(client, token, "/disputes/cross-check", body)
+        assert checked.status_code == 200, checked.text
+        report = checked.json()
+        assert (report["dispute_id"], report["resolution_id"]) == (dispute_id, resolution_id)
+        assert sorted(report["parties"]) == ["audit", "billing"]
+    cut = [e for e in chain if e["event_type"] != "dispute_resolved"]
+    mismatch = _post(
+        client, tokens.agent, "/disputes/cross-check", {"chains": {"billing": chain, "audit": cut}}
+    )
+    assert mismatch.status_code == 422
+    assert (mismatch.json()["code"], mismatch.json()["requirement"]) == (
+        "dcp.cross_chain_mismatch",
+        "R31",
+    )
+    broken = [{k: v for k, v in chain[0].items() if k != "seq"}, *chain[1:]]
+    bad_entry = _post(
+        client,
+        tokens.agent,
+        "/disputes/cross-check",
+        {"chains": {"billing": chain, "audit": broken}},
+    )
+    assert bad_entry.status_code == 422
+    assert bad_entry.json()["field"] == "chains.audit[0].seq"
+    no_chains = _post(client, tokens.agent, "/disputes/cross-check", {"chains": {}})
+    assert no_chains.status_code == 400
+    assert no_chains.json()["field"] == "chains"
+    assert accord.ledger.size() == before

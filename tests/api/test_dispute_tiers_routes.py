@@ -273,3 +273,35 @@ def test_r16_r17_the_parties_principal_decides_the_appeal_over_http(
     assert decided.json()["resolution_level"] == "human_appeal"
     assert [s["agent_id"] for s in decided.json()["signatures"]] == [PRINCIPAL]
     assert _status(client, keys, dispute_id)[0] == "resolved"
+
+
+def test_r16_one_principal_cannot_decide_an_appeal_whose_parties_have_another_principal_too(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    """The parties' principals decide together (R16); over HTTP each key signs only for its
+    own principal, and the library takes every principal's key in one call, so such an
+    appeal is refused here, naming the principals, and nothing is written."""
+    outside = {"agent_id": "agent:ext", "principal_id": "human:treasurer", "organization_id": "x"}
+    filing = {
+        "dispute_type": "resource_conflict",
+        "severity": "medium",
+        "respondents": [outside],
+        "subject": "both booked the GPU for tonight",
+    }
+    opened = _post(client, keys[BILLING], "", filing)
+    assert opened.status_code == 201, opened.text
+    dispute_id = opened.json()["record"]["dispute_id"]
+    assert (
+        _post(client, keys[BILLING], f"/{dispute_id}/escalate", {"to_tier": "human_appeal"})
+    ).status_code == 200
+    before = accord.ledger.size()
+    decision = {"outcome": "billing keeps the slot", "reasoning": "it booked first"}
+    alone = _post(client, keys["appeal"], f"/{dispute_id}/appeal/decision", decision)
+    assert alone.status_code == 422
+    assert (alone.json()["code"], alone.json()["field"], alone.json()["requirement"]) == (
+        "appeal.wrong_principals",
+        "reviewers",
+        "R16",
+    )
+    assert accord.ledger.size() == before
+    assert accord.disputes.show(dispute_id).resolution is None

@@ -391,3 +391,77 @@ def test_the_openapi_document_describes_every_dispute_route(client: TestClient[L
         "/api/v1/ledger/checkpoint",
     ):
         assert path in paths, path
+
+
+# --- several filings in one transaction (Accord.disputes.open_many) ------------------------
+
+
+def _batch(client: TestClient[Litestar], token: str, filings: list[dict[str, Any]]) -> Any:
+    return client.post("/api/v1/disputes/batch", json={"filings": filings}, headers=bearer(token))
+
+
+def test_an_agent_files_several_disputes_in_one_call_each_as_its_own_complainant(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord
+) -> None:
+    answer = _batch(client, tokens.agent, [_filing(subject=f"booking {n}") for n in range(3)])
+    assert answer.status_code == 201, answer.text
+    items = answer.json()["items"]
+    assert [i["record"]["subject"]["description"] for i in items] == [
+        f"booking {n}" for n in range(3)
+    ]
+    assert {i["record"]["complainant"]["agent_id"] for i in items} == {COMPLAINANT}
+    stored = accord.disputes.list().items
+    assert [d.dispute_id for d in stored] == [i["record"]["dispute_id"] for i in items]
+    for item in items:
+        entry = accord.ledger.get(item["ledger_seqs"][0])
+        assert entry.event_type == "dispute_opened"
+
+
+@pytest.mark.parametrize(
+    ("second", "field", "requirement"),
+    [
+        ({"dispute_type": "turf_war"}, "filings[1].dispute_type", "R1"),
+        ({"severity": "critical", "evidence": []}, "filings[1].evidence", "R34"),
+    ],
+)
+def test_one_refused_filing_in_a_batch_files_none_and_names_its_index(
+    client: TestClient[Litestar],
+    tokens: Tokens,
+    accord: Accord,
+    second: dict[str, Any],
+    field: str,
+    requirement: str,
+) -> None:
+    before = _ledger_size(accord)
+    answer = _batch(client, tokens.agent, [_filing(), _filing(**second), _filing()])
+    assert answer.status_code == 422, answer.text
+    body = answer.json()
+    assert (body["field"], body["requirement"]) == (field, requirement)
+    assert body["rule"]
+    assert _ledger_size(accord) == before
+    assert accord.disputes.list().items == ()
+
+
+def test_a_batch_naming_a_complainant_or_malformed_is_refused_naming_the_field(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord
+) -> None:
+    before = _ledger_size(accord)
+    foreign = _batch(client, tokens.agent, [_filing(), _filing(complainant=RESPONDENT)])
+    assert foreign.status_code == 400  # who files is the key's agent: no body names it
+    assert foreign.json()["field"] == "filings.1.complainant"
+    empty = _batch(client, tokens.agent, [])
+    assert empty.status_code == 400
+    assert empty.json()["field"] == "filings"
+    assert _ledger_size(accord) == before
+    assert accord.disputes.list().items == ()
+
+
+def test_only_agent_keys_file_batches(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord
+) -> None:
+    for token in (tokens.reviewer, tokens.auditor, tokens.admin):
+        answer = _batch(client, token, [_filing()])
+        assert answer.status_code == 403
+        assert answer.json()["field"] == "authorization"
+    assert _batch(client, "not-a-key", [_filing()]).status_code == 401
+    assert accord.disputes.list().items == ()

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from accord.api.schemas import NO_NUL
 from accord.disputes.compliance.report import MAX_NOTE_CHARS, MAX_REPORTED_ENTRIES
+from accord.disputes.dcp.cross_chain import MAX_ENTRIES, MAX_PARTIES
 from accord.disputes.dcp.dispute_record import DisputeRecord
 from accord.disputes.dcp.fields import SHA256_PATTERN, UUID_PATTERN
 from accord.disputes.objections.filing import (
@@ -22,12 +23,15 @@ from accord.disputes.objections.filing import (
     MAX_REFERENCES,
     MAX_SUMMARY_CHARS,
 )
+from accord.disputes.panels.agent_arbitrator import DEFAULT_MAX_TOKENS
+from accord.disputes.protocol import StoredDispute
 from accord.disputes.protocol.filing import (
     MAX_CONDITIONS,
     MAX_DETAIL_TEXT,
     MAX_EVIDENCE_ITEMS,
     MAX_RESPONDENTS,
 )
+from accord.disputes.protocol.service import MAX_FILINGS_PER_CALL
 from accord.disputes.tiers.arbitration import MAX_NOMINEES
 from accord.disputes.tiers.negotiating import MAX_CHOICE
 from accord.disputes.tiers.tier_context import MAX_TEXT
@@ -36,6 +40,8 @@ DISPUTE_ID_PATTERN = rf"^disp:{UUID_PATTERN}$"
 ID_PATTERN = r"^[^\s\x00]+$"
 """An agent, principal, organisation or reference id: no whitespace, no NUL."""
 
+MAX_DELIBERATION_TOKENS = 8_192
+"""The most tokens a member's model call may be given over HTTP."""
 BASE64 = r"^[A-Za-z0-9+/=]+$"
 Id = Annotated[str, Field(min_length=1, max_length=256, pattern=ID_PATTERN)]
 Prose = Annotated[str, Field(min_length=1, max_length=65_536, pattern=NO_NUL)]
@@ -247,3 +253,40 @@ class ObjectionIn(_Body):
 
 class StayIn(_Body):
     reason: Reason = ""
+
+
+# --- gaps closed for parity with the library ------------------------------------------------
+
+
+class DisputeBatchIn(_Body):
+    """Disputes filed in one transaction, each with the key's agent as complainant: all of
+    them, or (one refused, its ``index`` named) none (``Accord.disputes.open_many``)."""
+
+    filings: Annotated[list[DisputeOpenIn], Field(min_length=1, max_length=MAX_FILINGS_PER_CALL)]
+
+
+class DisputeBatchOut(BaseModel):
+    """The disputes filed, in the order given."""
+
+    items: list[StoredDispute]
+
+
+class DeliberateIn(_Body):
+    """How many tokens each of the member's two model calls may use (positions swapped)."""
+
+    max_tokens: Annotated[int, Field(ge=1, le=MAX_DELIBERATION_TOKENS)] = DEFAULT_MAX_TOKENS
+
+
+class CrossCheckIn(_Body):
+    """Each party's exported chain (``accord ledger tail --json``: an array of ledger
+    entries), by party name, and the dispute to check (default: the one every chain
+    references). Pure: nothing is read or written (R31)."""
+
+    chains: Annotated[
+        dict[
+            Annotated[str, Field(min_length=1, max_length=256, pattern=NO_NUL)],
+            Annotated[list[dict[str, Any]], Field(max_length=MAX_ENTRIES)],
+        ],
+        Field(min_length=1, max_length=MAX_PARTIES),
+    ]
+    dispute_id: Annotated[str, Field(max_length=64, pattern=DISPUTE_ID_PATTERN)] | None = None

@@ -1,5 +1,6 @@
 """A reviewer finds a resolved dispute in Chromium, reads it and stays its resolution on the
-objection; both pages pass axe."""
+objection; a reviewer decides a dispute at human appeal in their own words; the pages pass
+axe."""
 
 from __future__ import annotations
 
@@ -10,6 +11,9 @@ from accord.app import Accord
 from accord.clock import FrozenClock
 from tests.api.browser.conftest import ARTIFACTS, serious_violations, sign_in
 from tests.api.test_dispute_pages import _objected
+from tests.disputes._rules import filing
+
+TREASURER = "human:treasurer"
 
 
 def test_r28_a_reviewer_stays_a_resolution_from_the_dispute_page(
@@ -43,3 +47,36 @@ def test_r28_a_reviewer_stays_a_resolution_from_the_dispute_page(
     assert stay.ordered_by == "human:treasurer"
     page.goto(f"{base_url}/disputes?status=resolved")
     assert serious_violations(page) == []
+
+
+def test_r16_a_reviewer_decides_an_appeal_in_their_own_words_from_the_dispute_page(
+    site_accord: Accord,
+    site_keys: ApiKeyStore,
+    base_url: str,
+    chromium: Any,
+) -> None:
+    from playwright.sync_api import expect
+
+    def party(agent_id: str) -> dict[str, str]:
+        return {"agent_id": agent_id, "principal_id": TREASURER, "organization_id": "acme"}
+
+    stored = site_accord.disputes.open(
+        filing(complainant=party("agent:ops"), respondents=[party("agent:batch")])
+    )
+    site_accord.disputes.escalate(stored.dispute_id, by="agent:ops", to_tier="human_appeal")
+    _, token = site_keys.create("reviewer", principal_id=TREASURER)
+    page = sign_in(chromium, base_url, token)
+    page.get_by_role("link", name="Disputes").click()
+    page.get_by_role("link", name=stored.dispute_id).click()
+    expect(page.get_by_role("heading", name="Decide the appeal")).to_be_visible()
+    assert serious_violations(page) == []
+    page.get_by_label("Outcome").fill("ops keeps tonight's slot;\nbatch runs from 02:00 UTC")
+    page.get_by_label("Reasoning").fill("ops booked first; the batch can wait")
+    page.get_by_role("button", name="Decide the appeal").click()
+    expect(page.locator('[data-outcome="decided"]')).to_contain_text(TREASURER)
+    page.screenshot(path=str(ARTIFACTS / "dispute-appeal.png"), full_page=True)
+    assert serious_violations(page) == []
+    resolution = site_accord.disputes.show(stored.dispute_id).resolution
+    assert resolution is not None
+    assert resolution.outcome.description == "ops keeps tonight's slot;\nbatch runs from 02:00 UTC"
+    assert [s.agent_id for s in resolution.signatures] == [TREASURER]

@@ -1,9 +1,11 @@
-"""After a resolution, over HTTP: compliance reports (R20–R22), objections (R27, R29) and
-the stays people order on them (R28) — one route per ``Accord.disputes`` call.
+"""After a resolution, over HTTP: compliance reports and non-compliance flags (R20–R22),
+objections (R27, R29), the stays people order on them (R28), the rights objections awaiting
+appeal (R29) and the cross-chain check (R31) — one route per ``Accord.disputes`` call.
 
 The reporting and the objecting agent is the API key's agent (the library refuses a
 non-party, 403); a stay is ordered by the key's principal, signed with its reviewer key from
-the server's key folder. Reads follow the dispute's read rule.
+the server's key folder. Reads follow the dispute's read rule; an agent key reads only its own
+agent's flags, and the objections awaiting appeal are the overseers' to read.
 """
 
 from __future__ import annotations
@@ -16,15 +18,25 @@ from litestar.params import JSONBody, Parameter
 from pydantic import BaseModel
 
 from accord.api.api_keys import Role
+from accord.api.auth_errors import Forbidden
 from accord.api.deciding import stay_as_reviewer
-from accord.api.dispute_schemas import ComplianceReportIn, ObjectionIn, StayIn
+from accord.api.dispute_schemas import (
+    ID_PATTERN,
+    ComplianceReportIn,
+    CrossCheckIn,
+    ObjectionIn,
+    StayIn,
+)
 from accord.api.errors import error_responses
-from accord.api.guards import READERS, allow, caller
+from accord.api.guards import OVERSEERS, READERS, allow, caller
 from accord.api.routes._state import accord_of
 from accord.api.routes.disputes import DisputeId, acting_agent, readable_dispute
 from accord.api.write_gate import write_gate
 from accord.disputes.compliance import ComplianceOutcome
 from accord.disputes.compliance.actions import TrackedAction
+from accord.disputes.compliance.flags import StoredFlag
+from accord.disputes.dcp.cross_chain import CrossChainReport, entries_of
+from accord.disputes.dcp.fields import UUID_PATTERN
 from accord.disputes.objections import StoredObjection, StoredStay
 
 _TAGS = ["dispute rules"]
@@ -40,6 +52,15 @@ class ComplianceOut(BaseModel):
 
 class ObjectionList(BaseModel):
     items: list[StoredObjection]
+
+
+class FlagList(BaseModel):
+    """Non-compliance flags (R22), oldest first."""
+
+    items: list[StoredFlag]
+
+
+ObjectionId = Annotated[str, Parameter(max_length=64, pattern=rf"^obj:{UUID_PATTERN}$")]
 
 
 @post(
@@ -136,7 +157,7 @@ def list_objections(
 def order_stay(
     request: Request[object, object, State],
     state: State,
-    objection_id: Annotated[str, Parameter(max_length=64, pattern=r"^obj:[0-9a-f-]{36}$")],
+    objection_id: ObjectionId,
     data: JSONBody[StayIn],
 ) -> StoredStay:
     """The key's principal stays the resolution the objection answers (R28), signed with
@@ -147,5 +168,92 @@ def order_stay(
         return stay_as_reviewer(accord_of(state), objection_id, principal_id, data.reason)
 
 
-ROUTES = [report_compliance, list_compliance, file_objection, list_objections, order_stay]
+@get(
+    "/compliance/flags",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403, 422),
+    tags=_TAGS,
+)
+def list_flags(
+    request: Request[object, object, State],
+    state: State,
+    agent_id: Annotated[str | None, Parameter(max_length=256, pattern=ID_PATTERN)] = None,
+) -> FlagList:
+    """Agents flagged for repeated non-compliance (R22), oldest first, only ``agent_id``'s
+    if given, for a person to weigh termination for cause. An agent key reads only its own
+    agent's flags."""
+    key = caller(request)
+    if key.role is Role.AGENT:
+        if agent_id is not None and agent_id != key.agent_id:
+            raise Forbidden(
+                f"this key acts as {key.agent_id}, not as {agent_id}",
+                field="agent_id",
+                rule="an agent key reads only its own agent's flags",
+            )
+        agent_id = key.agent_id
+    return FlagList(items=accord_of(state).disputes.compliance.flags(agent_id))
+
+
+@get(
+    "/objections/awaiting-appeal",
+    guards=[allow(*OVERSEERS)],
+    sync_to_thread=True,
+    responses=error_responses(401, 403),
+    tags=_TAGS,
+)
+def objections_awaiting_appeal(state: State) -> ObjectionList:
+    """Rights objections routed to human appeal (R29) on which no stay was ordered, for the
+    principals to hear (reviewer, auditor and admin keys)."""
+    return ObjectionList(items=accord_of(state).disputes.objections.awaiting_appeal())
+
+
+@get(
+    "/objections/{objection_id:str}",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    responses=_READ_ERRORS,
+    tags=_TAGS,
+)
+def get_objection(
+    request: Request[object, object, State], state: State, objection_id: ObjectionId
+) -> StoredObjection:
+    """One objection with its stay, if one was ordered; an agent key reads only the
+    objections of disputes its agent is a party to."""
+    accord = accord_of(state)
+    found = accord.disputes.objections.get(objection_id)
+    readable_dispute(accord, caller(request), found.record.dispute_id)
+    return found
+
+
+@post(
+    "/disputes/cross-check",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    status_code=200,
+    responses=error_responses(400, 401, 403, 413, 422),
+    tags=_TAGS,
+)
+def cross_check(data: JSONBody[CrossCheckIn], state: State) -> CrossChainReport:
+    """Check that the parties' exported chains agree about one dispute (R31): each chain
+    links, all reference the dispute, evidence timestamps and hashes agree, the resolution
+    is in every chain. A mismatch is refused (422 ``dcp.cross_chain_mismatch``) naming the
+    check, the party and the field. Pure: nothing is read or written."""
+    chains = {
+        party: entries_of(values, where=f"chains.{party}") for party, values in data.chains.items()
+    }
+    return accord_of(state).disputes.cross_check(chains, data.dispute_id)
+
+
+ROUTES = [
+    report_compliance,
+    list_compliance,
+    file_objection,
+    list_objections,
+    order_stay,
+    list_flags,
+    objections_awaiting_appeal,
+    get_objection,
+    cross_check,
+]
 """Every route of this file, for ``create_app``."""

@@ -10,6 +10,7 @@ operator's step (admin key); reads follow the dispute's read rule.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Annotated, Any
 
 from litestar import Request, get, post
@@ -24,6 +25,7 @@ from accord.api.dispute_schemas import (
     AppealDecisionIn,
     CommitIn,
     CounterEvidenceIn,
+    DeliberateIn,
     FormPanelIn,
     NominateIn,
     ProposeIn,
@@ -36,13 +38,22 @@ from accord.api.routes._state import accord_of
 from accord.api.routes.disputes import DisputeId, acting_agent, readable_dispute
 from accord.api.signing_keys import server_signer
 from accord.api.write_gate import write_gate
+from accord.app import Accord
 from accord.crypto import Ed25519Signer
 from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.negotiation import CoinFlip, CoinOutcome, Negotiation, Proposal
-from accord.disputes.panels import Nomination, PanelFormation, PanelTally, PanelVote
+from accord.disputes.panels import (
+    AgentArbitrator,
+    Nomination,
+    PanelDeliberation,
+    PanelFormation,
+    PanelTally,
+    PanelVote,
+)
 from accord.disputes.tiers import DisputeTiers
 from accord.disputes.tiers.negotiating import NegotiationStep
 from accord.disputes.tiers.panel_rows import SeatedPanel
+from accord.errors import AccordError
 
 _TAGS = ["dispute tiers"]
 _STEP_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 422)
@@ -322,6 +333,43 @@ def vote(
 
 
 @post(
+    "/disputes/{dispute_id:str}/panel/deliberation",
+    guards=[allow(Role.AGENT)],
+    sync_to_thread=True,
+    status_code=200,
+    responses=_STEP_ERRORS,
+    tags=_TAGS,
+)
+def deliberate(
+    request: Request[object, object, State],
+    state: State,
+    dispute_id: DisputeId,
+    data: JSONBody[DeliberateIn],
+) -> PanelDeliberation:
+    """The key's agent, a panel member, deliberates through the service's model port: it
+    judges the parties' positions twice, swapped, and its signed vote (its arbitrator key)
+    counts like any other (R14). A model failure casts no vote and is listed in
+    ``failures``. Refused when the service has no model configured."""
+    accord = accord_of(state)
+    model = accord.model
+    if model is None:
+        raise AccordError(
+            "the service has no language model: configure a model: section to let agent "
+            "members deliberate",
+            code="panels.no_model",
+            field="model",
+            rule="the service is configured with a model",
+            requirement="R14",
+        )
+    member = AgentArbitrator(
+        acting_agent(request), model, _as(request, state, "arbitrator"), max_tokens=data.max_tokens
+    )
+    # a worker thread of its own: the model calls run in a fresh event loop there, the
+    # library's database steps stay off the server's loop
+    return asyncio.run(_tiers(state).arbitration.deliberate(dispute_id, [member]))
+
+
+@post(
     "/disputes/{dispute_id:str}/panel/tally",
     guards=[allow(Role.AGENT)],
     sync_to_thread=True,
@@ -385,12 +433,26 @@ def decide_appeal(
     them)."""
     principal_id = caller(request).principal_id
     assert principal_id is not None  # a reviewer key is always bound to a principal
-    accord = accord_of(state)
-    reviewer = accord.reviewer(reviewer_signer(accord, principal_id))
     with write_gate(state):
-        return accord.disputes.tiers.appeal.decide_appeal(
-            dispute_id, [reviewer], outcome=data.outcome, reasoning=data.reasoning
+        return appeal_as_reviewer(
+            accord_of(state),
+            dispute_id,
+            principal_id,
+            outcome=data.outcome,
+            reasoning=data.reasoning,
         )
+
+
+def appeal_as_reviewer(
+    accord: Accord, dispute_id: str, principal_id: str, *, outcome: str, reasoning: str
+) -> ResolutionRecord:
+    """Decide the appeal as ``principal_id`` alone, signed with their reviewer key from the
+    server's key folder (R16): the one adapter the API route and the dispute page share.
+    ``outcome`` is the principal's own words, not a choice among positions."""
+    reviewer = accord.reviewer(reviewer_signer(accord, principal_id))
+    return accord.disputes.tiers.appeal.decide_appeal(
+        dispute_id, [reviewer], outcome=outcome, reasoning=reasoning
+    )
 
 
 ROUTES = [
@@ -406,6 +468,7 @@ ROUTES = [
     form_panel,
     get_panel,
     vote,
+    deliberate,
     tally,
     sign_resolution,
     decide_appeal,

@@ -22,6 +22,8 @@ from accord.api.auth_errors import Forbidden
 from accord.api.dispute_schemas import (
     DISPUTE_ID_PATTERN,
     ID_PATTERN,
+    DisputeBatchIn,
+    DisputeBatchOut,
     DisputeOpenIn,
     EscalateIn,
     EvidenceBatchIn,
@@ -38,7 +40,7 @@ from accord.api.write_gate import write_gate
 from accord.app import Accord
 from accord.disputes.protocol import DisputePage, StoredDispute
 from accord.disputes.protocol.listing import MAX_PAGE
-from accord.errors import SignatureInvalid, ValidationError
+from accord.errors import AccordError, SignatureInvalid, ValidationError
 
 DisputeId = Annotated[str, Parameter(pattern=DISPUTE_ID_PATTERN, max_length=64)]
 Filter = Annotated[str | None, Parameter(max_length=64, pattern=NO_NUL)]
@@ -82,6 +84,35 @@ def open_dispute(
     filing = {**data.model_dump(), "complainant": acting_agent(request)}
     with write_gate(state):
         return accord_of(state).disputes.open(filing)
+
+
+@post(
+    "/disputes/batch",
+    guards=[allow(Role.AGENT)],
+    sync_to_thread=True,
+    status_code=201,
+    responses=error_responses(400, 401, 403, 413, 422),
+    tags=_TAGS,
+)
+def open_disputes(
+    request: Request[object, object, State], state: State, data: JSONBody[DisputeBatchIn]
+) -> DisputeBatchOut:
+    """File every dispute of ``filings`` in one transaction, in order, each with the key's
+    agent as complainant: all of them, or — one refused, the refusal naming its ``index``
+    and the R-number — none."""
+    agent = acting_agent(request)
+    filings = [{**f.model_dump(), "complainant": agent} for f in data.filings]
+    try:
+        return DisputeBatchOut(items=accord_of(state).disputes.open_many(filings))
+    except AccordError as exc:
+        index = exc.context.get("index", 0 if len(filings) == 1 else None)
+        if isinstance(index, int):  # name the field where the body has it
+            inner = exc.context.get("field")
+            exc.context = {
+                **exc.context,
+                "field": f"filings[{index}]" + ("" if inner is None else f".{inner}"),
+            }
+        raise
 
 
 @get(
@@ -305,6 +336,7 @@ def _key(text: str | None, field: str) -> bytes | None:
 
 ROUTES = [
     open_dispute,
+    open_disputes,
     list_disputes,
     show_dispute,
     submit_evidence,

@@ -1,8 +1,11 @@
-"""The reviewer's dispute pages: the stored DCP-07 disputes, one dispute, and ordering a stay.
+"""The reviewer's dispute pages: the stored DCP-07 disputes, one dispute, ordering a stay, and
+deciding a human appeal in the reviewer's own words.
 
 Reads are the library's (``Accord.disputes.list`` / ``show``, ``disputes.objections``); a stay
 is ordered by the signed-in reviewer's principal through the same call as
-``POST /api/v1/objections/{id}/stay`` (``stay_as_reviewer``), never by a name from the form.
+``POST /api/v1/objections/{id}/stay`` (``stay_as_reviewer``), and an appeal decided through the
+same call as ``POST /api/v1/disputes/{id}/appeal/decision`` (``appeal_as_reviewer``: a
+free-text outcome, R16) — never by a name from the form.
 """
 
 from __future__ import annotations
@@ -19,12 +22,15 @@ from accord.api.deciding import stay_as_reviewer
 from accord.api.dispute_schemas import DISPUTE_ID_PATTERN
 from accord.api.errors import status_for
 from accord.api.routes._state import accord_of
+from accord.api.routes.dispute_tiers import appeal_as_reviewer
 from accord.api.ui.fragments import fragment
 from accord.api.ui.pages import Form
 from accord.api.ui.session import signed_in
 from accord.api.write_gate import write_gate
+from accord.conflicts import Tier
 from accord.disputes.lifecycle import CaseStatus
 from accord.disputes.objections.stay import MAX_REASON_CHARS
+from accord.disputes.tiers.tier_context import MAX_TEXT
 from accord.errors import AccordError
 
 DISPUTES_PAGE: Final = 25
@@ -44,7 +50,22 @@ class StayForm(BaseModel):
     reason: Annotated[str, Field(max_length=MAX_REASON_CHARS)] = ""
 
 
+class AppealForm(BaseModel):
+    """The appeal's outcome and reasoning in the reviewer's own words (the library refuses
+    empty text, naming the field); who decides is the session's reviewer."""
+
+    model_config = ConfigDict(extra="ignore")
+    outcome: Annotated[str, Field(max_length=MAX_TEXT)] = ""
+    reasoning: Annotated[str, Field(max_length=MAX_TEXT)] = ""
+
+
 _STAY: Final = {"heading": "Stay", "stay": None}
+_APPEAL: Final = {"heading": "Appeal decision", "resolution": None}
+
+
+def _lines(text: str) -> str:
+    """A browser posts a textarea's line breaks as CRLF; the signed record keeps LF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _cannot(reviewer: object, title: str, exc: AccordError) -> Template:
@@ -106,6 +127,9 @@ def dispute_page(
             "resolution": stored.resolution,
             "objections": accord.disputes.objections.of_dispute(dispute_id),
             "max_reason": MAX_REASON_CHARS,
+            "at_appeal": stored.resolution is None
+            and stored.record.current_escalation_level.value == Tier.HUMAN_APPEAL.value,
+            "max_text": MAX_TEXT,
         },
     )
 
@@ -132,3 +156,31 @@ def stay_page(
         return fragment(request, "_stay.html", context, status_for(exc))
     context = {"reviewer": reviewer, "error": None, **_STAY, "stay": stay}
     return fragment(request, "_stay.html", context)
+
+
+@post("/disputes/{dispute_id:str}/appeal", include_in_schema=False, sync_to_thread=True)
+def appeal_page(
+    request: Request[Any, Any, State],
+    state: State,
+    dispute_id: DisputeId,
+    data: Annotated[AppealForm, Form],
+) -> Response[Any]:
+    """Decide the appeal as the signed-in reviewer, the outcome in their own words (R16);
+    answers the decision fragment."""
+    reviewer = signed_in(request)
+    if reviewer is None:
+        context: dict[str, Any] = {"error": "your session has ended: sign in again"}
+        return fragment(request, "_appeal.html", {**context, **_APPEAL}, 401)
+    try:
+        resolution = appeal_as_reviewer(
+            accord_of(state),
+            dispute_id,
+            cast(str, reviewer.principal_id),
+            outcome=_lines(data.outcome),
+            reasoning=_lines(data.reasoning),
+        )
+    except AccordError as exc:
+        context = {"reviewer": reviewer, "error": exc.message, "code": exc.code, **_APPEAL}
+        return fragment(request, "_appeal.html", context, status_for(exc))
+    context = {"reviewer": reviewer, "error": None, **_APPEAL, "resolution": resolution}
+    return fragment(request, "_appeal.html", context)
