@@ -66,6 +66,7 @@ class Sweeper:
                     accord.approvals,
                     disputes=accord.disputes.deadlines,
                     compliance=accord.disputes.compliance,
+                    collecting=accord.collecting,
                     read_only=accord.read_only,
                 )
             return self._sweep.run()

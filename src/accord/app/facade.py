@@ -29,6 +29,7 @@ from accord.config import LoadedConfig, load_config
 from accord.conflicts import Position
 from accord.crypto import Ed25519Signer, Keyring
 from accord.disputes import Case, CaseStore, Justifier, SettleRequest
+from accord.disputes.collecting import Collecting
 from accord.disputes.dissent_store import DissentStore
 from accord.disputes.outcome_view import case_outcome
 from accord.disputes.protocol import Disputes
@@ -173,6 +174,13 @@ class Accord:
         ``show``, ``list``, ``export`` / ``import_sdk``; ``accord sweep`` escalates them at
         their tier deadlines."""
         return self._parts.disputes
+
+    @property
+    def collecting(self) -> Collecting:
+        """Collecting cases: ``open`` a question for named agents; each submits its own
+        position (``submit``) and the last one settles it; ``accord sweep`` settles or
+        abandons it at its deadline."""
+        return self._parts.collecting
 
     @property
     def org(self) -> OrgChart | None:

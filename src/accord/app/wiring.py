@@ -22,6 +22,7 @@ from accord.config import LoadedConfig
 from accord.crypto import Keyring
 from accord.disputes import CaseStore, Settler
 from accord.disputes.approval_bridge import ApprovalBridge
+from accord.disputes.collecting import Collecting
 from accord.disputes.dissent_store import DissentStore
 from accord.disputes.protocol import Disputes
 from accord.disputes.reliability_cache import ReliabilityCache
@@ -95,6 +96,7 @@ class AccordParts:
     precedents: Precedents
     disputes: Disputes
     settler: Settler
+    collecting: Collecting
     passphrase: str | None
 
 
@@ -246,6 +248,9 @@ def wire(
             flag_after=settings.disputes.flag_after,
         ),
         settler=settler,
+        collecting=Collecting(
+            db, clock, settler, limits=settings.limits, read_only=read_only
+        ),
         passphrase=passphrase,
     )
 

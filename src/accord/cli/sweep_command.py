@@ -50,6 +50,7 @@ def sweep(
                 accord.approvals,
                 disputes=accord.disputes.deadlines,
                 compliance=accord.disputes.compliance,
+                collecting=accord.collecting,
                 read_only=accord.read_only,
             )
         except AccordError as exc:
