@@ -14,6 +14,10 @@ from litestar.testing import TestClient
 from accord.api import ApiKeyStore
 from accord.app import Accord
 from accord.clock import FrozenClock
+from accord.conflicts import Position
+from accord.crypto import Ed25519Signer
+from accord.crypto.record_signature import RecordSignature
+from accord.disputes.collecting import sign_position, verify_position_signature
 from accord.disputes.deadline_sweep import deadline_sweep
 from tests.api.conftest import Tokens, bearer
 
@@ -228,3 +232,38 @@ def test_an_unknown_case_is_404_and_pages_follow_next_before(
     bad = client.get("/api/v1/collecting", params={"status": "nope"}, headers=bearer(tokens.agent))
     assert bad.status_code == 422
     assert bad.json()["field"] == "status"
+
+
+def test_an_agent_signs_its_own_position_with_its_own_key_and_a_bad_signature_is_refused(
+    client: TestClient[Litestar], tokens: Tokens, audit: str, accord: Accord
+) -> None:
+    billing_key = Ed25519Signer.from_seed(b"\x05" * 32)  # lives with the agent, not the server
+    accord.ledger.register_key(billing_key.public_key, "agent", "agent:billing")
+    cid = _open(client, tokens.admin)["collecting_id"]
+    body = {"output": 1200, "confidence": 0.9, "reasoning": "ERP total"}
+    position = Position.model_validate({**body, "agent": "agent:billing"})
+    signature = sign_position(cid, position, billing_key).model_dump()
+    tampered = _submit(
+        client, tokens.agent, cid, {**body, "output": 1, "party_signature": signature}
+    )
+    assert tampered.status_code == 422
+    assert tampered.json()["code"] == "crypto.signature_invalid"
+    assert tampered.json()["field"].startswith("party_signature")
+    foreign = sign_position(cid, position, Ed25519Signer.from_seed(b"\x06" * 32)).model_dump()
+    unknown = _submit(client, tokens.agent, cid, {**body, "party_signature": foreign})
+    assert unknown.status_code == 403
+    assert unknown.json()["code"] == "collecting.unknown_signer"
+    malformed = _submit(client, tokens.agent, cid, {**body, "party_signature": {"kid": "x"}})
+    assert malformed.status_code == 400
+    assert client.get(f"/api/v1/collecting/{cid}", headers=bearer(audit)).json()["submitted"] == []
+    signed = _submit(client, tokens.agent, cid, {**body, "party_signature": signature})
+    assert signed.status_code == 200, signed.text
+    assert signed.json()["signed"] == ["agent:billing"]
+    unsigned = _submit(client, audit, cid, {"output": 1450, "confidence": 0.5})
+    assert unsigned.json()["signed"] == ["agent:billing"]
+    stored = client.get(f"/api/v1/collecting/{cid}/signatures", headers=bearer(audit)).json()
+    assert stored == {"signatures": {"agent:billing": signature}}
+    case = accord.cases.get(unsigned.json()["case_id"])
+    verify_position_signature(
+        accord.ledger.key_registry(), cid, case.positions[0], RecordSignature(**signature)
+    )

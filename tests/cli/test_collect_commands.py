@@ -111,3 +111,17 @@ def test_accord_sweep_settles_a_case_on_what_arrived_at_its_deadline(run: Run) -
         run("collect", "list", "--status", "settled", "--party", "agent:ops", *OPTS, "--json")
     )
     assert [c["collecting_id"] for c in listed] == [opened.collecting_id]
+
+
+def test_submit_sign_signs_with_the_partys_own_registered_agent_key(run: Run) -> None:
+    keys = run("keys", "new", "--role", "agent", "--principal", "agent:billing", *OPTS)
+    assert keys.exit_code == 0, keys.output
+    cid = _open(run, "agent:billing", "agent:audit")["collecting_id"]
+    Path("p.json").write_text('{"output": 1200, "confidence": 0.9}', encoding="utf-8")
+    signed = _json(
+        run("collect", "submit", cid, "p.json", "--by", "agent:billing", "--sign", *OPTS, "--json")
+    )
+    assert signed["signed"] == ["agent:billing"]
+    no_key = run("collect", "submit", cid, "p.json", "--by", "agent:audit", "--sign", *OPTS)
+    assert no_key.exit_code == 2
+    assert _json(run("collect", "show", cid, *OPTS))["submitted"] == ["agent:billing"]

@@ -65,6 +65,7 @@ FORBIDDEN_CODES = frozenset(
         "panels.not_a_member",
         "collecting.not_a_party",
         "collecting.not_own_position",
+        "collecting.unknown_signer",
     }
 )
 _HTTP_CODES = {

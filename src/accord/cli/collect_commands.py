@@ -20,7 +20,10 @@ from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
 from accord.cli.tables import listing, print_json
+from accord.conflicts import Position
+from accord.crypto.keyring import role_key_name
 from accord.disputes.collecting import MAX_COLLECT_FOR, MAX_PAGE, MIN_COLLECT_FOR, CollectingCase
+from accord.disputes.collecting.party_signature import sign_position
 from accord.disputes.protocol.input_file import read_input_file
 from accord.errors import AccordError, NotFound, ValidationError
 
@@ -105,6 +108,14 @@ def submit(
     collecting_id: CollectingId,
     file: Annotated[Path, typer.Argument(help="JSON or YAML: the party's one position.")],
     by: Annotated[str, typer.Option("--by", help="The submitting party (agent id).")],
+    sign: Annotated[
+        bool,
+        typer.Option(
+            "--sign",
+            help="Sign the position with --by's own agent key from the key folder "
+            "(accord keys new --role agent --principal AGENT).",
+        ),
+    ] = False,
     as_json: JsonOption = False,
     db: DbOption = None,
     keys: KeysOption = None,
@@ -121,7 +132,12 @@ def submit(
                 field="position",
                 rule="one JSON or YAML object",
             )
-        after = accord.collecting.submit(collecting_id, data, by=by)
+        signature = None
+        if sign:
+            signer = accord.key_signer(role_key_name("agent", by))
+            position = Position.model_validate({**data, "agent": data.get("agent", by)})
+            signature = sign_position(collecting_id, position, signer)
+        after = accord.collecting.submit(collecting_id, data, by=by, signature=signature)
     except AccordError as exc:
         raise _fail(exc) from exc
     finally:

@@ -33,6 +33,8 @@ class CollectingCase(BaseModel):
     session_id: str | None
     parties: tuple[str, ...]
     submitted: tuple[str, ...]
+    signed: tuple[str, ...] = ()
+    """The parties whose positions carry their own signature (by their registered key)."""
     opened_by: str
     opened_at: AwareDatetime
     deadline_at: AwareDatetime
@@ -43,8 +45,8 @@ class CollectingCase(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> Self:
-        if not set(self.submitted) <= set(self.parties):
-            raise ValueError("only expected parties submit positions")
+        if not set(self.signed) <= set(self.submitted) <= set(self.parties):
+            raise ValueError("only expected parties submit (and sign) positions")
         if (self.status is CollectingStatus.SETTLED) != (self.case_id is not None):
             raise ValueError("a collecting case names its case once, and only once, settled")
         if (self.status is CollectingStatus.COLLECTING) != (self.closed_at is None):

@@ -566,7 +566,9 @@ collecting_cases = Table(
 )
 
 #: One row per expected party of a collecting case; ``position`` (the position's JSON, its
-#: agent the submitter's) is written once, when that party submits (compare-and-set on NULL).
+#: agent the submitter's) is written once, when that party submits (compare-and-set on NULL);
+#: ``signature`` is the party's own signature on it (a ``RecordSignature`` as JSON), when it
+#: sent one, verified against its registered agent key before it was stored.
 collecting_parties = Table(
     "collecting_parties",
     metadata,
@@ -575,5 +577,6 @@ collecting_parties = Table(
     Column("ordinal", Integer, nullable=False),
     Column("position", Text, nullable=True),
     Column("submitted_at", String(40), nullable=True),
+    Column("signature", Text, nullable=True),
     Index("ix_collecting_parties_agent", "agent_id", "collecting_id"),
 )

@@ -16,11 +16,16 @@ from litestar.datastructures import State
 from litestar.params import JSONBody, Parameter
 
 from accord.api.api_keys import ApiKey, Role
-from accord.api.collecting_schemas import CollectingOut, CollectingPage, OpenCollectingIn
+from accord.api.collecting_schemas import (
+    CollectingOut,
+    CollectingPage,
+    OpenCollectingIn,
+    PartySignatures,
+    SubmitPositionIn,
+)
 from accord.api.errors import error_responses
 from accord.api.guards import READERS, allow, caller
 from accord.api.routes._state import accord_of
-from accord.api.schemas import OwnPositionIn
 from accord.disputes.collecting import MAX_PAGE
 
 Id = Annotated[str, Parameter(max_length=64)]
@@ -67,13 +72,19 @@ def submit_position(
     request: Request[object, object, State],
     state: State,
     collecting_id: Id,
-    data: JSONBody[OwnPositionIn],
+    data: JSONBody[SubmitPositionIn],
 ) -> CollectingOut:
-    """The key's agent's own position; the last expected one settles the case (``case_id``)."""
+    """The key's agent's own position (optionally signed by the agent's own registered key:
+    a bad signature is 422, a key not the agent's 403); the last expected one settles the
+    case (``case_id``)."""
     key = caller(request)
     assert key.agent_id is not None  # an agent key is bound to its agent
+    signature = data.party_signature
     after = accord_of(state).collecting.submit(
-        collecting_id, data.model_dump(exclude_unset=True), by=key.agent_id
+        collecting_id,
+        data.model_dump(exclude_unset=True, exclude={"party_signature"}),
+        by=key.agent_id,
+        signature=None if signature is None else signature.model_dump(),
     )
     return CollectingOut.of(after)
 
@@ -91,6 +102,19 @@ def get_collecting(state: State, collecting_id: Id) -> CollectingOut:
 
 
 @get(
+    "/collecting/{collecting_id:str}/signatures",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403, 404),
+    tags=["collecting"],
+)
+def get_signatures(state: State, collecting_id: Id) -> PartySignatures:
+    """The parties' own signatures on their positions (what each signed is the position as
+    the settled case's opening record carries it)."""
+    return PartySignatures(signatures=accord_of(state).collecting.signatures(collecting_id))
+
+
+@get(
     "/collecting",
     guards=[allow(*READERS)],
     sync_to_thread=True,
@@ -105,9 +129,7 @@ def list_collecting(
     limit: Annotated[int, Parameter(ge=1, le=MAX_PAGE)] = 50,
 ) -> CollectingPage:
     """Collecting cases, newest first (``party``: a party's; ``status``: one status)."""
-    found = accord_of(state).collecting.list(
-        party=party, status=status, before=before, limit=limit
-    )
+    found = accord_of(state).collecting.list(party=party, status=status, before=before, limit=limit)
     more = len(found) == limit
     return CollectingPage(
         items=[CollectingOut.of(c) for c in found],
@@ -115,4 +137,4 @@ def list_collecting(
     )
 
 
-ROUTES = [open_collecting, submit_position, get_collecting, list_collecting]
+ROUTES = [open_collecting, submit_position, get_collecting, get_signatures, list_collecting]

@@ -11,6 +11,7 @@ from sqlalchemy import Connection, and_, insert, select, update
 
 from accord.clock import isoformat
 from accord.conflicts import Position
+from accord.crypto.record_signature import RecordSignature
 from accord.disputes.collecting_case import CollectingCase
 from accord.disputes.statuses import CollectingStatus
 from accord.store.tables import collecting_cases, collecting_parties
@@ -45,20 +46,32 @@ def insert_collecting(conn: Connection, case: CollectingCase) -> None:
                 "ordinal": ordinal,
                 "position": None,
                 "submitted_at": None,
+                "signature": None,
             }
             for ordinal, agent in enumerate(case.parties)
         ],
     )
 
 
-def store_position(conn: Connection, collecting_id: str, position: Position, at: datetime) -> bool:
-    """Write ``position`` as its agent's, once: False when that party had already submitted."""
+def store_position(
+    conn: Connection,
+    collecting_id: str,
+    position: Position,
+    at: datetime,
+    signature: RecordSignature | None = None,
+) -> bool:
+    """Write ``position`` (and its party's signature) as its agent's, once: False when that
+    party had already submitted."""
     result = conn.execute(
         update(collecting_parties)
         .where(collecting_parties.c.collecting_id == collecting_id)
         .where(collecting_parties.c.agent_id == position.agent)
         .where(collecting_parties.c.position.is_(None))
-        .values(position=position.model_dump_json(), submitted_at=isoformat(at))
+        .values(
+            position=position.model_dump_json(),
+            submitted_at=isoformat(at),
+            signature=None if signature is None else signature.model_dump_json(),
+        )
     )
     return result.rowcount == 1
 
@@ -96,18 +109,19 @@ def load_many(conn: Connection, ids: Sequence[str]) -> list[CollectingCase]:
             select(collecting_cases).where(collecting_cases.c.collecting_id.in_(list(ids)))
         ).mappings()
     }
-    parties: dict[str, list[tuple[str, bool]]] = {}
+    parties: dict[str, list[tuple[str, bool, bool]]] = {}
     for party in conn.execute(
         select(
             collecting_parties.c.collecting_id,
             collecting_parties.c.agent_id,
             collecting_parties.c.position.is_not(None).label("submitted"),
+            collecting_parties.c.signature.is_not(None).label("signed"),
         )
         .where(collecting_parties.c.collecting_id.in_(list(ids)))
         .order_by(collecting_parties.c.collecting_id, collecting_parties.c.ordinal)
     ).mappings():
         parties.setdefault(party["collecting_id"], []).append(
-            (party["agent_id"], bool(party["submitted"]))
+            (party["agent_id"], bool(party["submitted"]), bool(party["signed"]))
         )
     return [_model(rows[i], parties.get(i, [])) for i in ids if i in rows]
 
@@ -149,14 +163,26 @@ def page_ids(
     return list(conn.execute(query).scalars())
 
 
-def _model(row: Any, parties: list[tuple[str, bool]]) -> CollectingCase:
+def signatures_within(conn: Connection, collecting_id: str) -> dict[str, RecordSignature]:
+    """Each signing party's own signature on its position."""
+    rows = conn.execute(
+        select(collecting_parties.c.agent_id, collecting_parties.c.signature)
+        .where(collecting_parties.c.collecting_id == collecting_id)
+        .where(collecting_parties.c.signature.is_not(None))
+        .order_by(collecting_parties.c.ordinal)
+    )
+    return {agent: RecordSignature.model_validate_json(text) for agent, text in rows}
+
+
+def _model(row: Any, parties: list[tuple[str, bool, bool]]) -> CollectingCase:
     return CollectingCase(
         collecting_id=row["collecting_id"],
         subject=row["subject"],
         task_type=row["task_type"],
         session_id=row["session_id"],
-        parties=tuple(agent for agent, _ in parties),
-        submitted=tuple(agent for agent, done in parties if done),
+        parties=tuple(agent for agent, _, _ in parties),
+        submitted=tuple(agent for agent, done, _ in parties if done),
+        signed=tuple(agent for agent, _, signed in parties if signed),
         opened_by=row["opened_by"],
         opened_at=datetime.fromisoformat(row["opened_at"]),
         deadline_at=datetime.fromisoformat(row["deadline_at"]),

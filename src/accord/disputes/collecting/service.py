@@ -13,13 +13,16 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from pydantic import ValidationError as PydanticValidationError
 from sqlalchemy import Connection
 
 from accord.clock import Clock
 from accord.conflicts import Position
+from accord.crypto.record_signature import RecordSignature
 from accord.deadlines import arm, cancel
 from accord.disputes.case import Case
 from accord.disputes.collecting.deadline import COLLECTING_DEADLINE
+from accord.disputes.collecting.party_signature import verify_position_signature
 from accord.disputes.collecting.rows import (
     insert_collecting,
     load_collecting,
@@ -27,6 +30,7 @@ from accord.disputes.collecting.rows import (
     page_ids,
     positions_within,
     save_move,
+    signatures_within,
     store_position,
 )
 from accord.disputes.collecting_case import MAX_COLLECT_FOR, MIN_COLLECT_FOR, CollectingCase
@@ -117,14 +121,26 @@ class Collecting:
         return opened
 
     def submit(
-        self, collecting_id: str, position: Position | Mapping[str, Any], *, by: str
+        self,
+        collecting_id: str,
+        position: Position | Mapping[str, Any],
+        *,
+        by: str,
+        signature: RecordSignature | Mapping[str, Any] | None = None,
     ) -> CollectingCase:
         """``by``'s own position; once every party's is in, the case settles (the answer
         names its ``case_id``). A non-party is ``collecting.not_a_party``, a second
         submission ``collecting.already_submitted``, a closed case or a passed deadline
-        ``collecting.closed`` / ``collecting.deadline_passed``."""
+        ``collecting.closed`` / ``collecting.deadline_passed``.
+
+        ``signature`` (optional) is ``by``'s own signature on the position
+        (:func:`~accord.disputes.collecting.party_signature.sign_position`), checked against
+        the agent key the ledger registered for ``by`` before anything is stored."""
         self._refuse_if_read_only("submit a position")
         own = self._own_position(position, by)
+        signed = (
+            None if signature is None else self._checked_signature(collecting_id, own, signature)
+        )
         now = self._clock.now()
         with self._db.write() as conn:
             current = self._existing(conn, collecting_id)
@@ -151,7 +167,7 @@ class Collecting:
                     field="collecting_id",
                     rule="positions are submitted before the deadline",
                 )
-            if not store_position(conn, collecting_id, own, now):
+            if not store_position(conn, collecting_id, own, now, signed):
                 raise AccordError(
                     f"{by} already submitted its position to {collecting_id}",
                     code="collecting.already_submitted",
@@ -170,6 +186,13 @@ class Collecting:
             # the position is recorded; the deadline, still armed, settles the case later
             log.warning("collecting.settle_failed", collecting_id=collecting_id, error=exc.code)
         return self.get(collecting_id)
+
+    def signatures(self, collecting_id: str) -> dict[str, RecordSignature]:
+        """Each signing party's own signature on its position (check one with
+        ``party_signature.verify_position_signature`` against the settled case's positions)."""
+        with self._db.read() as conn:
+            self._existing(conn, collecting_id)
+            return signatures_within(conn, collecting_id)
 
     def get(self, collecting_id: str) -> CollectingCase:
         """The collecting case as it stands (``collecting.not_found`` if there is none)."""
@@ -306,6 +329,26 @@ class Collecting:
         except ValidationError as exc:
             raise _as_one_position(exc) from exc
         return raw if isinstance(raw, Position) else Position.model_validate(raw)
+
+    def _checked_signature(
+        self, collecting_id: str, position: Position, signature: RecordSignature | Mapping[str, Any]
+    ) -> RecordSignature:
+        if isinstance(signature, RecordSignature):
+            parsed = signature
+        else:
+            try:
+                parsed = RecordSignature.model_validate(dict(signature))
+            except (PydanticValidationError, TypeError, ValueError):
+                raise ValidationError(
+                    "party_signature must be {alg, kid, sig_b64, domain_sep}",
+                    code="collecting.bad_signature",
+                    field="party_signature",
+                    rule="a record signature: alg, kid, sig_b64, domain_sep",
+                ) from None
+        verify_position_signature(
+            self._settler.ledger.key_registry(), collecting_id, position, parsed
+        )
+        return parsed
 
     def _check_parties(self, parties: Sequence[str]) -> tuple[str, ...]:
         if isinstance(parties, (str, bytes)) or not isinstance(parties, Sequence):

@@ -41,6 +41,7 @@ def upgrade() -> None:
         sa.Column("ordinal", sa.Integer, nullable=False),
         sa.Column("position", sa.Text, nullable=True),
         sa.Column("submitted_at", sa.String(40), nullable=True),
+        sa.Column("signature", sa.Text, nullable=True),
     )
     op.create_index(
         "ix_collecting_parties_agent", "collecting_parties", ["agent_id", "collecting_id"]
