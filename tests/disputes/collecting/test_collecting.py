@@ -308,3 +308,37 @@ def test_a_read_only_accord_refuses_to_open_or_submit(
 def test_the_window_may_be_given_in_seconds(accord: Accord) -> None:
     opened = accord.collecting.open("s", PARTIES, within=90, opened_by="admin")
     assert opened.deadline_at - opened.opened_at == timedelta(seconds=90)
+
+
+def test_a_position_settle_could_not_compare_with_those_in_is_refused_at_once(
+    accord: Accord,
+) -> None:
+    opened = _open(accord)
+    accord.collecting.submit(opened.collecting_id, {"output": 1200}, by="agent:billing")
+    with pytest.raises(ValidationError) as refused:
+        accord.collecting.submit(opened.collecting_id, {"output": "lots"}, by="agent:audit")
+    assert refused.value.code == "conflicts.mixed_output_types"
+    assert refused.value.context["field"] == "position.output"
+    assert accord.collecting.get(opened.collecting_id).submitted == ("agent:billing",)
+
+
+def test_the_deadline_abandons_a_case_whose_positions_settle_refuses(
+    accord: Accord, sweep: DeadlineSweep, frozen_clock: FrozenClock
+) -> None:
+    from accord.disputes.collecting.rows import store_position
+
+    opened = _open(accord)
+    with accord.db.write() as conn:  # stored before a rule changed, say: settle refuses them now
+        for agent, output in (("agent:billing", 1200), ("agent:audit", "lots")):
+            position = Position(agent=agent, output=output)
+            assert store_position(conn, opened.collecting_id, position, frozen_clock.now())
+    frozen_clock.advance(HOUR)
+    report = sweep.run()
+    assert report.failed == []
+    assert [f.handled.outcome for f in report.fired] == ["abandoned"]
+    closed = accord.collecting.get(opened.collecting_id)
+    assert (closed.status, closed.closed_reason) == (
+        CollectingStatus.ABANDONED,
+        "positions_refused",
+    )
+    assert list(accord.cases.iter_documents()) == []

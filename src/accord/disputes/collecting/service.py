@@ -21,7 +21,7 @@ from accord.conflicts import Position
 from accord.crypto.record_signature import RecordSignature
 from accord.deadlines import arm, cancel
 from accord.disputes.case import Case
-from accord.disputes.collecting.deadline import COLLECTING_DEADLINE
+from accord.disputes.collecting.deadline import COLLECTING_DEADLINE, Unsettleable
 from accord.disputes.collecting.party_signature import verify_position_signature
 from accord.disputes.collecting.rows import (
     insert_collecting,
@@ -167,6 +167,7 @@ class Collecting:
                     field="collecting_id",
                     rule="positions are submitted before the deadline",
                 )
+            self._comparable(positions_within(conn, collecting_id), own)
             if not store_position(conn, collecting_id, own, now, signed):
                 raise AccordError(
                     f"{by} already submitted its position to {collecting_id}",
@@ -237,15 +238,23 @@ class Collecting:
     def settle_within(self, conn: Connection, collecting: CollectingCase, now: datetime) -> Case:
         reason = DEADLINE_PASSED if collecting.missing else ALL_IN
         request = self._request(positions_within(conn, collecting.collecting_id), collecting)
+        try:
+            self._settler.check(request)  # writes nothing
+        except ValidationError as exc:
+            raise Unsettleable(
+                f"{collecting.collecting_id}: settle refuses its positions: {exc.message}",
+                collecting_id=collecting.collecting_id,
+                refusal=exc.code,
+            ) from exc
         return self._settler.settle_within(
             conn, request, on_recorded=self._closing(collecting, reason, now, at_deadline=True)
         )
 
     def abandon_within(
-        self, conn: Connection, collecting: CollectingCase, now: datetime
+        self, conn: Connection, collecting: CollectingCase, now: datetime, reason: str = TOO_FEW
     ) -> CollectingCase:
         moved = move_collecting(
-            collecting, CollectingStatus.ABANDONED, closed_at=now, closed_reason=TOO_FEW
+            collecting, CollectingStatus.ABANDONED, closed_at=now, closed_reason=reason
         )
         if not save_move(conn, moved):
             raise _closed_meanwhile(collecting)
@@ -349,6 +358,23 @@ class Collecting:
             self._settler.ledger.key_registry(), collecting_id, position, parsed
         )
         return parsed
+
+    def _comparable(self, arrived: Sequence[Position], own: Position) -> None:
+        """``own`` is refused now if settle could not compare it with those already in
+        (outputs of another kind): otherwise the case could never settle."""
+        try:
+            others = [p for p in arrived if p.agent != own.agent]  # a resubmission: 409 next
+            self._settler.check_positions([*others, own])
+        except ValidationError as exc:
+            rule = str(exc.context.get("rule", exc.message))
+            raise ValidationError(
+                f"position: {rule} (the positions already submitted answer differently)",
+                code=exc.code,
+                field="position.output"
+                if exc.code == "conflicts.mixed_output_types"
+                else "position",
+                rule=rule,
+            ) from exc
 
     def _check_parties(self, parties: Sequence[str]) -> tuple[str, ...]:
         if isinstance(parties, (str, bytes)) or not isinstance(parties, Sequence):
