@@ -4,6 +4,7 @@ wrong agents, second submissions and bad bodies are refused with nothing written
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from typing import Any
 
@@ -12,6 +13,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from accord.api import ApiKeyStore
+from accord.api.sweeper import Sweeper
 from accord.app import Accord
 from accord.clock import FrozenClock
 from accord.conflicts import Position
@@ -267,3 +269,13 @@ def test_an_agent_signs_its_own_position_with_its_own_key_and_a_bad_signature_is
     verify_position_signature(
         accord.ledger.key_registry(), cid, case.positions[0], RecordSignature(**signature)
     )
+
+
+def test_the_services_own_sweeper_closes_collecting_cases(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord, frozen_clock: FrozenClock
+) -> None:
+    cid = _open(client, tokens.agent)["collecting_id"]
+    frozen_clock.advance(timedelta(hours=1))
+    assert asyncio.run(Sweeper(accord, 30.0).sweep_once()) == 1
+    shown = client.get(f"/api/v1/collecting/{cid}", headers=bearer(tokens.agent)).json()
+    assert (shown["status"], shown["closed_reason"]) == ("abandoned", "too_few_positions")

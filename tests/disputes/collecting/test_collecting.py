@@ -342,3 +342,16 @@ def test_the_deadline_abandons_a_case_whose_positions_settle_refuses(
         "positions_refused",
     )
     assert list(accord.cases.iter_documents()) == []
+
+
+def test_more_parties_than_a_case_compares_and_a_non_mapping_position_are_refused(
+    accord: Accord,
+) -> None:
+    many = [f"agent:{n}" for n in range(101)]  # limits.positions_per_case is 100
+    with pytest.raises(LimitExceeded) as refused:
+        accord.collecting.open("s", many, within=HOUR, opened_by="admin")
+    assert refused.value.context["field"] == "parties"
+    opened = _open(accord)
+    with pytest.raises(ValidationError) as bad:
+        accord.collecting.submit(opened.collecting_id, 1200, by="agent:billing")  # type: ignore[arg-type]
+    assert bad.value.context["field"] == "position"
