@@ -37,6 +37,7 @@ if TYPE_CHECKING:
         SettleRequest,
         SettleStatus,
     )
+    from accord.disputes.collecting import CollectingCase, CollectingStatus, sign_position
     from accord.errors import (
         AccordError,
         CanonicalizationError,
@@ -80,6 +81,8 @@ _EXPORTS = {
     "CaseStatus": "accord.disputes",
     "Checkpoint": "accord.ledger",
     "Clock": "accord.clock",
+    "CollectingCase": "accord.disputes.collecting",
+    "CollectingStatus": "accord.disputes.collecting",
     "ConfigError": "accord.errors",
     "ConflictedDecider": "accord.approvals",
     "CryptoError": "accord.errors",
@@ -122,6 +125,7 @@ _EXPORTS = {
     "VerificationReport": "accord.ledger",
     "VerifierRegistry": "accord.resolution",
     "read_checkpoint_file": "accord.ledger.anchor",
+    "sign_position": "accord.disputes.collecting",
     "verify_ledger": "accord.auditor",
 }
 
@@ -139,6 +143,8 @@ __all__ = [
     "CaseStatus",
     "Checkpoint",
     "Clock",
+    "CollectingCase",
+    "CollectingStatus",
     "ConfigError",
     "ConflictedDecider",
     "CryptoError",
@@ -181,6 +187,7 @@ __all__ = [
     "VerificationReport",
     "VerifierRegistry",
     "read_checkpoint_file",
+    "sign_position",
     "verify_ledger",
 ]
 __version__ = "0.1.0"

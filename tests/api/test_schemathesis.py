@@ -48,6 +48,8 @@ def _token_for(method: str, path: str, tokens: Tokens) -> str:
         return tokens.admin  # seating a panel is the operator's step
     if method.upper() == "POST" and path.startswith("/api/v1/disputes") and "import" not in path:
         return tokens.agent
+    if method.upper() == "POST" and path.startswith("/api/v1/collecting"):
+        return tokens.agent  # a party files its own position
     return tokens.admin
 
 

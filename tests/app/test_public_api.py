@@ -18,6 +18,8 @@ EXPORTED = [
     "CaseStatus",
     "Checkpoint",
     "Clock",
+    "CollectingCase",
+    "CollectingStatus",
     "ConfigError",
     "ConflictedDecider",
     "CryptoError",
@@ -60,6 +62,7 @@ EXPORTED = [
     "VerificationReport",
     "VerifierRegistry",
     "read_checkpoint_file",
+    "sign_position",
     "verify_ledger",
 ]
 

@@ -99,6 +99,7 @@ def test_every_python_example_is_run_by_a_test_here() -> None:
         "A strategy",
         "Waiting for a person: parking a task and resuming it elsewhere",
         "Waiting for a person: parking a task and resuming it elsewhere",
+        "Agents filing their own positions: collecting cases",
         "Disputes (DCP-07)",
         "Verification",
     ]
@@ -228,6 +229,11 @@ def test_the_parking_example_resumes_in_another_accord(scratch: Path) -> None:
         person.close()
     printed = run_python(resume, {"task_id": first["task_id"]})
     assert printed == ["{'order': 991, 'step': 'refund'} approved reject"]
+
+
+def test_the_collecting_example_settles_once_both_agents_submitted(scratch: Path) -> None:
+    [example] = python_blocks("Agents filing their own positions: collecting cases")
+    assert run_python(example) == ["settled agent:billing"]
 
 
 def test_the_auditor_example_verifies_with_public_keys_only(scratch: Path) -> None:

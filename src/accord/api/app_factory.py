@@ -36,6 +36,7 @@ from accord.api.routes import (
     approvals,
     boundaries,
     cases,
+    collecting,
     dispute_rules,
     dispute_tiers,
     disputes,
@@ -119,6 +120,7 @@ def create_app(
             *disputes.ROUTES,
             *dispute_tiers.ROUTES,
             *dispute_rules.ROUTES,
+            *collecting.ROUTES,
         ],
         security=[BEARER],
     )

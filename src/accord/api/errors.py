@@ -43,6 +43,9 @@ CONFLICT_CODES = frozenset(
         "disputes.final",
         "objections.already_stayed",
         "compliance.conflict",
+        "collecting.already_submitted",
+        "collecting.closed",
+        "collecting.deadline_passed",
     }
 )
 #: Refusals of who acts, not of what was sent: the key's agent is not a party to the dispute
@@ -60,6 +63,9 @@ FORBIDDEN_CODES = frozenset(
         "coin.not_a_party",
         "panels.nominator_not_a_party",
         "panels.not_a_member",
+        "collecting.not_a_party",
+        "collecting.not_own_position",
+        "collecting.unknown_signer",
     }
 )
 _HTTP_CODES = {

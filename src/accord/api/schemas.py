@@ -27,8 +27,9 @@ class _In(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class PositionIn(_In):
-    agent: Short
+class OwnPositionIn(_In):
+    """A position without its agent: the caller's key says whose it is."""
+
     output: Any
     confidence: Annotated[float, Field(ge=0.0, le=1.0)] | None = None
     field_confidence: dict[str, Any] | None = None
@@ -37,6 +38,10 @@ class PositionIn(_In):
     assumptions: Annotated[list[Any], Field(max_length=50)] | None = None
     reasoning: Annotated[str, Field(max_length=20_000)] | None = None
     task_subset: Any = None
+
+
+class PositionIn(OwnPositionIn):
+    agent: Short
 
 
 class SettleIn(_In):

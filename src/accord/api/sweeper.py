@@ -67,6 +67,7 @@ class Sweeper:
                     disputes=accord.disputes.deadlines,
                     cases=accord.case_deadlines,
                     compliance=accord.disputes.compliance,
+                    collecting=accord.collecting,
                     read_only=accord.read_only,
                 )
             return self._sweep.run()

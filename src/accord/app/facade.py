@@ -31,6 +31,7 @@ from accord.crypto import Ed25519Signer, Keyring
 from accord.deadlines import Deadline, SweepReport
 from accord.disputes import Case, CaseStore, Justifier, SettleRequest
 from accord.disputes.case_deadlines import CaseDeadlines, case_escalation_deadline
+from accord.disputes.collecting import Collecting
 from accord.disputes.deadline_sweep import deadline_sweep
 from accord.disputes.dissent_store import DissentStore
 from accord.disputes.outcome_view import case_outcome
@@ -187,6 +188,13 @@ class Accord:
         timeout at human appeal); None when nothing is armed. ``cases.not_found`` if none."""
         with self.db.read() as conn:
             return case_escalation_deadline(conn, self.cases.get_within(conn, case_id))
+
+    @property
+    def collecting(self) -> Collecting:
+        """Collecting cases: ``open`` a question for named agents; each submits its own
+        position (``submit``) and the last one settles it; ``accord sweep`` settles or
+        abandons it at its deadline."""
+        return self._parts.collecting
 
     @property
     def org(self) -> OrgChart | None:

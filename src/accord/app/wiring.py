@@ -23,6 +23,7 @@ from accord.crypto import Keyring
 from accord.disputes import CaseStore, Settler
 from accord.disputes.approval_bridge import ApprovalBridge
 from accord.disputes.case_deadlines import CaseDeadlines
+from accord.disputes.collecting import Collecting
 from accord.disputes.dissent_store import DissentStore
 from accord.disputes.protocol import Disputes
 from accord.disputes.reliability_cache import ReliabilityCache
@@ -97,6 +98,7 @@ class AccordParts:
     disputes: Disputes
     settler: Settler
     case_deadlines: CaseDeadlines
+    collecting: Collecting
     passphrase: str | None
 
 
@@ -250,6 +252,9 @@ def wire(
         ),
         settler=settler,
         case_deadlines=CaseDeadlines(cases, ledger, approvals),
+        collecting=Collecting(
+            db, clock, settler, limits=settings.limits, read_only=read_only
+        ),
         passphrase=passphrase,
     )
 

@@ -18,6 +18,7 @@ from accord.auditor import verify_ledger
 from accord.cli import (
     api_key_commands,
     approval_commands,
+    collect_commands,
     demo_service,
     dispute_commands,
     dispute_tier_commands,
@@ -83,6 +84,7 @@ app.add_typer(session_commands.session_app, name="session")
 app.add_typer(session_commands.boundaries_app, name="boundaries")
 app.add_typer(schema_app, name="schema")
 app.add_typer(precedent_commands.precedents_app, name="precedents")
+app.add_typer(collect_commands.collect_app, name="collect")
 dispute_tier_commands.register(dispute_commands.disputes_app)
 add_rule_commands(dispute_commands.disputes_app)
 app.add_typer(dispute_commands.disputes_app, name="disputes")

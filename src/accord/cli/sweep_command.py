@@ -51,6 +51,7 @@ def sweep(
                 disputes=accord.disputes.deadlines,
                 cases=accord.case_deadlines,
                 compliance=accord.disputes.compliance,
+                collecting=accord.collecting,
                 read_only=accord.read_only,
             )
         except AccordError as exc:

@@ -112,6 +112,14 @@ NOT_AUDITED_TABLES: Mapping[str, str] = {
     "entries (ledger_seq)",
     "dispute_objections": "not audited yet: document is the signed §8 objection record the "
     "dispute_objection_filed entry carries; verify does not compare the row with it",
+    "collecting_cases": "not signed: a question waiting for its parties' positions; once "
+    "it settles, the case it became (case_id) is signed and audited like any other, with "
+    "every position that arrived in its opening record; an abandoned one has no record",
+    "collecting_parties": "not signed by the service: positions as each party submitted them, "
+    "stored input until the case settles (no ledger record signs a lone position); the "
+    "settled case's opening record signs them all, and verify audits that case; a party's "
+    "own signature (signature) was verified against its registered agent key when stored, "
+    "and verify does not check it again",
     "dispute_stays": "not audited yet: a copy of the reviewer-signed dispute_stay_ordered "
     "entries (ledger_seq); verify checks the entry's service signature, not yet the reviewer's",
 }

@@ -6,7 +6,8 @@ queue's §12.4 timeouts always, the DCP-07 tier escalation (R4) when the case li
 ``dispute_tier`` rows stay armed (nothing is fired that nothing can handle); the same
 handler over settle cases (``case_tier``, :mod:`accord.disputes.case_deadlines`) when
 ``cases`` is given; likewise the ``dispute_compliance`` deadlines of required actions, fired
-when compliance is given.
+when compliance is given, and collecting cases' deadlines (settle on what arrived, or
+abandon) when collecting is given.
 """
 
 from __future__ import annotations
@@ -16,6 +17,11 @@ from accord.approvals.timeout_handler import APPROVAL_TIMEOUT
 from accord.clock import Clock
 from accord.deadlines import DeadlineHandler, DeadlineSweep
 from accord.disputes.case_deadlines import CASE_TIER
+from accord.disputes.collecting import (
+    COLLECTING_DEADLINE,
+    CloseOnDeadline,
+    CollectingDeadlineHandler,
+)
 from accord.disputes.compliance.deadline import (
     DISPUTE_COMPLIANCE,
     ComplianceDeadlineHandler,
@@ -34,12 +40,13 @@ def deadline_sweep(
     disputes: EscalateOnDeadline | None = None,
     cases: EscalateOnDeadline | None = None,
     compliance: FailOnDeadline | None = None,
+    collecting: CloseOnDeadline | None = None,
     sweeper_id: str | None = None,
     read_only: bool = False,
 ) -> DeadlineSweep:
     """A sweeper firing approval timeouts, dispute tiers when ``disputes`` is given, settle
-    cases' tiers when ``cases`` is given, and
-    required actions' deadlines (R20, R21) when ``compliance`` is given.
+    cases' tiers when ``cases`` is given, required actions' deadlines (R20, R21) when
+    ``compliance`` is given, and collecting cases' deadlines when ``collecting`` is given.
 
     ``read_only`` (an Accord opened to read) refuses with ``accord.read_only``."""
     if read_only:
@@ -55,4 +62,6 @@ def deadline_sweep(
         handlers[CASE_TIER] = DisputeTierHandler(cases)
     if compliance is not None:
         handlers[DISPUTE_COMPLIANCE] = ComplianceDeadlineHandler(compliance)
+    if collecting is not None:
+        handlers[COLLECTING_DEADLINE] = CollectingDeadlineHandler(collecting)
     return DeadlineSweep(db, clock, handlers, sweeper_id=sweeper_id)

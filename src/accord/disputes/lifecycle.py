@@ -25,6 +25,12 @@ move with :class:`~accord.errors.IllegalTransition` and builds the new case thro
 validation (never ``model_copy``). The vocabulary (the three enums, :data:`OUTCOMES`,
 :data:`LEGAL_PAIRS`, :data:`FINAL`) is defined in :mod:`accord.disputes.statuses`, a leaf the
 case model reads too, and re-exported here.
+
+A *collecting case* (:mod:`accord.disputes.collecting`) is what comes before a case: it waits
+for each expected party's own position. :data:`COLLECTING_TRANSITIONS` and
+:func:`move_collecting` are its lifecycle: ``collecting`` → ``settled`` (its positions went
+to settle; from then on the case it became moves by :func:`transition`) or ``abandoned`` (its
+deadline passed with too few positions). Both exits are final.
 """
 
 from __future__ import annotations
@@ -35,11 +41,13 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from accord.disputes.case import Case
+from accord.disputes.collecting_case import CollectingCase
 from accord.disputes.statuses import (
     FINAL,
     LEGAL_PAIRS,
     OUTCOMES,
     CaseStatus,
+    CollectingStatus,
     Outcome,
     SettleStatus,
 )
@@ -141,16 +149,50 @@ def transition(case: Case | NewCase, to: Outcome, **changes: Any) -> Case:
     return Case.model_validate(data)
 
 
+COLLECTING_TRANSITIONS: Mapping[CollectingStatus, frozenset[CollectingStatus]] = {
+    CollectingStatus.COLLECTING: frozenset({CollectingStatus.SETTLED, CollectingStatus.ABANDONED}),
+    CollectingStatus.SETTLED: frozenset(),
+    CollectingStatus.ABANDONED: frozenset(),
+}
+"""From each collecting status, the statuses a collecting case may move to."""
+
+
+def move_collecting(
+    collecting: CollectingCase, to: CollectingStatus, **changes: Any
+) -> CollectingCase:
+    """``collecting`` moved to ``to`` with ``changes`` (validated as a new model); a move the
+    table does not join is :class:`~accord.errors.IllegalTransition` (409 over HTTP)."""
+    if "status" in changes:
+        raise TypeError("move_collecting sets status from to")
+    if to not in COLLECTING_TRANSITIONS[collecting.status]:
+        raise IllegalTransition(
+            f"collecting case {collecting.collecting_id} cannot move from "
+            f"{collecting.status.value} to {to.value}: it is already closed",
+            collecting_id=collecting.collecting_id,
+            from_status=collecting.status.value,
+            to_status=to.value,
+            field="status",
+            rule="a collecting case closes once (settled or abandoned)",
+        )
+    data = collecting.model_dump()
+    data.update(changes)
+    data["status"] = to
+    return CollectingCase.model_validate(data)
+
+
 __all__ = [
+    "COLLECTING_TRANSITIONS",
     "FINAL",
     "LEGAL_PAIRS",
     "OUTCOMES",
     "TRANSITIONS",
     "CaseStatus",
+    "CollectingStatus",
     "NewCase",
     "Outcome",
     "SettleStatus",
     "check_transition",
     "is_legal",
+    "move_collecting",
     "transition",
 ]

@@ -48,6 +48,9 @@ from accord.store.group_commit import GroupCommit
 from accord.values import signable
 
 WeightsSource = Callable[[], Mapping[str, float]]
+OnRecorded = Callable[[Connection, Case], None]
+"""Called with the case inside the transaction that records it (its rows and ledger entries
+are written): what it writes commits with the case, and raising rolls the case back."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,6 +64,7 @@ class _Prepared:
     hashes: AnswerHashes
     """The answer hashes its events took (the case rows reuse them: a large output is
     canonicalized once, not once more per row)."""
+    on_recorded: OnRecorded | None = None
 
 
 @dataclass(frozen=True)
@@ -109,22 +113,27 @@ MIN_POSITIONS = 2
 
 
 def check_agents_known(
-    positions: Sequence[Position], org: OrgChart | None, *, allow_unknown: bool
+    agents: Sequence[str],
+    org: OrgChart | None,
+    *,
+    allow_unknown: bool,
+    field: Callable[[int], str] = lambda index: f"positions[{index}].agent",
 ) -> None:
     """With an org chart, every agent must be in it (``settle.allow_unknown_agents`` lifts
-    this): a typo'd agent id must not win a case."""
+    this): a typo'd agent id must not win a case. ``field`` names the index's field."""
     if org is None or allow_unknown:
         return
-    for index, position in enumerate(positions):
-        if position.agent not in org:
+    for index, agent in enumerate(agents):
+        if agent not in org:
+            where = field(index)
             raise ValidationError(
-                f"positions[{index}]: agent {position.agent!r} is not in the org chart "
+                f"{where}: agent {agent!r} is not in the org chart "
                 f"(organization {org.organization_id!r}); set settle.allow_unknown_agents: "
                 "true to accept agents outside it",
                 code="settle.unknown_agent",
-                field=f"positions[{index}].agent",
+                field=where,
                 position=index,
-                agent=position.agent,
+                agent=agent,
                 rule="an agent of the org chart (settle.allow_unknown_agents is false)",
             )
 
@@ -134,9 +143,12 @@ def check_agents_known(
 MAX_LENGTHS = {"subject": 480, "task_type": 128, "session_id": 128}
 
 
-def _check_request(request: SettleRequest, limits: Limits) -> tuple[Position, ...]:
+def check_case_fields(subject: object, task_type: object, session_id: object) -> None:
+    """The checks :meth:`Settler.settle` makes on a case's subject, task type and session id
+    (non-empty, bounded, printable, signable)."""
+    values = {"subject": subject, "task_type": task_type, "session_id": session_id}
     for name in ("subject", "task_type"):
-        value = getattr(request, name)
+        value = values[name]
         if not isinstance(value, str) or not value.strip():
             raise ValidationError(
                 f"{name} must be a non-empty string",
@@ -145,7 +157,7 @@ def _check_request(request: SettleRequest, limits: Limits) -> tuple[Position, ..
                 rule="a non-empty string",
             )
     for name, limit in MAX_LENGTHS.items():
-        value = getattr(request, name)
+        value = values[name]
         if isinstance(value, str) and len(value) > limit:
             raise ValidationError(
                 f"{name} is longer than {limit} characters",
@@ -153,55 +165,30 @@ def _check_request(request: SettleRequest, limits: Limits) -> tuple[Position, ..
                 field=name,
                 rule=f"at most {limit} characters",
             )
-    if request.session_id is not None and (
-        not isinstance(request.session_id, str) or not request.session_id.strip()
-    ):
+    if session_id is not None and (not isinstance(session_id, str) or not session_id.strip()):
         raise ValidationError(
             "session_id must be a non-empty string or null",
             code="settle.bad_request",
             field="session_id",
             rule="a non-empty string or null",
         )
-    raw = request.positions
-    count = len(raw) if isinstance(raw, Sequence) else 0
-    if count > limits.positions_per_case:
-        raise exceeded(
-            "positions_per_case", limits.positions_per_case, count, field="positions",
-            unit="positions",
-        )
-    positions = _positions(raw)
-    # Canonicalize what a signed record will copy, one output at a time (its size is checked
-    # against the limit, and only one output's bytes are alive at once); only when that fails,
-    # walk field by field to name the culprit. Evidence content is only ever hashed.
-    copied = [
-        request.subject,
-        request.task_type,
-        request.session_id,
-        [[p.agent, p.reasoning, list(p.sources), list(p.assumptions)] for p in positions],
-    ]
     try:
-        canonical_bytes(copied)
-        for index, position in enumerate(positions):
-            size = len(canonical_bytes(signable(position.output)))
-            if size > limits.output_bytes:
-                raise exceeded(
-                    "output_bytes", limits.output_bytes, size,
-                    field=f"positions[{index}].output", unit="bytes", position=index,
-                )
+        canonical_bytes([subject, task_type, session_id])
     except CanonicalizationError:
-        for name in ("subject", "task_type", "session_id"):
-            _check_signable(getattr(request, name), name, None)
-        for index, position in enumerate(positions):
-            fields = position.model_dump(exclude={"evidence": {"__all__": {"content"}}})
-            _check_signable(fields, f"positions[{index}]", index)
+        for name, value in values.items():
+            _check_signable(value, name, None)
         raise
-    for name in ("subject", "task_type", "session_id"):
-        value = getattr(request, name)
-        problem = None if value is None else printable_problem(value)
+    for name, value in values.items():
+        problem = None if value is None else printable_problem(str(value))
         if problem is not None:
             raise ValidationError(
                 f"{name}: {problem}", code="settle.bad_request", field=name, rule=problem
             )
+
+
+def _check_request(request: SettleRequest, limits: Limits) -> tuple[Position, ...]:
+    check_case_fields(request.subject, request.task_type, request.session_id)
+    positions = check_positions(request.positions, limits)
     if len(positions) < MIN_POSITIONS:
         plural = "" if len(positions) == 1 else "s"
         raise ValidationError(
@@ -212,6 +199,39 @@ def _check_request(request: SettleRequest, limits: Limits) -> tuple[Position, ..
             rule=f"at least {MIN_POSITIONS} positions",
             count=len(positions),
         )
+    return positions
+
+
+def check_positions(
+    raw: Sequence[Position | Mapping[str, Any]], limits: Limits
+) -> tuple[Position, ...]:
+    """The positions once each is valid and a signed record could carry it (its output
+    within ``limits.output_bytes``); their number is not checked against the minimum."""
+    count = len(raw) if isinstance(raw, Sequence) else 0
+    if count > limits.positions_per_case:
+        raise exceeded(
+            "positions_per_case", limits.positions_per_case, count, field="positions",
+            unit="positions",
+        )
+    positions = _positions(raw)
+    # Canonicalize what a signed record will copy, one output at a time (its size is checked
+    # against the limit, and only one output's bytes are alive at once); only when that fails,
+    # walk field by field to name the culprit. Evidence content is only ever hashed.
+    copied = [[p.agent, p.reasoning, list(p.sources), list(p.assumptions)] for p in positions]
+    try:
+        canonical_bytes(copied)
+        for index, position in enumerate(positions):
+            size = len(canonical_bytes(signable(position.output)))
+            if size > limits.output_bytes:
+                raise exceeded(
+                    "output_bytes", limits.output_bytes, size,
+                    field=f"positions[{index}].output", unit="bytes", position=index,
+                )
+    except CanonicalizationError:
+        for index, position in enumerate(positions):
+            fields = position.model_dump(exclude={"evidence": {"__all__": {"content"}}})
+            _check_signable(fields, f"positions[{index}]", index)
+        raise
     return positions
 
 
@@ -279,9 +299,7 @@ class Settler:
     def _checked(self, request: SettleRequest) -> tuple[Position, ...]:
         """The request's positions once the request, its positions and its agents are valid."""
         positions = _check_request(request, self.limits)
-        check_agents_known(
-            positions, self.org, allow_unknown=self.settings.allow_unknown_agents
-        )
+        self.check_agents([p.agent for p in positions])
         return positions
 
     def _needs_tier_two(self, decided: Decided) -> bool:
@@ -344,10 +362,16 @@ class Settler:
         elapsed = round((time.perf_counter() - started) * 1000)
         return Decided(decided.case.model_copy(update={"duration_ms": elapsed}), decided.choice)
 
-    def _prepare(self, case: Case, hashes: AnswerHashes, staged: StagedApprovals) -> _Prepared:
+    def _prepare(
+        self,
+        case: Case,
+        hashes: AnswerHashes,
+        staged: StagedApprovals,
+        on_recorded: OnRecorded | None = None,
+    ) -> _Prepared:
         """The case with its ledger events already canonical: only bytes wait for the lock."""
         events = self.ledger.prepare(case_events(case, self.org, hashes))
-        return _Prepared(case, events, staged.take(case.case_id), hashes)
+        return _Prepared(case, events, staged.take(case.case_id), hashes, on_recorded)
 
     def _persist(
         self, batch: Sequence[_Prepared], hashes: AnswerHashes | None = None
@@ -355,29 +379,36 @@ class Settler:
         """Sign the cases' events, store the cases (with their ledger seqs) and any approval
         items their strategies asked for — all in one transaction."""
         with self.ledger.db.write() as conn:
-            sealed = self.ledger.append_prepared_within(
-                conn, [e for item in batch for e in item.events]
+            return self._persist_within(conn, batch, hashes)
+
+    def _persist_within(
+        self, conn: Connection, batch: Sequence[_Prepared], hashes: AnswerHashes | None = None
+    ) -> list[Case]:
+        sealed = self.ledger.append_prepared_within(
+            conn, [e for item in batch for e in item.events]
+        )
+        out, at = [], 0
+        for item in batch:
+            seqs = tuple(s.seq for s in sealed[at : at + len(item.events)])
+            at += len(item.events)
+            out.append(item.case.model_copy(update={"ledger_seqs": seqs}))
+        joined = hashes or AnswerHashes.joined(item.hashes for item in batch)
+        self.store.insert(conn, out, joined)
+        armed = []
+        for item, case in zip(batch, out, strict=True):
+            queued = [self._write_request(conn, case, request) for request in item.approvals]
+            item_deadline = next(
+                (q.deadline for q in queued if q.item_id == case.approval_item_id), None
             )
-            out, at = [], 0
-            for item in batch:
-                seqs = tuple(s.seq for s in sealed[at : at + len(item.events)])
-                at += len(item.events)
-                out.append(item.case.model_copy(update={"ledger_seqs": seqs}))
-            joined = hashes or AnswerHashes.joined(item.hashes for item in batch)
-            self.store.insert(conn, out, joined)
-            armed = []
-            for item, case in zip(batch, out, strict=True):
-                queued = [self._write_request(conn, case, request) for request in item.approvals]
-                item_deadline = next(
-                    (q.deadline for q in queued if q.item_id == case.approval_item_id), None
-                )
-                # a case above tier 1 is a dispute in escalated: its tier's deadline (R3)
-                deadline = case_tier_deadline(
-                    case, case.decided_at or self.clock.now(), item_deadline=item_deadline
-                )
-                if deadline is not None:
-                    armed.append(deadline)
-            arm_many(conn, armed)
+            # a case above tier 1 is a dispute in escalated: its tier's deadline (R3)
+            deadline = case_tier_deadline(
+                case, case.decided_at or self.clock.now(), item_deadline=item_deadline
+            )
+            if deadline is not None:
+                armed.append(deadline)
+            if item.on_recorded is not None:
+                item.on_recorded(conn, case)
+        arm_many(conn, armed)
         return out
 
     def _write_request(
@@ -396,13 +427,42 @@ class Settler:
             policy=self.approval_policy,
         )
 
-    def settle(self, request: SettleRequest) -> Case:
-        """Validate, decide and record one case (durable when this returns)."""
+    def check_positions(self, positions: Sequence[Position | Mapping[str, Any]]) -> None:
+        """Every check :meth:`settle` makes on each of ``positions`` (not on how many there
+        are), writing nothing: a position collected for a later settle is refused now."""
+        checked = check_positions(positions, self.limits)
+        self.check_agents([p.agent for p in checked])
+
+    def check_agents(
+        self,
+        agents: Sequence[str],
+        field: Callable[[int], str] = lambda index: f"positions[{index}].agent",
+    ) -> None:
+        """Every agent is one the org chart knows (unless ``settle.allow_unknown_agents``)."""
+        check_agents_known(
+            agents, self.org, allow_unknown=self.settings.allow_unknown_agents, field=field
+        )
+
+    def settle(self, request: SettleRequest, *, on_recorded: OnRecorded | None = None) -> Case:
+        """Validate, decide and record one case (durable when this returns); ``on_recorded``
+        runs in the transaction that records it."""
         started = time.perf_counter()
         positions = self._checked(request)
         staged = StagedApprovals(self.clock.now)
         case = self._beyond_tier_one_sync(self._decide(request, positions, started), staged)
-        return self.commits.submit(self._prepare(case, AnswerHashes(), staged))
+        return self.commits.submit(self._prepare(case, AnswerHashes(), staged, on_recorded))
+
+    def settle_within(
+        self, conn: Connection, request: SettleRequest, *, on_recorded: OnRecorded | None = None
+    ) -> Case:
+        """As :meth:`settle`, recorded inside the caller's write transaction ``conn`` (a
+        deadline handler's): the case commits with the caller's work, or not at all."""
+        started = time.perf_counter()
+        positions = self._checked(request)
+        staged = StagedApprovals(self.clock.now)
+        case = self._beyond_tier_one_sync(self._decide(request, positions, started), staged)
+        prepared = self._prepare(case, AnswerHashes(), staged, on_recorded)
+        return self._persist_within(conn, [prepared])[0]
 
     def settle_many(self, requests: Sequence[SettleRequest]) -> list[Case]:
         """Settle several cases in one transaction: all are recorded, or none."""

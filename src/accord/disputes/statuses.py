@@ -64,3 +64,13 @@ FINAL: frozenset[CaseStatus] = frozenset(
     {CaseStatus.RESOLVED, CaseStatus.WITHDRAWN, CaseStatus.ABANDONED}
 )
 """Statuses nothing leaves."""
+
+
+class CollectingStatus(StrEnum):
+    """A collecting case's status: positions arrive while ``collecting``; it is ``settled``
+    once its positions went to settle (the case it became is named beside it), ``abandoned``
+    when its deadline passed with fewer than two positions in."""
+
+    COLLECTING = "collecting"
+    SETTLED = "settled"
+    ABANDONED = "abandoned"

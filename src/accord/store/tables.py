@@ -563,3 +563,39 @@ dispute_stays = Table(
     Column("ledger_seq", BigInteger, nullable=False),
     Index("ix_dispute_stays_resolution", "resolution_id"),
 )
+
+#: Collecting cases (``Accord.collecting``): a question put to named agents, each of which
+#: submits its own position; settled as one case when the last arrives or at the deadline
+#: (a ``collecting_case`` deadline row). ``case_id`` names the case it became.
+collecting_cases = Table(
+    "collecting_cases",
+    metadata,
+    Column("collecting_id", String(64), primary_key=True),
+    Column("subject", Text, nullable=False),
+    Column("task_type", String(128), nullable=False),
+    Column("session_id", String(128), nullable=True),
+    Column("opened_by", String(256), nullable=False),
+    Column("opened_at", String(40), nullable=False),
+    Column("deadline_at", String(40), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("case_id", String(64), nullable=True),
+    Column("closed_at", String(40), nullable=True),
+    Column("closed_reason", String(40), nullable=True),
+    Index("ix_collecting_cases_status", "status", "collecting_id"),
+)
+
+#: One row per expected party of a collecting case; ``position`` (the position's JSON, its
+#: agent the submitter's) is written once, when that party submits (compare-and-set on NULL);
+#: ``signature`` is the party's own signature on it (a ``RecordSignature`` as JSON), when it
+#: sent one, verified against its registered agent key before it was stored.
+collecting_parties = Table(
+    "collecting_parties",
+    metadata,
+    Column("collecting_id", String(64), primary_key=True),
+    Column("agent_id", String(256), primary_key=True),
+    Column("ordinal", Integer, nullable=False),
+    Column("position", Text, nullable=True),
+    Column("submitted_at", String(40), nullable=True),
+    Column("signature", Text, nullable=True),
+    Index("ix_collecting_parties_agent", "agent_id", "collecting_id"),
+)
