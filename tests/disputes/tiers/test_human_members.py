@@ -295,3 +295,31 @@ def test_r04_the_approval_sweep_closes_undecided_ballot_papers_once_voting_has_c
     seated = panel.arbitration.panel(dispute_id)
     assert seated is not None
     assert len(seated.votes) == 1  # an expired paper is no vote
+
+
+def test_r36_an_os_login_decision_casts_no_vote(panel: Panel) -> None:
+    dispute_id, members = panel.seat()
+    assert panel.queue is not None
+    keyless = Reviewer(Principal(principal_id=f"human:{members[0][4:]}"), None)
+    with pytest.raises(AccordError) as refused:
+        panel.queue.decide(
+            panel.paper(dispute_id, members[0]), keyless, outcome="approved", choice="approve",
+            reason="from my shell",
+        )  # fmt: skip
+    assert (refused.value.code, refused.value.context["requirement"]) == (
+        "panels.vote_needs_key",
+        "R36",
+    )
+
+
+def test_r14_only_a_member_signs_or_closes_the_panel(panel: Panel) -> None:
+    dispute_id, members = panel.seat()
+    for member, choice in zip(members, ("approve", "approve", "dissent"), strict=True):
+        panel.decide(dispute_id, member, choice)
+    outsider = next(a for a in POOL_IDS if a not in members)
+    with pytest.raises(AccordError) as not_member:
+        panel.arbitration.sign_resolution(dispute_id, panel.keys[f"human:{outsider[4:]}"])
+    assert not_member.value.code == "panels.not_a_member"
+    with pytest.raises(AccordError) as party:
+        panel.arbitration.sign_resolution(dispute_id, panel.keys[BILLING.agent_id])
+    assert party.value.code == "disputes.unknown_actor"

@@ -34,7 +34,6 @@ the text ``"absent: no vote cast by the deadline"``, and the reasoning says who 
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 
@@ -42,7 +41,7 @@ from pydantic import ValidationError as PydanticValidationError
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
-from accord.approvals import ApprovalItem, DenyAfter, Principal, Reviewer
+from accord.approvals import ApprovalItem, Principal, Reviewer
 from accord.conflicts import Tier
 from accord.crypto import Ed25519Signer
 from accord.disputes.dcp.refusal import from_pydantic, refused
@@ -71,13 +70,13 @@ from accord.disputes.panels import (
 )
 from accord.disputes.reviewers import reviewer_for
 from accord.disputes.tiers import panel_rows, step_rows
-from accord.disputes.tiers.credentials import UnknownActor
+from accord.disputes.tiers.ballot_papers import until_vote_deadline
+from accord.disputes.tiers.credentials import acting_member
 from accord.disputes.tiers.dispute_port import TierDispute
 from accord.disputes.tiers.panel_rows import BallotPaper, SeatedPanel
 from accord.disputes.tiers.resolutions import tier_resolution
 from accord.disputes.tiers.settings import ArbitratorSettings
 from accord.disputes.tiers.tier_context import TierContext, check_text
-from accord.errors import AccordError
 from accord.ledger.ledger import registry_within
 from accord.org.interactions import InteractionHistory
 
@@ -88,8 +87,6 @@ MAX_NOMINEES = 32
 VOTE_SHARE = 2 / 3
 """Votes close after this share of the time left in the tier, so the members still have time
 to sign the decided record before the tier's deadline escalates the dispute (R4)."""
-MAX_PAPER_MINUTES = 525_600
-"""The approval queue's longest timeout (a year); a longer vote leaves its paper to the tally."""
 PANEL_ACTOR = "accord:panel"
 """Who seats a panel: the service, by the rules (nobody chooses its members)."""
 _ARBITRATING = "arbitrating"
@@ -385,7 +382,7 @@ class Arbitration:
     ) -> str:
         assert self._human is not None
         item_id = self._human.request_vote_within(
-            conn, member, question, formation, policy=_until_vote_deadline(formation)
+            conn, member, question, formation, policy=until_vote_deadline(formation)
         )
         panel_rows.add_ballot_paper(
             conn,
@@ -449,32 +446,7 @@ class Arbitration:
         self._count(conn, dispute, seated, vote, reason, signers, self._c.clock.now())
 
     def _signing_member(self, conn: Connection, signer: Ed25519Signer, seated: SeatedPanel) -> str:
-        """The member ``signer`` acts for: an agent member by its arbitrator key, a human
-        member by its principal's reviewer key."""
-        try:
-            return self._c.actor_within(conn, signer, "arbitrator")
-        except UnknownActor:
-            try:
-                reviewer = reviewer_for(
-                    registry_within(conn), signer, lambda p: Principal(principal_id=p)
-                )
-            except AccordError:
-                raise UnknownActor(
-                    f"key {signer.kid} is neither a registered arbitrator key nor a panel "
-                    "member's reviewer key",
-                    kid=signer.kid,
-                    field="key",
-                    rule="a member acts with its arbitrator key (agents) or reviewer key (people)",
-                ) from None
-        for m in seated.formation.members:
-            if m.kind is ArbitratorKind.HUMAN and m.principal_id == reviewer.principal_id:
-                return m.agent_id
-        raise refused(
-            "R14",
-            "key",
-            f"{reviewer.principal_id} is no human member of this panel",
-            code="panels.not_a_member",
-        )
+        return acting_member(registry_within(conn), signer, seated.formation)
 
     def _cancel_papers(self, conn: Connection, seated: SeatedPanel, why: str) -> None:
         """Withdraw the ballot papers still pending once the panel has decided."""
@@ -616,11 +588,3 @@ class Arbitration:
 
 def _member(seated: SeatedPanel, agent_id: str) -> PoolMember | None:
     return next((m for m in seated.formation.members if m.agent_id == agent_id), None)
-
-
-def _until_vote_deadline(formation: PanelFormation) -> DenyAfter:
-    """A ballot paper's policy: it expires (no vote) once the voting deadline has passed — at
-    the first whole minute strictly after it (votes are taken up to the deadline itself) — so
-    the approval sweep closes papers nobody decided."""
-    seconds = (formation.vote_deadline - formation.formed_at).total_seconds()
-    return DenyAfter(timeout_minutes=min(MAX_PAPER_MINUTES, math.floor(seconds / 60) + 1))

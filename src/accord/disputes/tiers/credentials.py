@@ -2,13 +2,18 @@
 
 A party signs its negotiation steps, nominations and coin-flip commits with an **agent key**
 (``accord keys new --role agent --principal <agent-id>``); a panel member signs its vote with
-an **arbitrator key** (``--role arbitrator --principal <agent-id>``). The ledger's key registry
-says whose key it is; a key that is not registered for that role, or revoked, acts for nobody.
+an **arbitrator key** (``--role arbitrator --principal <agent-id>``) — a human member with its
+principal's reviewer key. The ledger's key registry says whose key it is; a key that is not
+registered for that role, or revoked, acts for nobody.
 """
 
 from __future__ import annotations
 
+from accord.approvals import Principal
 from accord.crypto import Ed25519Signer
+from accord.disputes.dcp.refusal import refused
+from accord.disputes.panels import ArbitratorKind, PanelFormation
+from accord.disputes.reviewers import reviewer_for
 from accord.errors import AccordError
 from accord.ledger import KeyRegistry, KeyRole
 from accord.ledger.trust import NO_END
@@ -38,3 +43,31 @@ def acting_agent(registry: KeyRegistry, signer: Ed25519Signer, role: KeyRole) ->
             rule=f"a tier step is signed by the acting agent's registered {role} key",
         )
     return key.principal
+
+
+def acting_member(registry: KeyRegistry, signer: Ed25519Signer, formation: PanelFormation) -> str:
+    """The panel member ``signer`` acts for: an agent member by its arbitrator key, a human
+    member by its principal's reviewer key; ``UnknownActor`` for any other key,
+    ``panels.not_a_member`` (R14) for a reviewer who sits on no seat of this panel."""
+    try:
+        return acting_agent(registry, signer, "arbitrator")
+    except UnknownActor:
+        try:
+            reviewer = reviewer_for(registry, signer, lambda p: Principal(principal_id=p))
+        except AccordError:
+            raise UnknownActor(
+                f"key {signer.kid} is neither a registered arbitrator key nor a panel "
+                "member's reviewer key",
+                kid=signer.kid,
+                field="key",
+                rule="a member acts with its arbitrator key (agents) or reviewer key (people)",
+            ) from None
+    for member in formation.members:
+        if member.kind is ArbitratorKind.HUMAN and member.principal_id == reviewer.principal_id:
+            return member.agent_id
+    raise refused(
+        "R14",
+        "key",
+        f"{reviewer.principal_id} is no human member of this panel",
+        code="panels.not_a_member",
+    )
