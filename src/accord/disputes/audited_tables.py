@@ -68,15 +68,6 @@ NOT_AUDITED_TABLES: Mapping[str, str] = {
     "signed bundle gives; not yet checked by Accord.verify",
     "precedent_supersessions": "derived from the newer bundles' signed supersedes lists: "
     "verify_registry compares them; not yet checked by Accord.verify",
-    "dispute_negotiation_steps": "not audited yet: each tier-1 step is also a signed "
-    "dispute_negotiation_proposal event (with the party's signature); verify does not compare "
-    "the stored step with it",
-    "dispute_coin_flips": "not audited yet: the coin flip's windows, carried by each signed "
-    "coin_commit event",
-    "dispute_coin_steps": "not audited yet: each commit and reveal is also a signed "
-    "dispute_negotiation_proposal event; verify does not compare the stored row with it",
-    "dispute_nominations": "not audited yet: the nominations are carried by the signed "
-    "arbitration_panel_formed event's formation record, not compared with these rows",
     "deadlines": "scheduling state, not a record: each armed row copies a deadline a signed "
     "record already carries (an approval item's deadline, a dispute's escalation_deadline) "
     "and what firing it did is signed by that subject's own event (approval_expired, "

@@ -1,8 +1,9 @@
 """DCP-07 disputes in the populated database, through every step main stores: opened with
 JSON and byte evidence, more evidence, tier-1 negotiation and a coin flip, resolved by
 agreement; escalated by a party to a panel that is seated, votes (one dissent) and signs;
-taken to the principals' appeal; withdrawn; a binding resolution with required actions that
-fail (a follow-up dispute and a flag) or are stayed; objections (one routed to appeal)."""
+taken to the principals' appeal; withdrawn; nominees put forward, no panel yet; a binding
+resolution with required actions that fail (a follow-up dispute and a flag) or are stayed;
+objections (one routed to appeal)."""
 
 from __future__ import annotations
 
@@ -118,7 +119,7 @@ def populate_disputes(accord: Accord, clock: FrozenClock) -> None:
         ledger.register_key(key_of(principal).public_key, "reviewer", principal)
         reviewers[principal] = Reviewer(Principal(principal_id=principal), key_of(principal))
     disputes = accord.disputes
-    agreed, paneled, appealed, withdrawn, bound = (
+    agreed, paneled, appealed, withdrawn, bound, nominated = (
         d.record.dispute_id
         for d in disputes.open_many(
             [
@@ -127,6 +128,7 @@ def populate_disputes(accord: Accord, clock: FrozenClock) -> None:
                 _filing("statutory deadline", {"booked": 1.5}),
                 _filing("a mistake", {"booked": 2}),
                 _filing("the GPU again", {"booked": 3}),
+                _filing("nominees waiting", {"booked": 4}),
             ]
         )
     )
@@ -176,6 +178,8 @@ def populate_disputes(accord: Accord, clock: FrozenClock) -> None:
         appealed, list(reviewers.values()), outcome="audit first", reasoning="statutory"
     )
     disputes.withdraw(withdrawn, by=BILLING["agent_id"], reason="filed by mistake")
+    disputes.escalate(nominated, by=AUDIT["agent_id"])  # nominees, no panel yet
+    arbitration.nominate(nominated, key_of(AUDIT["agent_id"]), ARBITRATORS[:1])
 
     clock.advance(timedelta(seconds=1))
     resolution = _resolve_with_actions(accord, clock, bound)

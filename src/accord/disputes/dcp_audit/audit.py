@@ -11,6 +11,7 @@ from accord.disputes.audit_paths import RowProblem
 from accord.disputes.dcp_audit.after_rows import signed_after_rows
 from accord.disputes.dcp_audit.checks import audit_table
 from accord.disputes.dcp_audit.dispute_rows import signed_dispute_rows
+from accord.disputes.dcp_audit.negotiation_rows import signed_negotiation_rows
 from accord.disputes.dcp_audit.signed import SIGNED_EVENTS, signed_ledger
 from accord.disputes.dcp_audit.tables import DISPUTE_TABLES
 from accord.disputes.dcp_audit.tier_rows import signed_tier_rows
@@ -31,6 +32,7 @@ def audit_dispute_tables(conn: Connection) -> DisputeAudit:
     ledger = signed_ledger(records_within(conn, SIGNED_EVENTS))
     signed = {
         **signed_dispute_rows(ledger),
+        **signed_negotiation_rows(ledger),
         **signed_tier_rows(ledger),
         **signed_after_rows(ledger),
     }
@@ -43,6 +45,9 @@ def audit_dispute_tables(conn: Connection) -> DisputeAudit:
             signed[name],
             key=audited.key,
             required=audited.required,
+            not_signed_yet=(
+                None if audited.not_signed_yet is None else audited.not_signed_yet(ledger)
+            ),
         )
         if name == "dcp_disputes":
             disputes = checked

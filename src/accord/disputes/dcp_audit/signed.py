@@ -20,6 +20,7 @@ FLAG_EVENT: Final = NonComplianceFlag.event_type
 #: Every ledger event the dispute tables are checked against.
 SIGNED_EVENTS: Final = tuple(sorted(DISPUTE_EVENTS | {FLAG_EVENT, STAY_EVENT}))
 COMPLIANCE_EVENTS: Final = ("dispute_compliance_verified", "dispute_compliance_failed")
+PARTY_STEP_EVENT: Final = "dispute_negotiation_proposal"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +66,9 @@ class SignedDispute:
     objections: dict[str, SignedStep] = field(default_factory=dict)
     compliance: dict[str, tuple[str, SignedStep]] = field(default_factory=dict)
     """Action id → (event type, the check's event)."""
+    party_steps: list[tuple[SignedStep, Any]] = field(default_factory=list)
+    """The party-signed tier-1 steps and coin-flip steps, in order, with the tier the dispute
+    stood at."""
 
     @property
     def latest(self) -> SignedEvent:
@@ -118,6 +122,8 @@ class SignedDispute:
                 self.objections[str(objection.get("objection_id"))] = step
         elif event_type in COMPLIANCE_EVENTS:
             self.compliance[str(details.get("action_id"))] = (event_type, step)
+        elif event_type == PARTY_STEP_EVENT:
+            self.party_steps.append((step, document.get("current_escalation_level")))
 
 
 @dataclass

@@ -23,6 +23,14 @@ from accord.disputes.dcp_audit.dispute_rows import (
     EVIDENCE_COLUMNS,
     PARTY_COLUMNS,
 )
+from accord.disputes.dcp_audit.negotiation_rows import (
+    COIN_FLIP_COLUMNS,
+    COIN_STEP_COLUMNS,
+    NEGOTIATION_COLUMNS,
+    NOMINATION_COLUMNS,
+    unseated_nomination,
+)
+from accord.disputes.dcp_audit.signed import SignedLedger
 from accord.disputes.dcp_audit.tier_rows import APPEAL_COLUMNS, PANEL_COLUMNS, VOTE_COLUMNS
 from accord.store import tables
 
@@ -36,6 +44,8 @@ class DisputeTable:
     columns: Description
     key: tuple[str, ...] = ()
     required: Callable[[Key, Any], bool] = lambda _key, _about: True
+    not_signed_yet: Callable[[SignedLedger], Callable[[Mapping[str, Any]], bool]] | None = None
+    """Rows the design leaves unsigned for now (given the signed ledger): counted, not compared."""
 
 
 #: In the order verify checks them (the dispute first: later tables lean on it).
@@ -47,6 +57,12 @@ DISPUTE_TABLES: Mapping[str, DisputeTable] = {
         DisputeTable(tables.dcp_dispute_events, EVENT_COLUMNS),
         DisputeTable(tables.dcp_dispute_evidence, EVIDENCE_COLUMNS),
         DisputeTable(tables.dcp_evidence_contents, CONTENT_COLUMNS),
+        DisputeTable(tables.dispute_negotiation_steps, NEGOTIATION_COLUMNS),
+        DisputeTable(tables.dispute_coin_flips, COIN_FLIP_COLUMNS),
+        DisputeTable(tables.dispute_coin_steps, COIN_STEP_COLUMNS),
+        DisputeTable(
+            tables.dispute_nominations, NOMINATION_COLUMNS, not_signed_yet=unseated_nomination
+        ),
         DisputeTable(tables.dispute_panels, PANEL_COLUMNS),
         DisputeTable(tables.dispute_panel_votes, VOTE_COLUMNS),
         DisputeTable(tables.dispute_appeal_decisions, APPEAL_COLUMNS),
