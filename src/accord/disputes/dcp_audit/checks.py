@@ -78,7 +78,11 @@ def audit_table(
     checked and the first problem."""
     keys = [table.c[n] for n in key] if key else list(table.primary_key.columns)
     names = [c.name for c in keys]
-    checks = [(c, how) for c, how in description.items() if isinstance(how, Signed)]
+    checks = [
+        (c, how.expected, None if how.same is operator.eq else how.same, how)
+        for c, how in description.items()
+        if isinstance(how, Signed)
+    ]
     seen: set[Key] = set()
     checked = 0
     columns = [c.name for c in table.columns]
@@ -96,9 +100,10 @@ def audit_table(
                 return checked, _problem(
                     table.name, "unbacked", found, "row", "no signed record states this row"
                 )
-            for column, how in checks:
-                expected = how.expected(about, row)
-                if not how.same(row[column], expected):
+            for column, expected_of, same, how in checks:
+                expected = expected_of(about, row)
+                stored = row[column]
+                if not (stored == expected if same is None else same(stored, expected)):
                     return checked, _problem(
                         table.name,
                         "mismatch",
@@ -106,7 +111,7 @@ def audit_table(
                         column,
                         f"differs from the signed record ({how.says})",
                         expected=expected,
-                        stored=row[column],
+                        stored=stored,
                     )
     finally:
         result.close()  # a problem returns mid-read: release the cursor (SQLite's read lock)
