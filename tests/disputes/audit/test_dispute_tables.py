@@ -16,6 +16,7 @@ from accord.disputes.dcp.dispute_record import DisputeRecord
 from accord.disputes.dcp_audit import DISPUTE_TABLES
 from accord.errors import VerificationFailed
 from accord.store.tables import (
+    compliance_actions,
     dcp_disputes,
     dcp_evidence_contents,
     dispute_nominations,
@@ -184,3 +185,25 @@ def test_nominations_before_the_panel_is_seated_verify_but_only_for_a_signed_dis
 def test_the_report_counts_the_dispute_rows_it_checked(populated: Populated) -> None:
     report = populated.accord.verify(workers=1)
     assert report.disputes == len(_rows(populated, "dcp_disputes")) > 0
+
+
+def test_a_failed_action_passed_off_as_stayed_under_a_new_id_is_caught_by_its_signed_check(
+    populated: Populated,
+) -> None:
+    # its resolution was stayed, so "stayed" is what an action no check names must say
+    failed = next(r for r in _rows(populated, "compliance_actions") if r["state"] == "failed")
+    reset = {
+        "action_id": failed["action_id"][:-1] + ("0" if failed["action_id"][-1] != "0" else "1"),
+        "state": "stayed",
+        "settled_at": None,
+        "ledger_seq": None,
+        "failure": None,
+    }
+    error = _rewrite_rows(
+        populated,
+        "compliance_actions",
+        compliance_actions.c.action_id == failed["action_id"],
+        reset,
+    )
+    assert error.code == "compliance_actions.missing_row"
+    assert error.context["key"] == failed["action_id"]

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import Connection
+from sqlalchemy import Connection, select
 
 from accord.disputes.audit_paths import RowProblem
 from accord.disputes.dcp_audit.after_rows import signed_after_rows
 from accord.disputes.dcp_audit.checks import audit_table
 from accord.disputes.dcp_audit.dispute_rows import signed_dispute_rows
 from accord.disputes.dcp_audit.negotiation_rows import signed_negotiation_rows
-from accord.disputes.dcp_audit.signed import SIGNED_EVENTS, signed_ledger
+from accord.disputes.dcp_audit.signed import SIGNED_EVENTS, SignedLedger, signed_ledger
 from accord.disputes.dcp_audit.tables import DISPUTE_TABLES
 from accord.disputes.dcp_audit.tier_rows import signed_tier_rows
 from accord.ledger.ledger import records_within
+from accord.store.tables import compliance_actions
 
 
 @dataclass(frozen=True)
@@ -53,4 +54,22 @@ def audit_dispute_tables(conn: Connection) -> DisputeAudit:
             disputes = checked
         if problem is not None:
             return DisputeAudit(disputes, problem)
-    return DisputeAudit(disputes, None)
+    return DisputeAudit(disputes, _unmatched_check(conn, ledger))
+
+
+def _unmatched_check(conn: Connection, ledger: SignedLedger) -> RowProblem | None:
+    """A signed compliance check whose action has no row (its row was given another id and
+    reset to pending, or deleted): every check names a stored action."""
+    stored = set(conn.execute(select(compliance_actions.c.action_id)).scalars())
+    for dispute_id, dispute in ledger.disputes.items():
+        for action_id, (event_type, step) in dispute.compliance.items():
+            if action_id not in stored:
+                return RowProblem(
+                    code="compliance_actions.missing_row",
+                    table="compliance_actions",
+                    key=action_id,
+                    column="action_id",
+                    rule=f"the signed {event_type} at seq {step.seq} (dispute {dispute_id}) "
+                    "names this action; no row has its id",
+                )
+    return None
