@@ -26,6 +26,7 @@ import service_bench
 import settle_bench
 import strategies_bench
 import tiers_bench
+import verify_disputes_bench
 from common import Result, report
 
 SECTIONS = {
@@ -43,6 +44,7 @@ SECTIONS = {
     "disputes": dispute_bench,
     "tiers": tiers_bench,
     "dispute_sweep": dispute_sweep_bench,
+    "verify_disputes": verify_disputes_bench,
 }
 
 

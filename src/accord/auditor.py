@@ -61,9 +61,9 @@ def verify_database(
 ) -> VerificationReport:
     """The ledger against ``root`` (and ``trusted_checkpoint``, when given), then (``cases``)
     every stored row against what was signed about it (``VerificationFailed``: the first bad
-    entry; ``cases.*``, ``case_parties.*``, ``dissents.*``, ``approval_items.*`` or
-    ``ledger_entries.outside_chain`` the first stored row that is altered, unbacked by a signed
-    record, or lost; a missing table is ``store.missing_table``)."""
+    entry; ``cases.*``, ``case_parties.*``, ``dissents.*``, ``approval_items.*``, a dispute
+    table's ``<table>.*`` or ``ledger_entries.outside_chain`` the first stored row that is
+    altered, unbacked by a signed record, or lost; a missing table is ``store.missing_table``)."""
     require_tables(db)
     report = verify_stored(db, root, workers=workers, trusted_checkpoint=trusted_checkpoint)
     if not cases:  # the ledger alone (the stored-rows audit runs at ~2,500 cases/s on one core)
@@ -76,4 +76,4 @@ def verify_database(
     problem = result.problem
     if problem is not None:
         raise VerificationFailed(problem.message, **problem.context())
-    return report.model_copy(update={"cases": result.cases})
+    return report.model_copy(update={"cases": result.cases, "disputes": result.disputes})

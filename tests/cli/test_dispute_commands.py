@@ -8,8 +8,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import update
+
 from accord.app import Accord
 from accord.clock import FrozenClock
+from accord.store.tables import dcp_disputes
 from tests.disputes.protocol.conftest import evidence, filing_data
 
 from .conftest import Run
@@ -132,3 +135,27 @@ def test_r04_accord_sweep_escalates_a_dispute_whose_deadline_passed(run: Run) ->
     assert shown["current_escalation_level"] == "contextual_arbitration"
     verified = run("verify", *OPTS)
     assert verified.exit_code == 0, verified.output
+
+
+def test_accord_verify_counts_the_disputes_and_fails_naming_a_rewritten_dispute_row(
+    run: Run,
+) -> None:
+    (opened,) = _open(run, filing_data())
+    dispute_id = opened["dispute_id"]
+    verified = run("verify", *OPTS)
+    assert verified.exit_code == 0, verified.output
+    assert "1 dispute(s)" in verified.output
+    accord = Accord.open(db_url=DB, keys_dir="keys")
+    try:
+        with accord.db.write() as conn:
+            conn.execute(
+                update(dcp_disputes)
+                .where(dcp_disputes.c.dispute_id == dispute_id)
+                .values(status="resolved")
+            )
+    finally:
+        accord.close()
+    failed = run("verify", *OPTS, "--json")
+    assert failed.exit_code == 1, failed.output
+    assert "dcp_disputes" in failed.output
+    assert dispute_id in failed.output

@@ -243,7 +243,8 @@ def _verified(report: VerificationReport, as_json: bool) -> None:
         return
     out().print(
         f"[bold green]VERIFIED[/] {report.entries} entries, {report.checkpoints} checkpoints, "
-        f"{report.cases} case(s) matching their signed records, "
+        f"{report.cases} case(s) and {report.disputes} dispute(s) matching their signed "
+        "records, "
         f"{len(report.signer_kids)} signer(s) trusted from {report.trust_root}, "
         f"{report.signed_decisions} reviewer-signed decision(s), "
         f"{report.workers} worker(s), {report.seconds:.2f}s"

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from accord.disputes.approval_audit import APPROVAL_COLUMNS
 from accord.disputes.audit_paths import Unsigned
 from accord.disputes.case_description import CASE_COLUMNS, DISSENT_COLUMNS, PARTY_COLUMNS
+from accord.disputes.dcp_audit import DISPUTE_TABLES, described
 
 _REBUILT = "rebuilt into the signed body and compared byte for byte"
 
@@ -43,6 +44,7 @@ AUDITED_COLUMNS: Mapping[str, Mapping[str, str | Unsigned]] = {
     "approval_items": APPROVAL_COLUMNS,
     "ledger_entries": LEDGER_ENTRY_COLUMNS,
     "ledger_checkpoints": CHECKPOINT_COLUMNS,
+    **{name: described(name) for name in DISPUTE_TABLES},
 }
 """Table → column → the document path it is built from, how verify checks it, or why not."""
 
@@ -66,31 +68,6 @@ NOT_AUDITED_TABLES: Mapping[str, str] = {
     "signed bundle gives; not yet checked by Accord.verify",
     "precedent_supersessions": "derived from the newer bundles' signed supersedes lists: "
     "verify_registry compares them; not yet checked by Accord.verify",
-    "dcp_disputes": "not audited yet: a queryable copy of each DCP-07 dispute; ``document`` "
-    "is the signed §4 record its latest dispute event in the ledger carries, but verify does "
-    "not compare the stored row with it",
-    "dcp_dispute_parties": "not audited yet: the parties of the signed §4 record in "
-    "dcp_disputes.document, copied for queries",
-    "dcp_dispute_events": "not audited yet: one row per signed dispute event (its ledger_seq); "
-    "verify checks the ledger entries, not this copy",
-    "dcp_dispute_evidence": "not audited yet: the evidence items of the signed §4 record, "
-    "copied for queries",
-    "dcp_evidence_contents": "content-addressed evidence (R33): each row's key is the sha256 "
-    "of its content, which the signed records carry; verify does not rehash it yet",
-    "dispute_negotiation_steps": "not audited yet: each tier-1 step is also a signed "
-    "dispute_negotiation_proposal event (with the party's signature); verify does not compare "
-    "the stored step with it",
-    "dispute_coin_flips": "not audited yet: the coin flip's windows, carried by each signed "
-    "coin_commit event",
-    "dispute_coin_steps": "not audited yet: each commit and reveal is also a signed "
-    "dispute_negotiation_proposal event; verify does not compare the stored row with it",
-    "dispute_nominations": "not audited yet: the nominations are carried by the signed "
-    "arbitration_panel_formed event's formation record, not compared with these rows",
-    "dispute_panels": "not audited yet: the formation record is the signed "
-    "arbitration_panel_formed event's; the pending resolution is not signed by the ledger "
-    "until dispute_resolved carries it",
-    "dispute_panel_votes": "not audited yet: each member-signed vote is also the signed "
-    "arbitration_vote_cast event; the reasoning text is kept here only (its hash is signed)",
     "dispute_agreement_drafts": "not audited yet: a proposal's §6 resolution as its acceptors "
     "sign it; each signature is also in the party-signed acceptance event, and the record "
     "that resolves the dispute is carried by dispute_resolved, but this row is not compared "
@@ -99,19 +76,10 @@ NOT_AUDITED_TABLES: Mapping[str, str] = {
     "member's vote; the item and its signed approval events are audited with the approval "
     "tables, the member's signed vote by arbitration_vote_cast, but this link is not compared "
     "with them",
-    "dispute_appeal_decisions": "not audited yet: the principals' signed §6 record is carried "
-    "by dispute_resolved; this row only names it",
     "deadlines": "scheduling state, not a record: each armed row copies a deadline a signed "
     "record already carries (an approval item's deadline, a dispute's escalation_deadline) "
     "and what firing it did is signed by that subject's own event (approval_expired, "
     "approval_escalated, the dispute's escalation), which verify checks",
-    "compliance_actions": "not audited yet: a queryable copy of each binding resolution's "
-    "required actions; what happened to each is a signed dispute_compliance_verified / "
-    "dispute_compliance_failed entry (ledger_seq), which verify checks as an entry only",
-    "compliance_flags": "not audited yet: a copy of the signed agent_noncompliance_flagged "
-    "entries (ledger_seq)",
-    "dispute_objections": "not audited yet: document is the signed §8 objection record the "
-    "dispute_objection_filed entry carries; verify does not compare the row with it",
     "collecting_cases": "not signed: a question waiting for its parties' positions; once "
     "it settles, the case it became (case_id) is signed and audited like any other, with "
     "every position that arrived in its opening record; an abandoned one has no record",

@@ -1,6 +1,6 @@
 """The stored-rows audit ``Accord.verify`` runs after the ledger verifies: ledger rows outside
-the chain, then cases (with parties and dissent), then approval items, each against the
-signed records read in the same snapshot."""
+the chain, then cases (with parties and dissent), then approval items, then the DCP-07
+dispute tables, each against the signed records read in the same snapshot."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from accord.disputes.approval_audit import SIGNED_PATHS as APPROVAL_EVENTS
 from accord.disputes.approval_audit import audit_items, signed_items
 from accord.disputes.audit_paths import RowProblem
 from accord.disputes.case_audit import CASE_EVENTS, audit_cases, signed_cases
+from accord.disputes.dcp_audit import audit_dispute_tables
 from accord.disputes.signable import AnswerHashes
 from accord.ledger.ledger import records_within
 from accord.ledger.outside_chain import row_outside_chain
@@ -19,11 +20,13 @@ from accord.ledger.outside_chain import row_outside_chain
 
 @dataclass(frozen=True)
 class StoredAudit:
-    """Rows checked (case rows, approval rows), and the first problem (None: all agree)."""
+    """Rows checked (case rows, approval rows, dispute rows), and the first problem (None:
+    all agree)."""
 
     cases: int
     approval_items: int
     problem: RowProblem | None
+    disputes: int = 0
 
 
 def audit_stored_rows(conn: Connection) -> StoredAudit:
@@ -48,4 +51,7 @@ def audit_stored_rows(conn: Connection) -> StoredAudit:
     items, found = audit_items(
         conn, signed_items(records_within(conn, APPROVAL_EVENTS)), views
     )
-    return StoredAudit(cases.checked, items, found)
+    if found is not None:
+        return StoredAudit(cases.checked, items, found)
+    disputes = audit_dispute_tables(conn)
+    return StoredAudit(cases.checked, items, disputes.problem, disputes.disputes)

@@ -80,8 +80,8 @@ def verify_stored(
                 .where(ledger_entries.c.event_type.in_(sorted(WATCHED_EVENTS)))
                 .where(ledger_entries.c.seq >= 1, ledger_entries.c.seq <= size)
                 .order_by(ledger_entries.c.seq)
-            ),
-            root,
+            ).all(),  # read whole: a problem stops the replay, and an unread cursor (kept
+            root,  # alive by the problem's traceback) would hold SQLite's lock after verify
         )
     if trusted_checkpoint is not None:  # the outside anchor first: names what is missing
         check_truncation(trusted_checkpoint, size)

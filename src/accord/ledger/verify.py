@@ -73,6 +73,8 @@ class VerificationReport(BaseModel):
     """Decisions an opted-in deployment took from the OS login (no reviewer signature)."""
     cases: int = 0
     """Case rows cross-checked against their signed records (``Accord.verify``)."""
+    disputes: int = 0
+    """DCP-07 dispute rows cross-checked (with their tables) against their signed events."""
     seconds: float
 
 

@@ -1,7 +1,8 @@
 """One database holding every kind of stored row the audit checks: cases settled at tier 1
 (numbers, structured outputs, within one department), agreed, merged, decided by a person,
 denied, expired by the sweeper, escalated along a chain and still pending; their parties,
-dissent and approval items; a ledger with checkpoints."""
+dissent and approval items; DCP-07 disputes through every tier (``_disputes``); a ledger
+with checkpoints."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from accord.app import Accord
 from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer
 from accord.disputes import SettleStatus
+
+from ._disputes import ARBITRATOR_CONFIG, populate_disputes
 
 ORG = Path(__file__).resolve().parents[3] / "src" / "accord" / "examples" / "org.yaml"
 CONFIG = f"""\
@@ -31,7 +34,7 @@ ledger:
   checkpoint_every: 4
 settle:
   allow_unknown_agents: true
-"""
+""" + ARBITRATOR_CONFIG
 EVIDENCE = {"kind": "document", "reference": "erp:4411", "content": {"total": 100}}
 
 
@@ -120,4 +123,5 @@ def populate(tmp_path: Path, url: str, clock: FrozenClock) -> Accord:
     long_b = "Drop the retry loop: " + "retries doubled the load during the outage. " * 8
     accord.settle("retry?", tied("texts", long_a, long_b), task_type="retries")
     assert escalated.approval_item_id is not None
+    populate_disputes(accord, clock)
     return accord

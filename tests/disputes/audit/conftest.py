@@ -13,22 +13,13 @@ from sqlalchemy import Table, delete, insert, select
 
 from accord.app import Accord
 from accord.clock import FrozenClock
-from accord.store.tables import (
-    approval_items,
-    case_parties,
-    cases,
-    dissents,
-    ledger_checkpoints,
-    ledger_entries,
-)
+from accord.disputes.audited_tables import AUDITED_COLUMNS
+from accord.store.tables import metadata
 from tests.conftest import fresh_database_url
 
 from ._populated import populate
 
-AUDITED_TABLES: dict[str, Table] = {
-    t.name: t
-    for t in (cases, case_parties, dissents, approval_items, ledger_entries, ledger_checkpoints)
-}
+AUDITED_TABLES: dict[str, Table] = {name: metadata.tables[name] for name in AUDITED_COLUMNS}
 
 
 @dataclass
@@ -59,7 +50,10 @@ def populated(
             accord.verify(workers=1)
             with accord.db.read() as conn:
                 rows = {
-                    name: [dict(r._mapping) for r in conn.execute(select(table))]
+                    name: [
+                        dict(r._mapping)
+                        for r in conn.execute(select(table).order_by(*table.primary_key.columns))
+                    ]
                     for name, table in AUDITED_TABLES.items()
                 }
             yield Populated(accord, rows)

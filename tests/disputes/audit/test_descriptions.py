@@ -125,3 +125,15 @@ def test_every_path_a_signed_record_states_is_read_from_the_stored_case() -> Non
     readable = {p for p, how in CASE_DOCUMENT.items() if not isinstance(how, Unsigned)}
     assert signed - readable - {"ledger_seqs"} == set()
     assert readable - signed - {"ledger_seqs"} == set(), "read, but no record states it"
+
+
+def test_every_dispute_table_check_says_where_its_value_is_signed() -> None:
+    from accord.disputes.dcp_audit import DISPUTE_TABLES
+    from accord.disputes.dcp_audit.checks import Signed
+
+    for name, audited in DISPUTE_TABLES.items():
+        assert set(audited.columns) == set(metadata.tables[name].columns.keys()), name
+        for column, how in audited.columns.items():
+            assert isinstance(how, Signed | Unsigned), f"{name}.{column}"
+            text = how.says if isinstance(how, Signed) else how.reason
+            assert text.strip(), f"{name}.{column} does not say where it is signed"

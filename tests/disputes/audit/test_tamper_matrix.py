@@ -113,6 +113,49 @@ def _changed(column: Any, value: Any) -> Any:
     return f"{value}~"
 
 
+def _unique_sets(table: Table) -> list[tuple[str, ...]]:
+    """The column sets the table keeps unique: its primary key, unique columns and indexes."""
+    sets = [tuple(c.name for c in table.primary_key.columns)]
+    sets += [(c.name,) for c in table.columns if c.unique]
+    sets += [tuple(c.name for c in i.columns) for i in table.indexes if i.unique]
+    return sets
+
+
+def _swappable(
+    table: Table,
+    column: str,
+    rows: list[dict[str, Any]],
+    first: dict[str, Any],
+    other: dict[str, Any],
+) -> bool:
+    """Swapping ``column`` between the two rows changes the table (the rows differ elsewhere)
+    and keeps every unique set unique."""
+    if all(first[c] == other[c] for c in first if c != column):
+        return False
+    swapped = {id(first): other[column], id(other): first[column]}
+    for names in _unique_sets(table):
+        if column not in names:
+            continue
+        keys = [
+            tuple(swapped.get(id(r), r[n]) if n == column else r[n] for n in names) for r in rows
+        ]
+        if len(set(keys)) != len(keys):
+            return False
+    return True
+
+
+def _changeable(table: Table, column: str, rows: list[dict[str, Any]], row: dict[str, Any]) -> bool:
+    """Changing ``column`` of ``row`` keeps every unique set unique."""
+    changed = _changed(table.c[column], row[column])
+    for names in _unique_sets(table):
+        if column not in names:
+            continue
+        keys = [tuple(changed if r is row and n == column else r[n] for n in names) for r in rows]
+        if len(set(keys)) != len(keys):
+            return False
+    return True
+
+
 def _raw_mutation(
     conn: Connection, table: Table, column_name: str, kind: str, rows: list[dict[str, Any]]
 ) -> None:
@@ -122,8 +165,9 @@ def _raw_mutation(
             conn.execute(delete(table).where(_key(table, row)))
             return
         copy = dict(row)
-        for c in table.primary_key.columns:
-            copy[c.name] = 0 if isinstance(c.type, Integer) else f"{row[c.name]}~"
+        for name in {n for names in _unique_sets(table) for n in names}:
+            c = table.c[name]
+            copy[name] = 0 if isinstance(c.type, Integer) else f"{row[name]}~"
         if table.name == "ledger_checkpoints":
             copy["tree_size"] = 0
         conn.execute(insert(table).values(copy))
@@ -136,8 +180,11 @@ def _raw_mutation(
         conn.execute(sql_update(table).where(_key(table, filled[0])).values({column_name: None}))
         return
     if kind == "change":
-        # the last row: an integer key moved up leaves a gap instead of colliding
-        row = filled[-1]
+        # the last row: an integer key moved up leaves a gap instead of colliding (or the
+        # last whose changed value keeps every unique set unique)
+        row = next(
+            (r for r in reversed(filled) if _changeable(table, column_name, rows, r)), filled[-1]
+        )
         conn.execute(
             sql_update(table)
             .where(_key(table, row))
@@ -145,12 +192,21 @@ def _raw_mutation(
         )
         return
     first = filled[0]
-    other = next((r for r in rows if r[column_name] != first[column_name]), None)
+    other = next(
+        (
+            r
+            for r in rows
+            if r[column_name] != first[column_name]
+            and _swappable(table, column_name, rows, first, r)
+        ),
+        None,
+    )
     if other is None:  # every stored value is alike: a swap changes nothing, so change one
         _raw_mutation(conn, table, column_name, "change", rows)
         return
-    parking = _changed(column, max(r[column_name] for r in filled)) if column.primary_key else None
-    if column.primary_key or column.unique:
+    unique = any(column_name in names for names in _unique_sets(table))
+    parking = _changed(column, max(r[column_name] for r in filled)) if unique else None
+    if unique:
         if isinstance(column.type, Integer):
             parking = max(r[column_name] for r in filled) + 1000
         conn.execute(sql_update(table).where(_key(table, first)).values({column_name: parking}))

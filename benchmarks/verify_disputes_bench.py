@@ -1,0 +1,96 @@
+"""``accord verify`` with the DCP-07 dispute tables audited (SQLite), against itself without.
+
+A database of ``COUNT`` disputes: each filed with two evidence items, a third of them
+escalated by a party, a third withdrawn, then more evidence on every other one. Timed in the
+same run, best of ``ROUNDS``: the whole verification (:func:`accord.auditor.verify_database`:
+the ledger, the cases, the approvals and the dispute tables) and the dispute-table audit alone
+(:func:`accord.disputes.dcp_audit.audit_dispute_tables`); *before* is the whole minus the
+dispute audit, what ``verify`` did before the dispute tables were audited. The figure to
+compare across runs is the ratio whole / before.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Callable
+
+from common import Result
+from dispute_bench import filing
+
+from accord.auditor import verify_database
+from accord.clock import SystemClock
+from accord.crypto import Ed25519Signer
+from accord.disputes.dcp_audit import audit_dispute_tables
+from accord.disputes.protocol import Disputes
+from accord.ledger import Ledger, TrustRoot
+from accord.store import Database, open_database
+
+SEED = bytes(range(32))
+BATCH = 200
+ROUNDS = 3
+
+
+def _best(fn: Callable[[], object]) -> float:
+    times = []
+    for _ in range(ROUNDS):
+        began = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - began)
+    return min(times)
+
+
+def _populate(db: Database, signer: Ed25519Signer, count: int) -> None:
+    disputes = Disputes(Ledger(db, signer, SystemClock()), SystemClock())
+    ids = []
+    for b in range(0, count, BATCH):
+        ids += [
+            d.record.dispute_id
+            for d in disputes.open_many([filing(i) for i in range(b, min(b + BATCH, count))])
+        ]
+    for i, dispute_id in enumerate(ids):
+        if i % 3 == 0:
+            disputes.escalate(dispute_id, by=f"agent:trainer-{i}")
+        elif i % 3 == 1:
+            disputes.withdraw(dispute_id, by=f"agent:planner-{i}")
+        if i % 2 == 0 and i % 3 != 1:
+            evidence = {"evidence_type": "log", "reference": f"log:{i}", "description": "more",
+                        "content": {"entry": i}}  # fmt: skip
+            disputes.submit_evidence(dispute_id, evidence, by=f"agent:planner-{i}")
+
+
+def run(quick: bool) -> list[Result]:
+    count = 1_000 if quick else 3_000
+    signer = Ed25519Signer.from_seed(SEED)
+    root = TrustRoot(signer.kid, signer.public_key)
+    with tempfile.TemporaryDirectory() as tmp:
+        db = open_database(f"sqlite:///{tmp}/verify.db")
+        try:
+            _populate(db, signer, count)
+            whole = _best(lambda: verify_database(db, root, workers=1))
+
+            def disputes_only() -> None:
+                with db.read() as conn:
+                    assert audit_dispute_tables(conn).problem is None
+
+            audit = _best(disputes_only)
+            report = verify_database(db, root, workers=1)
+        finally:
+            db.dispose()
+    before = whole - audit
+    return [
+        Result(
+            f"verify without the dispute tables ({count:,} disputes, SQLite, 1 worker)",
+            before,
+            "s",
+            notes=f"baseline, same run: whole minus the dispute audit; {report.entries:,} entries",
+        ),
+        Result(
+            f"verify with the dispute tables audited ({count:,} disputes)",
+            whole,
+            "s",
+            baseline="verify without the dispute tables",
+            ratio=whole / before,
+            notes=f"dispute audit alone {audit:.3f} s ({report.disputes / audit:,.0f} disputes/s)",
+        ),
+    ]
