@@ -119,7 +119,16 @@ def populate_disputes(accord: Accord, clock: FrozenClock) -> None:
         ledger.register_key(key_of(principal).public_key, "reviewer", principal)
         reviewers[principal] = Reviewer(Principal(principal_id=principal), key_of(principal))
     disputes = accord.disputes
-    agreed, paneled, appealed, withdrawn, bound, nominated = (
+    # The dispute whose nominees wait for a panel opens a second earlier: its nominations
+    # (unsigned until the panel is seated) then sort before the seated panel's by key, and
+    # the tamper matrix's "change" of a nomination, which takes the last row, alters a
+    # signed one. Opened in the same millisecond, the uuid7 ids would sort at random.
+    (nominated,) = (
+        d.record.dispute_id
+        for d in disputes.open_many([_filing("nominees waiting", {"booked": 4})])
+    )
+    clock.advance(timedelta(seconds=1))
+    agreed, paneled, appealed, withdrawn, bound = (
         d.record.dispute_id
         for d in disputes.open_many(
             [
@@ -128,10 +137,10 @@ def populate_disputes(accord: Accord, clock: FrozenClock) -> None:
                 _filing("statutory deadline", {"booked": 1.5}),
                 _filing("a mistake", {"booked": 2}),
                 _filing("the GPU again", {"booked": 3}),
-                _filing("nominees waiting", {"booked": 4}),
             ]
         )
     )
+    assert nominated < paneled
     clock.advance(timedelta(seconds=1))
     evidence = {
         "evidence_type": "log",
