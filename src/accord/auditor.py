@@ -72,7 +72,7 @@ def verify_database(
     # writers are either wholly in it or wholly not (records past the verified head are
     # checked for signatures by the next verify).
     with db.read() as conn:
-        result = audit_stored_rows(conn)
+        result = audit_stored_rows(conn, root, report.entries)
     problem = result.problem
     if problem is not None:
         raise VerificationFailed(problem.message, **problem.context())

@@ -13,7 +13,10 @@ from collections.abc import Mapping
 
 from accord.disputes.approval_audit import APPROVAL_COLUMNS
 from accord.disputes.audit_paths import Unsigned
+from accord.disputes.boundary_audit import ATTEMPT_COLUMNS, BOUNDARY_COLUMNS
 from accord.disputes.case_description import CASE_COLUMNS, DISSENT_COLUMNS, PARTY_COLUMNS
+from accord.disputes.precedent_audit import PRECEDENT_COLUMNS
+from accord.disputes.stay_audit import STAY_COLUMNS
 
 _REBUILT = "rebuilt into the signed body and compared byte for byte"
 
@@ -41,6 +44,10 @@ AUDITED_COLUMNS: Mapping[str, Mapping[str, str | Unsigned]] = {
     "case_parties": PARTY_COLUMNS,
     "dissents": DISSENT_COLUMNS,
     "approval_items": APPROVAL_COLUMNS,
+    "boundaries": BOUNDARY_COLUMNS,
+    "boundary_attempts": ATTEMPT_COLUMNS,
+    **PRECEDENT_COLUMNS,
+    "dispute_stays": STAY_COLUMNS,
     "ledger_entries": LEDGER_ENTRY_COLUMNS,
     "ledger_checkpoints": CHECKPOINT_COLUMNS,
 }
@@ -48,24 +55,12 @@ AUDITED_COLUMNS: Mapping[str, Mapping[str, str | Unsigned]] = {
 
 NOT_AUDITED_TABLES: Mapping[str, str] = {
     "parked_tasks": "an agent's own saved state while it waits for people; no record signs it",
-    "boundaries": "not audited yet: signed by boundary_recorded/boundary_resolved, but the "
-    "stored boundary is not compared with those records",
-    "boundary_attempts": "not audited yet: each attempt's receipt hash is signed by "
-    "boundary_probe_attempted, but the stored attempt is not compared with it",
     "api_keys": "the service's sign-in credentials (hashed tokens, roles, revocation), not "
-    "signed records: a key only authenticates; what its holder decides is signed by the "
-    "principal's reviewer key and checked by verify",
+    "signed records: a key only authenticates; what its holder decides (approval decisions, "
+    "stays) is signed by the principal's reviewer key and checked by verify",
     "agent_interactions": "the interaction log (R32): facts fed in from outside (who talked to "
     "whom, when) that panel eligibility reads; no record signs them; each panel formation "
     "record keeps, per candidate, what eligibility concluded from them",
-    "precedent_bundles": "checked by accord.precedents.verify_registry (signature, chain, "
-    "columns), not yet by Accord.verify: bundles are signed by panel leads' keys",
-    "precedent_types": "a search index: verify_registry compares it with the rows each "
-    "signed bundle gives; not yet checked by Accord.verify",
-    "precedent_conditions": "a search index: verify_registry compares it with the rows each "
-    "signed bundle gives; not yet checked by Accord.verify",
-    "precedent_supersessions": "derived from the newer bundles' signed supersedes lists: "
-    "verify_registry compares them; not yet checked by Accord.verify",
     "dcp_disputes": "not audited yet: a queryable copy of each DCP-07 dispute; ``document`` "
     "is the signed §4 record its latest dispute event in the ledger carries, but verify does "
     "not compare the stored row with it",
@@ -104,7 +99,5 @@ NOT_AUDITED_TABLES: Mapping[str, str] = {
     "entries (ledger_seq)",
     "dispute_objections": "not audited yet: document is the signed §8 objection record the "
     "dispute_objection_filed entry carries; verify does not compare the row with it",
-    "dispute_stays": "not audited yet: a copy of the reviewer-signed dispute_stay_ordered "
-    "entries (ledger_seq); verify checks the entry's service signature, not yet the reviewer's",
 }
 """Tables of ``store/tables.py`` that ``verify`` does not vouch for, and why."""

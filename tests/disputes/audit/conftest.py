@@ -15,11 +15,18 @@ from accord.app import Accord
 from accord.clock import FrozenClock
 from accord.store.tables import (
     approval_items,
+    boundaries,
+    boundary_attempts,
     case_parties,
     cases,
+    dispute_stays,
     dissents,
     ledger_checkpoints,
     ledger_entries,
+    precedent_bundles,
+    precedent_conditions,
+    precedent_supersessions,
+    precedent_types,
 )
 from tests.conftest import fresh_database_url
 
@@ -27,7 +34,21 @@ from ._populated import populate
 
 AUDITED_TABLES: dict[str, Table] = {
     t.name: t
-    for t in (cases, case_parties, dissents, approval_items, ledger_entries, ledger_checkpoints)
+    for t in (
+        cases,
+        case_parties,
+        dissents,
+        approval_items,
+        boundaries,
+        boundary_attempts,
+        precedent_bundles,
+        precedent_types,
+        precedent_conditions,
+        precedent_supersessions,
+        dispute_stays,
+        ledger_entries,
+        ledger_checkpoints,
+    )
 }
 
 

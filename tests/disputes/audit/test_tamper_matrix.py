@@ -21,6 +21,8 @@ from sqlalchemy import update as sql_update
 
 from accord.approvals.item import ApprovalItem
 from accord.approvals.rows import item_row
+from accord.boundary.model import Boundary, ProbeAttempt
+from accord.boundary.store import attempt_row, boundary_row
 from accord.disputes import Case, DissentRecord
 from accord.disputes.approval_audit import APPROVAL_DOCUMENT
 from accord.disputes.audit_paths import Unsigned
@@ -28,6 +30,8 @@ from accord.disputes.audited_tables import AUDITED_COLUMNS
 from accord.disputes.case_description import CASE_DOCUMENT, DISSENT_DOCUMENT
 from accord.disputes.case_store import case_row, dissent_row, party_rows
 from accord.errors import AccordError, VerificationFailed
+from accord.precedents import JurisprudenceBundle
+from accord.precedents.rows import RegistryRows
 
 from .conftest import AUDITED_TABLES, Populated
 
@@ -49,7 +53,6 @@ NO_SINGLE_FIELD_REWRITE = {
     "(accord.disputes.lifecycle.LEGAL_PAIRS), and every populated escalated case is appealing",
     ("dissents", "arguments"): "only debates record arguments; the populated database has none",
     ("dissents", "agent_id"): "a dissent's agent is tied to its position's agent (validated)",
-    ("approval_items", "status"): "an item's status is tied to its decision",
     ("approval_items", "policy"): "every populated item runs under the one configured policy, "
     "and a changed policy is refused against the item's escalation step",
     ("approval_items", "decision.outcome"): "an outcome is tied to the decision's via/choice",
@@ -122,8 +125,9 @@ def _raw_mutation(
             conn.execute(delete(table).where(_key(table, row)))
             return
         copy = dict(row)
-        for c in table.primary_key.columns:
-            copy[c.name] = 0 if isinstance(c.type, Integer) else f"{row[c.name]}~"
+        for c in table.columns:  # a new key (and new unique values: a second row may hold them)
+            if c.primary_key or c.unique:
+                copy[c.name] = 0 if isinstance(c.type, Integer) else f"{row[c.name]}~"
         if table.name == "ledger_checkpoints":
             copy["tree_size"] = 0
         conn.execute(insert(table).values(copy))
@@ -145,12 +149,28 @@ def _raw_mutation(
         )
         return
     first = filled[0]
-    other = next((r for r in rows if r[column_name] != first[column_name]), None)
+    # a row to swap with whose other columns differ too (two rows alike but for this column,
+    # such as one bundle's index rows, swapped, leave the table as it was: no tampering), and
+    # whose swapped keys are free (a column of a composite key)
+    keys = {tuple(r[c.name] for c in table.primary_key.columns) for r in rows}
+
+    def swappable(r: dict[str, Any]) -> bool:
+        if r[column_name] == first[column_name]:
+            return False
+        if not any(r[c.name] != first[c.name] for c in table.columns if c.name != column_name):
+            return False
+        if not column.primary_key or len(table.primary_key.columns) == 1:
+            return True
+        swapped = [{**first, column_name: r[column_name]}, {**r, column_name: first[column_name]}]
+        return all(tuple(x[c.name] for c in table.primary_key.columns) not in keys for x in swapped)
+
+    other = next((r for r in rows if swappable(r)), None)
     if other is None:  # every stored value is alike: a swap changes nothing, so change one
         _raw_mutation(conn, table, column_name, "change", rows)
         return
-    parking = _changed(column, max(r[column_name] for r in filled)) if column.primary_key else None
+    parking = None
     if column.primary_key or column.unique:
+        parking = _changed(column, max(r[column_name] for r in filled))
         if isinstance(column.type, Integer):
             parking = max(r[column_name] for r in filled) + 1000
         conn.execute(sql_update(table).where(_key(table, first)).values({column_name: parking}))
@@ -393,3 +413,65 @@ def test_every_signed_field_of_an_approval_item_rewritten_consistently_fails_ver
         )
 
     _check_rewrite(populated, rewrite, {"approval_items"}, "approval_items")
+
+
+# --- boundaries, attempts and bundles: every field of the stored document, rewritten -------
+
+
+def _stored_boundary_row(boundary: Boundary) -> dict[str, Any]:
+    resolved = boundary.resolution.get("resolved_at") if boundary.resolution else None
+    return {**boundary_row(boundary), "resolved_at": resolved}
+
+
+def _bundle_row(bundle: JurisprudenceBundle, seq: int) -> dict[str, Any]:
+    rows = RegistryRows()
+    rows.add(bundle, seq)
+    return rows.bundles[0]
+
+
+#: table → (document model, key column, the row the store writes for a document)
+SIGNED_DOCUMENTS: dict[str, tuple[Any, str, Callable[[Any, dict[str, Any]], dict[str, Any]]]] = {
+    "boundaries": (Boundary, "boundary_id", lambda d, _row: _stored_boundary_row(d)),
+    "boundary_attempts": (ProbeAttempt, "attempt_id", lambda d, _row: attempt_row(d)),
+    "precedent_bundles": (
+        JurisprudenceBundle,
+        "jurisprudence_id",
+        lambda d, row: _bundle_row(d, row["seq"]),
+    ),
+}
+#: Fields no single-field rewrite of the populated documents can alter validly, and why.
+NO_DOCUMENT_REWRITE = {
+    ("boundaries", "marker"): "only an ambiguous boundary carries the marker; the populated "
+    "ones are pending or resolved (each status is tied to its crux and tie-breaker)",
+}
+
+
+def _document_fields() -> Iterator[Any]:
+    for table, (model, _, _) in SIGNED_DOCUMENTS.items():
+        for name in model.model_fields:
+            yield pytest.param(table, name, id=f"{table}.{name}")
+
+
+@pytest.mark.parametrize(("table_name", "path"), list(_document_fields()))
+def test_every_field_of_a_boundary_attempt_or_bundle_rewritten_consistently_fails_verification(
+    populated: Populated, table_name: str, path: str
+) -> None:
+    model, key, row_of = SIGNED_DOCUMENTS[table_name]
+    rows = populated.rows[table_name]
+    documents = [model.model_validate_json(r["document"]) for r in rows]
+    dumped = [d.model_dump() for d in documents]
+    if (table_name, path) in NO_DOCUMENT_REWRITE:
+        with pytest.raises(NoRewrite):
+            _rewrite(dumped, path, model.model_validate)
+        return
+    index, forged = _rewrite(dumped, path, model.model_validate)
+    table = AUDITED_TABLES[table_name]
+
+    def rewrite(conn: Connection) -> None:
+        conn.execute(
+            sql_update(table)
+            .where(table.c[key] == rows[index][key])
+            .values(row_of(forged, rows[index]))
+        )
+
+    _check_rewrite(populated, rewrite, {table_name}, table_name)
