@@ -24,6 +24,7 @@ import race_bench
 import release_bench
 import service_bench
 import settle_bench
+import stored_audit_bench
 import strategies_bench
 import tiers_bench
 from common import Result, report
@@ -43,6 +44,7 @@ SECTIONS = {
     "disputes": dispute_bench,
     "tiers": tiers_bench,
     "dispute_sweep": dispute_sweep_bench,
+    "stored_audit": stored_audit_bench,
 }
 
 

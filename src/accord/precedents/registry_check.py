@@ -82,7 +82,7 @@ def registry_problem(conn: Connection, signer_key: SignerKey) -> tuple[int, Regi
             ):
                 rule = "prev_hash does not name the previous bundle"
                 return checked, _bundle_problem(stored, "document", rule)
-            link = rows.add(bundle, expected_seq)
+            link = rows.add(bundle, expected_seq, stored["document"].encode("utf-8"))
             derived = rows.bundles.pop()  # the bundle rows are compared one by one, here
             changed = [k for k, v in derived.items() if stored[k] != v]
             if changed:
@@ -133,7 +133,7 @@ def verify_registry(db: Database, public_keys: Mapping[str, bytes]) -> int:
 
 
 def _parsed(document: str) -> JurisprudenceBundle | str:
-    """The stored bundle, or why it is not one."""
+    """The stored bundle (its canonical form, checked), or why it is not one."""
     try:
         bundle = JurisprudenceBundle.model_validate_json(document)
     except PydanticValidationError as exc:

@@ -22,11 +22,12 @@ from sqlalchemy import update as sql_update
 from accord.approvals.item import ApprovalItem
 from accord.approvals.rows import item_row
 from accord.boundary.model import Boundary, ProbeAttempt
-from accord.boundary.store import attempt_row, boundary_row
+from accord.boundary.store import attempt_row
 from accord.disputes import Case, DissentRecord
 from accord.disputes.approval_audit import APPROVAL_DOCUMENT
 from accord.disputes.audit_paths import Unsigned
 from accord.disputes.audited_tables import AUDITED_COLUMNS
+from accord.disputes.boundary_audit import stored_boundary_row
 from accord.disputes.case_description import CASE_DOCUMENT, DISSENT_DOCUMENT
 from accord.disputes.case_store import case_row, dissent_row, party_rows
 from accord.errors import AccordError, VerificationFailed
@@ -418,11 +419,6 @@ def test_every_signed_field_of_an_approval_item_rewritten_consistently_fails_ver
 # --- boundaries, attempts and bundles: every field of the stored document, rewritten -------
 
 
-def _stored_boundary_row(boundary: Boundary) -> dict[str, Any]:
-    resolved = boundary.resolution.get("resolved_at") if boundary.resolution else None
-    return {**boundary_row(boundary), "resolved_at": resolved}
-
-
 def _bundle_row(bundle: JurisprudenceBundle, seq: int) -> dict[str, Any]:
     rows = RegistryRows()
     rows.add(bundle, seq)
@@ -431,7 +427,7 @@ def _bundle_row(bundle: JurisprudenceBundle, seq: int) -> dict[str, Any]:
 
 #: table → (document model, key column, the row the store writes for a document)
 SIGNED_DOCUMENTS: dict[str, tuple[Any, str, Callable[[Any, dict[str, Any]], dict[str, Any]]]] = {
-    "boundaries": (Boundary, "boundary_id", lambda d, _row: _stored_boundary_row(d)),
+    "boundaries": (Boundary, "boundary_id", lambda d, _row: stored_boundary_row(d)),
     "boundary_attempts": (ProbeAttempt, "attempt_id", lambda d, _row: attempt_row(d)),
     "precedent_bundles": (
         JurisprudenceBundle,
