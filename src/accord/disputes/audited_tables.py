@@ -55,9 +55,11 @@ AUDITED_COLUMNS: Mapping[str, Mapping[str, str | Unsigned]] = {
 
 NOT_AUDITED_TABLES: Mapping[str, str] = {
     "parked_tasks": "an agent's own saved state while it waits for people; no record signs it",
-    "api_keys": "the service's sign-in credentials (hashed tokens, roles, revocation), not "
-    "signed records: a key only authenticates; what its holder decides (approval decisions, "
-    "stays) is signed by the principal's reviewer key and checked by verify",
+    "api_keys": "the service's sign-in credentials (hashed tokens, roles, revocation): no "
+    "signed record states them, so there is nothing to compare. Approval decisions and stays "
+    "taken with a key also carry the principal's reviewer signature, which verify checks "
+    "against the registered reviewer key; a step signed by the service key alone (a settle "
+    "as an agent) is only as trustworthy as this table, which verify does not vouch for",
     "agent_interactions": "the interaction log (R32): facts fed in from outside (who talked to "
     "whom, when) that panel eligibility reads; no record signs them; each panel formation "
     "record keeps, per candidate, what eligibility concluded from them",

@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from sqlalchemy import delete
 
 from accord.app import Accord
 from accord.approvals import Principal, Reviewer
@@ -18,6 +19,7 @@ from accord.crypto import Ed25519Signer
 from accord.disputes.objections import STAY_EVENT, StayOrder
 from accord.errors import VerificationFailed
 from accord.precedents import JurisprudenceBundle, PrecedentStore
+from accord.store.tables import precedent_bundles, precedent_conditions, precedent_types
 from tests.disputes._rules import RESPONDENT, resolve
 
 from ._populated import _draft
@@ -172,3 +174,21 @@ def test_a_stay_entry_without_a_reviewer_signature_fails_even_as_an_os_login(
     )
     error = _failure(accord)
     assert (error.code, error.context["seq"]) == ("ledger.unsigned_decision", entry.seq)
+
+
+def test_a_bundle_removed_between_two_fails_but_the_newest_removed_is_not_detected(
+    accord: Accord,
+) -> None:
+    """The README's stated limit: no ledger entry records a bundle, so the chain shows only
+    that none is missing between two stored ones."""
+    first, _, newest = accord.precedents.add_many([_draft(), _draft(), _draft()])
+    with accord.db.write() as conn:
+        conn.execute(delete(precedent_bundles).where(precedent_bundles.c.seq == 3))
+        for table in (precedent_types, precedent_conditions):
+            conn.execute(delete(table).where(table.c.jurisprudence_id == newest.jurisprudence_id))
+    accord.verify(workers=1)  # not detected: a suffix of the registry is gone
+    with accord.db.write() as conn:
+        conn.execute(delete(precedent_bundles).where(precedent_bundles.c.seq == 1))
+    error = _failure(accord)
+    assert (error.code, error.context["column"]) == ("precedent_bundles.mismatch", "seq")
+    assert first.jurisprudence_id not in error.message
