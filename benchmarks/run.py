@@ -24,6 +24,7 @@ import race_bench
 import release_bench
 import service_bench
 import settle_bench
+import stored_audit_bench
 import strategies_bench
 import tiers_bench
 import verify_disputes_bench
@@ -45,6 +46,7 @@ SECTIONS = {
     "tiers": tiers_bench,
     "dispute_sweep": dispute_sweep_bench,
     "verify_disputes": verify_disputes_bench,
+    "stored_audit": stored_audit_bench,
 }
 
 

@@ -3,7 +3,8 @@
 :func:`verify_ledger` opens the database read-only as it is (no migration, no key folder of
 its own, no ``accord.yaml``), pins the service key ``signer_kid`` from a folder of
 ``*.pub.json`` files, and checks the ledger (every entry, link, checkpoint, key registration
-and reviewer signature) and then every stored case against its signed records. It imports
+and reviewer signature) and then every stored row it audits (cases, approval items, boundaries,
+stays, the precedent registry) against its signed records. It imports
 neither ``accord.app`` nor any probe or strategy plugin a configuration names.
 """
 
@@ -61,9 +62,11 @@ def verify_database(
 ) -> VerificationReport:
     """The ledger against ``root`` (and ``trusted_checkpoint``, when given), then (``cases``)
     every stored row against what was signed about it (``VerificationFailed``: the first bad
-    entry; ``cases.*``, ``case_parties.*``, ``dissents.*``, ``approval_items.*``, a dispute
-    table's ``<table>.*`` or ``ledger_entries.outside_chain`` the first stored row that is
-    altered, unbacked by a signed record, or lost; a missing table is ``store.missing_table``)."""
+    entry; ``<table>.mismatch`` / ``.unbacked`` / ``.missing_row`` for ``cases``,
+    ``case_parties``, ``dissents``, ``approval_items``, the DCP-07 dispute tables,
+    ``boundaries``, ``boundary_attempts``, ``dispute_stays`` and the ``precedent_*`` tables,
+    or ``ledger_entries.outside_chain``, the first stored row that is altered, unbacked by a
+    signed record, or lost; a missing table is ``store.missing_table``)."""
     require_tables(db)
     report = verify_stored(db, root, workers=workers, trusted_checkpoint=trusted_checkpoint)
     if not cases:  # the ledger alone (the stored-rows audit runs at ~2,500 cases/s on one core)
@@ -72,7 +75,7 @@ def verify_database(
     # writers are either wholly in it or wholly not (records past the verified head are
     # checked for signatures by the next verify).
     with db.read() as conn:
-        result = audit_stored_rows(conn)
+        result = audit_stored_rows(conn, root, report.entries)
     problem = result.problem
     if problem is not None:
         raise VerificationFailed(problem.message, **problem.context())

@@ -13,8 +13,10 @@ from accord.app import Accord
 from accord.disputes import Case
 from accord.ledger import ConsistencyProof
 from accord.ledger.anchor import read_checkpoint_file
-from accord.store.tables import cases
+from accord.precedents import BundleDraft
+from accord.store.tables import cases, precedent_bundles
 from tests.api.conftest import Tokens, bearer
+from tests.precedents.conftest import draft_data
 
 
 def test_the_ledger_verifies_over_http(
@@ -36,6 +38,18 @@ def test_an_altered_case_row_is_reported_not_verified(
     assert report["verified"] is False
     assert report["code"] == "cases.mismatch"
     assert report["case_id"] == escalated.case_id
+
+
+def test_an_altered_precedent_bundle_is_reported_not_verified_naming_its_table(
+    client: TestClient[Litestar], tokens: Tokens, escalated: Case, accord: Accord
+) -> None:
+    accord.precedents.add(BundleDraft.model_validate(draft_data()))
+    with accord.db.write() as conn:
+        conn.execute(update(precedent_bundles).values(created_at="2020-01-01T00:00:00.000000Z"))
+    report = client.get("/api/v1/ledger/verify", headers=bearer(tokens.auditor)).json()
+    assert report["verified"] is False
+    assert report["code"] == "precedent_bundles.mismatch"
+    assert "created_at" in report["message"]
 
 
 def test_the_tail_shows_the_newest_entries_oldest_first(

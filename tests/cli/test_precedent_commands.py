@@ -189,3 +189,19 @@ def test_verify_trusts_only_the_service_key_unless_a_folder_of_panel_leads_is_na
     trusted = run("precedents", "verify", *OPTS, "--public-keys", str(leads))
     assert trusted.exit_code == 0, trusted.output
     assert "VERIFIED 2 jurisprudence bundle(s)" in trusted.stdout
+
+
+def test_accord_verify_checks_the_registry_and_names_an_altered_bundle_column(run: Run) -> None:
+    (bundle,) = _add(run, draft_data())
+    assert run("verify", *OPTS).exit_code == 0
+    with sqlite3.connect("precedents.db") as conn:
+        conn.execute("UPDATE precedent_bundles SET authority_rank = authority_rank + 1")
+    bad = run("verify", *OPTS, "--json")
+    assert bad.exit_code == 1
+    context = json.loads(bad.stdout)["context"]
+    assert (context["table"], context["key"], context["column"]) == (
+        "precedent_bundles",
+        bundle["jurisprudence_id"],
+        "authority_rank",
+    )
+    assert "precedent_bundles" in run("verify", *OPTS).output

@@ -417,8 +417,9 @@ class Accord:
         trusted_checkpoint: Checkpoint | None = None,
     ) -> VerificationReport:
         """Verify the whole ledger against the pinned service key and the keys it registered,
-        then every stored case against what was signed about it (``VerificationFailed`` names
-        the first bad entry, or ``cases.mismatch`` the first case whose rows were altered).
+        then every stored row the audit covers against what was signed about it (cases,
+        approval items, boundaries, stays, the precedent registry: ``VerificationFailed`` names
+        the first bad entry, or the table, row and column of the first altered row).
 
         ``trusted_checkpoint`` (one kept outside the database: ``accord.ledger.anchor``) also
         proves that no entry at or below its size was removed or altered. A table the check

@@ -139,7 +139,11 @@ def verify(
     as_json: JsonOption = False,
     skip_cases: Annotated[
         bool,
-        typer.Option("--skip-cases", help="Verify the ledger only, not the case tables."),
+        typer.Option(
+            "--skip-cases",
+            help="Verify the ledger only, not the stored tables (cases, approvals, boundaries, "
+            "stays, precedents).",
+        ),
     ] = False,
     trusted_checkpoint: Annotated[
         Path | None,

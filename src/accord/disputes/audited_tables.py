@@ -13,8 +13,11 @@ from collections.abc import Mapping
 
 from accord.disputes.approval_audit import APPROVAL_COLUMNS
 from accord.disputes.audit_paths import Unsigned
+from accord.disputes.boundary_audit import ATTEMPT_COLUMNS, BOUNDARY_COLUMNS
 from accord.disputes.case_description import CASE_COLUMNS, DISSENT_COLUMNS, PARTY_COLUMNS
 from accord.disputes.dcp_audit import DISPUTE_TABLES, described
+from accord.disputes.precedent_audit import PRECEDENT_COLUMNS
+from accord.disputes.stay_audit import STAY_COLUMNS
 
 _REBUILT = "rebuilt into the signed body and compared byte for byte"
 
@@ -42,6 +45,10 @@ AUDITED_COLUMNS: Mapping[str, Mapping[str, str | Unsigned]] = {
     "case_parties": PARTY_COLUMNS,
     "dissents": DISSENT_COLUMNS,
     "approval_items": APPROVAL_COLUMNS,
+    "boundaries": BOUNDARY_COLUMNS,
+    "boundary_attempts": ATTEMPT_COLUMNS,
+    **PRECEDENT_COLUMNS,
+    "dispute_stays": STAY_COLUMNS,
     "ledger_entries": LEDGER_ENTRY_COLUMNS,
     "ledger_checkpoints": CHECKPOINT_COLUMNS,
     **{name: described(name) for name in DISPUTE_TABLES},
@@ -50,24 +57,14 @@ AUDITED_COLUMNS: Mapping[str, Mapping[str, str | Unsigned]] = {
 
 NOT_AUDITED_TABLES: Mapping[str, str] = {
     "parked_tasks": "an agent's own saved state while it waits for people; no record signs it",
-    "boundaries": "not audited yet: signed by boundary_recorded/boundary_resolved, but the "
-    "stored boundary is not compared with those records",
-    "boundary_attempts": "not audited yet: each attempt's receipt hash is signed by "
-    "boundary_probe_attempted, but the stored attempt is not compared with it",
-    "api_keys": "the service's sign-in credentials (hashed tokens, roles, revocation), not "
-    "signed records: a key only authenticates; what its holder decides is signed by the "
-    "principal's reviewer key and checked by verify",
+    "api_keys": "the service's sign-in credentials (hashed tokens, roles, revocation): no "
+    "signed record states them, so there is nothing to compare. Approval decisions and stays "
+    "taken with a key also carry the principal's reviewer signature, which verify checks "
+    "against the registered reviewer key; a step signed by the service key alone (a settle "
+    "as an agent) is only as trustworthy as this table, which verify does not vouch for",
     "agent_interactions": "the interaction log (R32): facts fed in from outside (who talked to "
     "whom, when) that panel eligibility reads; no record signs them; each panel formation "
     "record keeps, per candidate, what eligibility concluded from them",
-    "precedent_bundles": "checked by accord.precedents.verify_registry (signature, chain, "
-    "columns), not yet by Accord.verify: bundles are signed by panel leads' keys",
-    "precedent_types": "a search index: verify_registry compares it with the rows each "
-    "signed bundle gives; not yet checked by Accord.verify",
-    "precedent_conditions": "a search index: verify_registry compares it with the rows each "
-    "signed bundle gives; not yet checked by Accord.verify",
-    "precedent_supersessions": "derived from the newer bundles' signed supersedes lists: "
-    "verify_registry compares them; not yet checked by Accord.verify",
     "dispute_agreement_drafts": "not audited yet: a proposal's §6 resolution as its acceptors "
     "sign it; each signature is also in the party-signed acceptance event, and the record "
     "that resolves the dispute is carried by dispute_resolved, but this row is not compared "
@@ -88,7 +85,5 @@ NOT_AUDITED_TABLES: Mapping[str, str] = {
     "settled case's opening record signs them all, and verify audits that case; a party's "
     "own signature (signature) was verified against its registered agent key when stored, "
     "and verify does not check it again",
-    "dispute_stays": "not audited yet: a copy of the reviewer-signed dispute_stay_ordered "
-    "entries (ledger_seq); verify checks the entry's service signature, not yet the reviewer's",
 }
 """Tables of ``store/tables.py`` that ``verify`` does not vouch for, and why."""

@@ -1,6 +1,7 @@
 """The stored-rows audit ``Accord.verify`` runs after the ledger verifies: ledger rows outside
-the chain, then cases (with parties and dissent), then approval items, then the DCP-07
-dispute tables, each against the signed records read in the same snapshot."""
+the chain, then cases (with parties and dissent), approval items, the DCP-07 dispute tables,
+boundaries and probe attempts, stays, and the precedent registry (its signers pinned by the
+ledger's key registry), each against the signed records read in the same snapshot."""
 
 from __future__ import annotations
 
@@ -11,11 +12,15 @@ from sqlalchemy import Connection
 from accord.disputes.approval_audit import SIGNED_PATHS as APPROVAL_EVENTS
 from accord.disputes.approval_audit import audit_items, signed_items
 from accord.disputes.audit_paths import RowProblem
+from accord.disputes.boundary_audit import BOUNDARY_EVENTS, audit_boundaries, signed_boundaries
 from accord.disputes.case_audit import CASE_EVENTS, audit_cases, signed_cases
 from accord.disputes.dcp_audit import audit_dispute_tables
+from accord.disputes.precedent_audit import audit_precedents, ledger_signers
 from accord.disputes.signable import AnswerHashes
+from accord.disputes.stay_audit import STAY_EVENTS, audit_stays, signed_stays
 from accord.ledger.ledger import records_within
 from accord.ledger.outside_chain import row_outside_chain
+from accord.ledger.trust import TrustRoot
 
 
 @dataclass(frozen=True)
@@ -29,8 +34,9 @@ class StoredAudit:
     disputes: int = 0
 
 
-def audit_stored_rows(conn: Connection) -> StoredAudit:
-    """Audit every stored row against the signed records, all read through ``conn``."""
+def audit_stored_rows(conn: Connection, root: TrustRoot, head: int) -> StoredAudit:
+    """Audit every stored row against the signed records, all read through ``conn``; ``root``
+    and the verified ledger's entries up to ``head`` pin who may sign a precedent bundle."""
     outside = row_outside_chain(conn)
     if outside is not None:
         problem = RowProblem(
@@ -54,4 +60,18 @@ def audit_stored_rows(conn: Connection) -> StoredAudit:
     if found is not None:
         return StoredAudit(cases.checked, items, found)
     disputes = audit_dispute_tables(conn)
-    return StoredAudit(cases.checked, items, disputes.problem, disputes.disputes)
+    found = disputes.problem
+    if found is None:
+        found = _other_tables(conn, root, head)
+    return StoredAudit(cases.checked, items, found, disputes.disputes)
+
+
+def _other_tables(conn: Connection, root: TrustRoot, head: int) -> RowProblem | None:
+    """Boundaries and attempts, stays, then the precedent registry."""
+    signed, attempts = signed_boundaries(records_within(conn, BOUNDARY_EVENTS))
+    _, problem = audit_boundaries(conn, signed, attempts)
+    if problem is None:
+        _, problem = audit_stays(conn, signed_stays(records_within(conn, STAY_EVENTS)))
+    if problem is None:
+        _, problem = audit_precedents(conn, ledger_signers(conn, root, head))
+    return problem

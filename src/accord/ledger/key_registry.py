@@ -23,8 +23,13 @@ from accord.errors import VerificationFailed
 from accord.ledger.key_events import KEY_EVENTS, KEY_REGISTERED, KeyRegistered, KeyRevoked, KeyRole
 from accord.ledger.trust import NO_END, SignerWindow, TrustRoot
 
-REVIEWER_SIGNED_EVENTS: Mapping[str, str] = {"approval_decided": "decided_by"}
+REVIEWER_SIGNED_EVENTS: Mapping[str, str] = {
+    "approval_decided": "decided_by",
+    "dispute_stay_ordered": "ordered_by",
+}
 """Event types a reviewer signs, and the record field that must name the key's principal."""
+KEY_ONLY_EVENTS = frozenset(("dispute_stay_ordered",))
+"""Reviewer-signed events no OS login may take (a stay is refused without a reviewer key)."""
 OS_LOGIN = "os_login"
 """``credential`` of a decision an opted-in deployment took from the OS login (not signed by
 a reviewer key; only as trustworthy as the service key, and counted in the report)."""
@@ -124,7 +129,7 @@ def check_reviewer_signature(
     opted-in OS-login decision (no reviewer signature), True for a signed one."""
     decider_field = REVIEWER_SIGNED_EVENTS[event_type]
     raw = record.get("signature")
-    if raw is None and record.get("credential") == OS_LOGIN:
+    if raw is None and record.get("credential") == OS_LOGIN and event_type not in KEY_ONLY_EVENTS:
         return False
     if not isinstance(raw, Mapping):
         raise _failed(

@@ -22,9 +22,12 @@ class RegistryRows:
     conditions: list[dict[str, Any]] = field(default_factory=list)
     supersessions: list[dict[str, Any]] = field(default_factory=list)
 
-    def add(self, bundle: JurisprudenceBundle, seq: int) -> ChainLink:
-        """Add ``bundle`` at chain position ``seq``; the link of the bundle after it."""
-        data = bundle.canonical()
+    def add(
+        self, bundle: JurisprudenceBundle, seq: int, canonical: bytes | None = None
+    ) -> ChainLink:
+        """Add ``bundle`` at chain position ``seq``; the link of the bundle after it
+        (``canonical``: its canonical bytes, when the caller already has them)."""
+        data = bundle.canonical() if canonical is None else canonical
         primary, secondary = dual_hash(data)
         jid = bundle.jurisprudence_id
         rank = authority_rank(bundle.authority_level)

@@ -1,18 +1,28 @@
 """One database holding every kind of stored row the audit checks: cases settled at tier 1
 (numbers, structured outputs, within one department), agreed, merged, decided by a person,
 denied, expired by the sweeper, escalated along a chain and still pending; their parties,
-dissent and approval items; DCP-07 disputes through every tier (``_disputes``); a ledger
-with checkpoints."""
+dissent and approval items; DCP-07 disputes through every tier (``_disputes``); boundaries
+handed to a successor (one resolved after an inconclusive probe run, one pending) with their
+attempts; a DCP-07 dispute resolved, objected to and stayed by a reviewer; precedent bundles
+signed by the service key and by a registered arbitrator key, with conditions and a
+supersession; a ledger with checkpoints."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from accord.app import Accord
+from accord.boundary import ProbeFailed, ProbeResult, TieBreaker
 from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer
 from accord.disputes import SettleStatus
+from accord.precedents import BundleDraft, PrecedentStore
+from tests.disputes._rules import RESPONDENT, resolve
 
 from ._disputes import ARBITRATOR_CONFIG, populate_disputes
 
@@ -124,4 +134,132 @@ def populate(tmp_path: Path, url: str, clock: FrozenClock) -> Accord:
     accord.settle("retry?", tied("texts", long_a, long_b), task_type="retries")
     assert escalated.approval_item_id is not None
     populate_disputes(accord, clock)
+    _handed_over(accord)
+    _stayed(accord, reviewer)
+    _precedents(accord, clock)
     return accord
+
+
+class SecondTimeLucky:
+    """A probe whose first run is inconclusive (no side maps to its answer), then 1450."""
+
+    name = "erp_total"
+    description = "Read the invoice total from the ERP"
+
+    def __init__(self) -> None:
+        self.runs = 0
+
+    def run(self, arguments: Mapping[str, Any]) -> ProbeResult:
+        self.runs += 1
+        value = "9999" if self.runs == 1 else "1450"
+        return ProbeResult(value=value, detail=f"ERP: invoice {arguments['invoice']} = {value}")
+
+
+def _handed_over(accord: Accord) -> None:
+    accord.probes.register(SecondTimeLucky())
+    accord.boundaries.hints["handoff"] = TieBreaker(
+        probe="erp_total", arguments={"invoice": "4411"}, description="the ERP's total"
+    )
+    for subject, task_type in (
+        ("resolved", "handoff"),
+        ("pending", "handoff"),
+        ("unprobed", "handoff-unprobed"),  # no probe settles it: a boundary for a person
+    ):
+        accord.settle(
+            f"handoff {subject}",
+            [
+                {
+                    "agent": f"agent:{subject}-a",
+                    "output": {"total": 1200, "currency": "EUR"},
+                    "confidence": 0.8,
+                },
+                {
+                    "agent": f"agent:{subject}-b",
+                    "output": {"total": 1450, "currency": "EUR"},
+                    "confidence": 0.75,
+                },
+            ],
+            task_type=task_type,
+            session_id="sess-handoff",
+        )
+    handed = accord.close_session("sess-handoff")
+    (first,) = [b for b in handed if b.subject == "handoff resolved"]
+    with pytest.raises(ProbeFailed):  # inconclusive: the attempt is recorded, still pending
+        accord.boundaries.resolve(first.boundary_id)
+    assert accord.boundaries.resolve(first.boundary_id).winner_agents == ("agent:resolved-b",)
+
+
+def _stayed(accord: Accord, reviewer: Ed25519Signer) -> None:
+    stored, resolution = resolve(accord.disputes, accord.clock)
+    objection = accord.disputes.object(
+        stored.dispute_id,
+        resolution.resolution_id,
+        RESPONDENT,
+        "substantive",
+        {
+            "summary": "the log was ignored",
+            "detailed_reasoning": "log:1",
+            "evidence_references": [],
+        },
+        {"type": "rehearing", "description": "hear it again"},
+    )
+    accord.disputes.order_stay(objection.objection_id, accord.reviewer(reviewer), "hear it")
+
+
+def _draft(**changes: Any) -> BundleDraft:
+    return BundleDraft.model_validate(
+        {
+            "dispute_id": "disp:019ad0f4-0000-7000-8000-000000000001",
+            "resolution_id": "res:019ad0f4-0000-7000-8000-000000000002",
+            "classification": {
+                "dispute_type": "resource_conflict",
+                "resource_category": "gpu",
+                "resolution_pattern": "first_booking",
+                "tags": ["gpu"],
+            },
+            "summary": {"facts": "Two bookings.", "holding": "First wins.", "rationale": "Order."},
+            "applicability": {
+                "applicable_dispute_types": ["resource_conflict", "policy_conflict"],
+                "applicable_conditions": ["shared_gpu"],
+                "inapplicable_conditions": ["night"],
+            },
+            "authority_level": "direct_negotiation",
+            "dispute_record_hash": "sha256:" + "a" * 64,
+            "resolution_record_hash": "sha256:" + "b" * 64,
+            **changes,
+        }
+    )
+
+
+def _precedents(accord: Accord, clock: FrozenClock) -> None:
+    first, second = accord.precedents.add_many([_draft(), _draft(authority_level="human_appeal")])
+    lead = Ed25519Signer.from_seed(b"\x0b" * 32)  # a panel lead's arbitrator key
+    accord.ledger.register_key(lead.public_key, "arbitrator", "agent:lead")
+    clock.advance(timedelta(minutes=1))
+    overruling = _draft(
+        supersedes=[first.jurisprudence_id, second.jurisprudence_id],
+        classification={
+            "dispute_type": "policy_conflict",
+            "resource_category": "gpu-night",
+            "resolution_pattern": "rotation",
+        },
+        summary={
+            "facts": "Bookings collide nightly.",
+            "holding": "Rotate.",
+            "rationale": "Fairness.",
+            "dissent": "First booking should still win.",
+        },
+        applicability={
+            "applicable_dispute_types": ["policy_conflict"],
+            "applicable_conditions": ["night", "shared_gpu"],
+        },
+        objections=[
+            {
+                "objection_id": "obj:019ad0f4-0000-7000-8000-000000000003",
+                "objection_type": "precedent",
+                "status": "filed",
+                "record_hash": "sha256:" + "c" * 64,
+            }
+        ],
+    )
+    PrecedentStore(accord.db, clock).add(overruling, lead)

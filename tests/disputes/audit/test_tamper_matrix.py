@@ -21,13 +21,18 @@ from sqlalchemy import update as sql_update
 
 from accord.approvals.item import ApprovalItem
 from accord.approvals.rows import item_row
+from accord.boundary.model import Boundary, ProbeAttempt
+from accord.boundary.store import attempt_row
 from accord.disputes import Case, DissentRecord
 from accord.disputes.approval_audit import APPROVAL_DOCUMENT
 from accord.disputes.audit_paths import Unsigned
 from accord.disputes.audited_tables import AUDITED_COLUMNS
+from accord.disputes.boundary_audit import stored_boundary_row
 from accord.disputes.case_description import CASE_DOCUMENT, DISSENT_DOCUMENT
 from accord.disputes.case_store import case_row, dissent_row, party_rows
 from accord.errors import AccordError, VerificationFailed
+from accord.precedents import JurisprudenceBundle
+from accord.precedents.rows import RegistryRows
 
 from .conftest import AUDITED_TABLES, Populated
 
@@ -49,7 +54,6 @@ NO_SINGLE_FIELD_REWRITE = {
     "(accord.disputes.lifecycle.LEGAL_PAIRS), and every populated escalated case is appealing",
     ("dissents", "arguments"): "only debates record arguments; the populated database has none",
     ("dissents", "agent_id"): "a dissent's agent is tied to its position's agent (validated)",
-    ("approval_items", "status"): "an item's status is tied to its decision",
     ("approval_items", "policy"): "every populated item runs under the one configured policy, "
     "and a changed policy is refused against the item's escalation step",
     ("approval_items", "decision.outcome"): "an outcome is tied to the decision's via/choice",
@@ -449,3 +453,60 @@ def test_every_signed_field_of_an_approval_item_rewritten_consistently_fails_ver
         )
 
     _check_rewrite(populated, rewrite, {"approval_items"}, "approval_items")
+
+
+# --- boundaries, attempts and bundles: every field of the stored document, rewritten -------
+
+
+def _bundle_row(bundle: JurisprudenceBundle, seq: int) -> dict[str, Any]:
+    rows = RegistryRows()
+    rows.add(bundle, seq)
+    return rows.bundles[0]
+
+
+#: table → (document model, key column, the row the store writes for a document)
+SIGNED_DOCUMENTS: dict[str, tuple[Any, str, Callable[[Any, dict[str, Any]], dict[str, Any]]]] = {
+    "boundaries": (Boundary, "boundary_id", lambda d, _row: stored_boundary_row(d)),
+    "boundary_attempts": (ProbeAttempt, "attempt_id", lambda d, _row: attempt_row(d)),
+    "precedent_bundles": (
+        JurisprudenceBundle,
+        "jurisprudence_id",
+        lambda d, row: _bundle_row(d, row["seq"]),
+    ),
+}
+#: Fields no single-field rewrite of the populated documents can alter validly, and why.
+NO_DOCUMENT_REWRITE = {
+    ("boundaries", "marker"): "only an ambiguous boundary carries the marker; the populated "
+    "ones are pending or resolved (each status is tied to its crux and tie-breaker)",
+}
+
+
+def _document_fields() -> Iterator[Any]:
+    for table, (model, _, _) in SIGNED_DOCUMENTS.items():
+        for name in model.model_fields:
+            yield pytest.param(table, name, id=f"{table}.{name}")
+
+
+@pytest.mark.parametrize(("table_name", "path"), list(_document_fields()))
+def test_every_field_of_a_boundary_attempt_or_bundle_rewritten_consistently_fails_verification(
+    populated: Populated, table_name: str, path: str
+) -> None:
+    model, key, row_of = SIGNED_DOCUMENTS[table_name]
+    rows = populated.rows[table_name]
+    documents = [model.model_validate_json(r["document"]) for r in rows]
+    dumped = [d.model_dump() for d in documents]
+    if (table_name, path) in NO_DOCUMENT_REWRITE:
+        with pytest.raises(NoRewrite):
+            _rewrite(dumped, path, model.model_validate)
+        return
+    index, forged = _rewrite(dumped, path, model.model_validate)
+    table = AUDITED_TABLES[table_name]
+
+    def rewrite(conn: Connection) -> None:
+        conn.execute(
+            sql_update(table)
+            .where(table.c[key] == rows[index][key])
+            .values(row_of(forged, rows[index]))
+        )
+
+    _check_rewrite(populated, rewrite, {table_name}, table_name)
