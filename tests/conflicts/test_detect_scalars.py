@@ -10,6 +10,7 @@ from accord.conflicts import (
     Severity,
     detect,
 )
+from accord.conflicts._gap import relative_gap
 from accord.errors import ValidationError
 
 from ._builders import membership, pos, positions
@@ -153,3 +154,9 @@ def test_clusters_hold_values_pairwise_within_the_conflict_gap() -> None:
 
 def test_integers_and_floats_compare_as_numbers() -> None:
     assert not detect([pos("a", 3), pos("b", 3.0)]).has_conflict
+
+
+def test_the_gap_between_opposite_numbers_at_the_float_limit_is_finite_and_two() -> None:
+    # a − b overflows to infinity here; the gap (and the signed basis points) must not
+    assert relative_gap(1.7976931348623157e308, -1.7976931348623157e308, 0.0) == 2.0
+    assert relative_gap(-1e308, 1e308, 0.0) == 2.0

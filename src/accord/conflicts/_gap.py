@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 ROUNDING_SLACK = 1e-12
@@ -13,7 +14,10 @@ def relative_gap(a: float, b: float, tolerance: float) -> float:
     difference = abs(a - b)
     if difference <= tolerance:
         return 0.0
-    return difference / max(abs(a), abs(b))
+    scale = max(abs(a), abs(b))
+    if math.isinf(difference):  # opposite signs near the float limit: a − b overflowed
+        return abs(a / scale - b / scale)
+    return difference / scale
 
 
 def exceeds(gap: float, threshold: float) -> bool:
