@@ -3,14 +3,17 @@ each signing the §6 record with a registered reviewer key; the decision is fina
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 
 from accord.approvals import Principal, Reviewer
 from accord.conflicts import Tier
 from accord.disputes.dcp.signing import verify_resolution
+from accord.disputes.tiers import TierDispute
 from accord.errors import AccordError
 
-from ._world import DISPUTE, World, seed
+from ._world import AUDIT, BILLING, DISPUTE, World, seed
 
 ANA, BO = "human:ana", "human:bo"
 
@@ -73,3 +76,140 @@ def test_r16_an_appeal_decision_waits_for_the_human_appeal_tier(world: World) ->
             DISPUTE, [world.reviewer(ANA), world.reviewer(BO)], outcome="x", reasoning="y"
         )
     assert refused.value.code == "disputes.wrong_tier"
+
+
+# -- deciding in turn, each principal with only its own key ---------------------------------
+
+
+def test_r16_principals_decide_in_turn_and_the_last_signature_resolves_finally(
+    world: World,
+) -> None:
+    world.open(level=Tier.HUMAN_APPEAL, status="appealing")
+    appeal = world.tiers.appeal
+    assert appeal.pending_appeal(DISPUTE) is None
+    proposed = appeal.propose_appeal(
+        DISPUTE, world.reviewer_keys[ANA], outcome="audit runs first", reasoning="statutory"
+    )
+    assert (proposed.proposed_by, proposed.signed_by, proposed.outstanding) == (ANA, (ANA,), (BO,))
+    assert proposed.resolution is None
+    assert appeal.pending_appeal(DISPUTE) == proposed
+    assert world.dispute().status == "appealing"
+    signed = appeal.sign_appeal(DISPUTE, world.reviewer_keys[BO], proposed.proposal_id)
+    assert signed.outstanding == ()
+    assert signed.resolution is not None
+    record = signed.resolution
+    assert record.resolution_level is Tier.HUMAN_APPEAL
+    assert record.outcome.description == "audit runs first"
+    verify_resolution(
+        record,
+        {p: world.reviewer_keys[p].public_key for p in (ANA, BO)},
+        required_signers=(ANA, BO),
+    )
+    assert world.dispute().status == "resolved"
+    assert world.desk.resolutions[DISPUTE] == record
+    assert appeal.pending_appeal(DISPUTE) is None
+    assert world.event_types().count("dispute_negotiation_proposal") == 2
+
+
+def test_r16_a_different_proposal_replaces_the_pending_one_and_drops_its_signatures(
+    world: World,
+) -> None:
+    world.open(level=Tier.HUMAN_APPEAL, status="appealing")
+    appeal = world.tiers.appeal
+    first = appeal.propose_appeal(
+        DISPUTE, world.reviewer_keys[ANA], outcome="billing first", reasoning="booked first"
+    )
+    world.clock.advance(timedelta(minutes=1))
+    second = appeal.propose_appeal(
+        DISPUTE, world.reviewer_keys[BO], outcome="audit first", reasoning="statutory"
+    )
+    assert second.proposal_id != first.proposal_id
+    assert (second.proposed_by, second.signed_by) == (BO, (BO,))
+    assert appeal.pending_appeal(DISPUTE) == second
+    with pytest.raises(AccordError) as stale:
+        appeal.sign_appeal(DISPUTE, world.reviewer_keys[ANA], first.proposal_id)
+    assert (stale.value.code, stale.value.context["requirement"]) == ("appeal.not_pending", "R16")
+    assert stale.value.context["pending"] == second.proposal_id
+    done = appeal.sign_appeal(DISPUTE, world.reviewer_keys[ANA], second.proposal_id)
+    assert done.resolution is not None
+    assert done.resolution.outcome.description == "audit first"
+
+
+def test_r16_signing_in_turn_refuses_strangers_second_signatures_and_nothing_pending(
+    world: World,
+) -> None:
+    world.open(level=Tier.HUMAN_APPEAL, status="appealing")
+    appeal = world.tiers.appeal
+    eve = seed("reviewer:human:eve")
+    world.ledger.register_key(eve.public_key, "reviewer", "human:eve")  # no party's principal
+    with pytest.raises(AccordError) as nothing:
+        appeal.sign_appeal(DISPUTE, world.reviewer_keys[BO], "res:none")
+    assert (nothing.value.code, nothing.value.context["requirement"]) == (
+        "appeal.nothing_to_sign",
+        "R16",
+    )
+    with pytest.raises(AccordError) as stranger:
+        appeal.propose_appeal(DISPUTE, eve, outcome="mine", reasoning="because")
+    assert (stranger.value.code, stranger.value.context["requirement"]) == (
+        "appeal.not_responsible",
+        "R16",
+    )
+    proposed = appeal.propose_appeal(
+        DISPUTE, world.reviewer_keys[ANA], outcome="share", reasoning="both need it"
+    )
+    with pytest.raises(AccordError) as outsider:
+        appeal.sign_appeal(DISPUTE, eve, proposed.proposal_id)
+    assert outsider.value.code == "appeal.not_responsible"
+    with pytest.raises(AccordError) as twice:
+        appeal.sign_appeal(DISPUTE, world.reviewer_keys[ANA], proposed.proposal_id)
+    assert (twice.value.code, twice.value.context["requirement"]) == (
+        "appeal.already_signed",
+        "R16",
+    )
+    with pytest.raises(AccordError) as agent_key:
+        appeal.sign_appeal(DISPUTE, world.keys[BILLING.agent_id], proposed.proposal_id)
+    assert (agent_key.value.code, agent_key.value.context["requirement"]) == (
+        "appeal.unsigned",
+        "R16",
+    )
+    assert appeal.pending_appeal(DISPUTE) == proposed
+    assert world.dispute().status == "appealing"
+
+
+def test_r16_proposing_or_signing_waits_for_the_human_appeal_tier(world: World) -> None:
+    world.open()
+    with pytest.raises(AccordError) as early:
+        world.tiers.appeal.propose_appeal(
+            DISPUTE, world.reviewer_keys[ANA], outcome="x", reasoning="y"
+        )
+    assert (early.value.code, early.value.context["requirement"]) == ("disputes.wrong_tier", "R16")
+
+
+def test_r16_a_principal_responsible_for_every_party_decides_by_proposing(
+    world: World,
+) -> None:
+    world.open(level=Tier.HUMAN_APPEAL, status="appealing")
+    solo = TierDispute.model_validate(
+        {
+            **world.dispute().model_dump(),
+            "parties": [BILLING, AUDIT.model_copy(update={"principal_id": ANA})],
+        }
+    )
+    world.desk.add(solo)
+    done = world.tiers.appeal.propose_appeal(
+        DISPUTE, world.reviewer_keys[ANA], outcome="billing first", reasoning="booked first"
+    )
+    assert done.responsible == (ANA,)
+    assert done.resolution is not None
+    assert world.dispute().status == "resolved"
+
+
+def test_r16_deciding_at_once_clears_a_pending_proposal(world: World) -> None:
+    world.open(level=Tier.HUMAN_APPEAL, status="appealing")
+    appeal = world.tiers.appeal
+    appeal.propose_appeal(DISPUTE, world.reviewer_keys[ANA], outcome="a", reasoning="b")
+    appeal.decide_appeal(
+        DISPUTE, [world.reviewer(ANA), world.reviewer(BO)], outcome="c", reasoning="d"
+    )
+    assert appeal.pending_appeal(DISPUTE) is None
+    assert world.desk.resolutions[DISPUTE].outcome.description == "c"
