@@ -267,7 +267,8 @@ def _responsible_for(dispute: TierDispute, principal: str) -> tuple[str, ...]:
         raise refused(
             "R16",
             "key",
-            f"{principal} is not a responsible principal of this dispute's parties",
+            f"{principal} is not a responsible principal of this dispute's parties (the "
+            f"responsible principals are {', '.join(responsible)})",
             code="appeal.not_responsible",
             responsible=list(responsible),
             principal_id=principal,
