@@ -3,15 +3,21 @@ each signing the §6 record with a registered reviewer key; the decision is fina
 
 from __future__ import annotations
 
+import itertools
 from datetime import timedelta
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from accord.approvals import Principal, Reviewer
 from accord.conflicts import Tier
+from accord.crypto import Ed25519Signer
+from accord.disputes.dcp.parties import Party
 from accord.disputes.dcp.signing import verify_resolution
-from accord.disputes.tiers import TierDispute
+from accord.disputes.tiers import AppealProposal, TierDispute
 from accord.errors import AccordError
+from accord.ledger.trust import NO_END
 
 from ._world import AUDIT, BILLING, DISPUTE, World, seed
 
@@ -213,3 +219,68 @@ def test_r16_deciding_at_once_clears_a_pending_proposal(world: World) -> None:
     )
     assert appeal.pending_appeal(DISPUTE) is None
     assert world.desk.resolutions[DISPUTE].outcome.description == "c"
+
+
+CY = "human:cy"
+OPS = Party(agent_id="agent:ops", principal_id=CY, organization_id="initech")
+_STEPS = st.lists(
+    st.tuples(st.sampled_from(("propose", "sign")), st.sampled_from((ANA, BO, CY))),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(steps=_STEPS)
+def test_r16_in_any_order_the_dispute_resolves_exactly_when_every_principal_signed_one_draft(
+    world: World, steps: list[tuple[str, str]]
+) -> None:
+    dispute_id = f"disp:0197aaaa-0000-7000-8000-{next(_NUMBERS):012d}"
+    world.open(level=Tier.HUMAN_APPEAL, status="appealing", dispute_id=dispute_id)
+    three = world.dispute(dispute_id).model_copy(update={"parties": (BILLING, AUDIT, OPS)})
+    world.desk.add(three)
+    keys = {**world.reviewer_keys, CY: _cy_key(world)}
+    appeal = world.tiers.appeal
+    signed: set[str] = set()
+    outcome: str | None = None
+    for n, (kind, principal) in enumerate(steps):
+        pending = appeal.pending_appeal(dispute_id)
+        if kind == "propose":
+            outcome = f"decision {n}"
+            done = appeal.propose_appeal(
+                dispute_id, keys[principal], outcome=outcome, reasoning="why"
+            )
+            signed = {principal}
+        elif pending is None or principal in signed:
+            with pytest.raises(AccordError) as refused:
+                appeal.sign_appeal(dispute_id, keys[principal], pending_id(pending))
+            assert refused.value.context["requirement"] == "R16"
+            continue
+        else:
+            done = appeal.sign_appeal(dispute_id, keys[principal], pending.proposal_id)
+            signed.add(principal)
+        assert set(done.signed_by) == signed
+        if signed == {ANA, BO, CY}:
+            assert done.resolution is not None
+            assert done.resolution.outcome.description == outcome
+            assert world.desk.resolutions[dispute_id] == done.resolution
+            return
+        assert done.resolution is None
+        assert dispute_id not in world.desk.resolutions
+    assert world.dispute(dispute_id).status == "appealing"
+
+
+_NUMBERS = itertools.count(100)
+
+
+def pending_id(pending: AppealProposal | None) -> str:
+    return "res:none" if pending is None else pending.proposal_id
+
+
+def _cy_key(world: World) -> Ed25519Signer:
+    key = seed("reviewer:human:cy")
+    if world.ledger.key_registry().reviewer_at(key.kid, NO_END) is None:
+        world.ledger.register_key(key.public_key, "reviewer", CY)
+    return key
