@@ -154,6 +154,12 @@ def test_r16_signing_in_turn_refuses_strangers_second_signatures_and_nothing_pen
         "appeal.nothing_to_sign",
         "R16",
     )
+    with pytest.raises(AccordError) as oversized:
+        appeal.sign_appeal(DISPUTE, world.reviewer_keys[BO], "res:" + "x" * 100)
+    assert (oversized.value.code, oversized.value.context["field"]) == (
+        "appeal.bad_proposal_id",
+        "proposal_id",
+    )
     with pytest.raises(AccordError) as stranger:
         appeal.propose_appeal(DISPUTE, eve, outcome="mine", reasoning="because")
     assert (stranger.value.code, stranger.value.context["requirement"]) == (

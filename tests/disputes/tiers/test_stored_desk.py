@@ -308,3 +308,6 @@ def test_r16_principals_deciding_in_turn_resolve_the_stored_dispute_with_its_bun
         "dispute_resolved",
     ]
     assert stage.precedents.count() == 1  # R23, filed in the resolving transaction
+    assert stage.disputes.verify_resolution(dispute_id) == done.resolution
+    root = TrustRoot(stage.ledger.signer.kid, stage.ledger.signer.public_key)
+    assert stage.ledger.verify(root).entries == stage.ledger.size()

@@ -52,6 +52,7 @@ from accord.store.tables import dispute_appeal_decisions
 _TIER3 = (Tier.HUMAN_APPEAL,)
 PROPOSAL_STEP = "appeal_proposal"
 SIGNATURE_STEP = "appeal_signature"
+MAX_PROPOSAL_ID = 64
 
 
 class HumanAppeal:
@@ -147,6 +148,13 @@ class HumanAppeal:
         """The signing principal (its reviewer key) signs the pending proposal
         ``proposal_id``; the last responsible principal's signature resolves the dispute,
         final and binding (R16)."""
+        if not isinstance(proposal_id, str) or not 0 < len(proposal_id) <= MAX_PROPOSAL_ID:
+            raise refused(
+                "R16",
+                "proposal_id",
+                f"the pending proposal's id (1 to {MAX_PROPOSAL_ID} characters)",
+                code="appeal.bad_proposal_id",
+            )
         now = self._c.clock.now()
         with self._c.desk.transaction() as conn:
             principal = _principal_within(conn, signer)
