@@ -196,3 +196,49 @@ def test_a_reviewer_without_a_reviewer_signing_key_is_refused_with_a_message(
     assert "Traceback" not in answer.text
     assert accord.ledger.size() == before
     assert accord.disputes.objections.get(objection_id).stay is None
+
+
+def test_r16_two_principals_decide_an_appeal_in_turn_from_the_dispute_page(
+    client: TestClient[Litestar], keys: ApiKeyStore, accord: Accord
+) -> None:
+    def party(agent_id: str, principal_id: str) -> dict[str, str]:
+        return {"agent_id": agent_id, "principal_id": principal_id, "organization_id": "acme"}
+
+    stored = accord.disputes.open(
+        filing(
+            complainant=party("agent:ops", "human:treasurer"),
+            respondents=[party("agent:batch", "human:deputy")],
+        )
+    )
+    dispute_id = stored.dispute_id
+    accord.disputes.escalate(dispute_id, by="agent:ops", to_tier="human_appeal")
+    _sign_in(client, keys.create("reviewer", principal_id="human:treasurer")[1])
+    page = client.get(f"/disputes/{dispute_id}").text
+    assert "Decide the appeal" in page
+    assert "Pending decision" not in page
+    form = {"outcome": "ops first", "reasoning": "booked\r\nfirst", "_csrf_token": _csrf(page)}
+    proposed = client.post(f"/disputes/{dispute_id}/appeal", data=form)
+    assert proposed.status_code == 200, proposed.text
+    assert 'data-outcome="proposed"' in proposed.text
+    assert "human:deputy" in proposed.text
+    pending = accord.disputes.tiers.appeal.pending_appeal(dispute_id)
+    assert pending is not None
+    assert pending.record.reasoning == "booked\nfirst"
+    shown = client.get(f"/disputes/{dispute_id}").text
+    assert "Pending decision" in shown
+    assert "Sign this decision" not in shown  # the proposer has signed already
+    _sign_in(client, keys.create("reviewer", principal_id="human:deputy")[1])
+    shown = client.get(f"/disputes/{dispute_id}").text
+    assert f'data-proposal="{pending.proposal_id}"' in shown
+    assert "Sign this decision" in shown
+    stale = {"proposal_id": "res:replaced", "_csrf_token": _csrf(shown)}
+    refused = client.post(f"/disputes/{dispute_id}/appeal/sign", data=stale)
+    assert refused.status_code == 422
+    assert 'data-outcome="refused"' in refused.text
+    sign = {"proposal_id": pending.proposal_id, "_csrf_token": _csrf(shown)}
+    signed = client.post(f"/disputes/{dispute_id}/appeal/sign", data=sign)
+    assert signed.status_code == 200, signed.text
+    assert 'data-outcome="decided"' in signed.text
+    resolution = accord.disputes.show(dispute_id).resolution
+    assert resolution is not None
+    assert sorted(s.agent_id for s in resolution.signatures) == ["human:deputy", "human:treasurer"]

@@ -275,13 +275,16 @@ def test_r16_r17_the_parties_principal_decides_the_appeal_over_http(
     assert _status(client, keys, dispute_id)[0] == "resolved"
 
 
-def test_r16_one_principal_cannot_decide_an_appeal_whose_parties_have_another_principal_too(
+def test_r16_two_principals_decide_an_appeal_in_turn_each_with_only_its_own_key(
     client: TestClient[Litestar], keys: dict[str, str], accord: Accord
 ) -> None:
     """The parties' principals decide together (R16); over HTTP each key signs only for its
-    own principal, and the library takes every principal's key in one call, so such an
-    appeal is refused here, naming the principals, and nothing is written."""
+    own principal, so one proposes the decision and the other co-signs it; deciding alone is
+    still refused, naming R16 and writing nothing."""
     outside = {"agent_id": "agent:ext", "principal_id": "human:treasurer", "organization_id": "x"}
+    treasurer = ApiKeyStore(accord.db, accord.clock).create(
+        "reviewer", principal_id="human:treasurer"
+    )[1]
     filing = {
         "dispute_type": "resource_conflict",
         "severity": "medium",
@@ -304,4 +307,32 @@ def test_r16_one_principal_cannot_decide_an_appeal_whose_parties_have_another_pr
         "R16",
     )
     assert accord.ledger.size() == before
-    assert accord.disputes.show(dispute_id).resolution is None
+    proposed = _post(client, keys["appeal"], f"/{dispute_id}/appeal/proposals", decision)
+    assert proposed.status_code == 201, proposed.text
+    proposal = proposed.json()
+    assert (proposal["signed_by"], proposal["outstanding"]) == ([PRINCIPAL], ["human:treasurer"])
+    pending = client.get(
+        f"/api/v1/disputes/{dispute_id}/appeal/proposal", headers=bearer(keys["auditor"])
+    )
+    assert pending.status_code == 200, pending.text
+    assert pending.json()["proposal"]["proposal_id"] == proposal["proposal_id"]
+    signatures = f"/{dispute_id}/appeal/proposals/{proposal['proposal_id']}/signatures"
+    twice = _post(client, keys["appeal"], signatures)
+    assert (twice.status_code, twice.json()["code"], twice.json()["requirement"]) == (
+        422,
+        "appeal.already_signed",
+        "R16",
+    )
+    assert _post(client, keys[BILLING], signatures).status_code == 403
+    signed = _post(client, treasurer, signatures)
+    assert signed.status_code == 201, signed.text
+    resolution = signed.json()["resolution"]
+    assert resolution["resolution_level"] == "human_appeal"
+    assert sorted(s["agent_id"] for s in resolution["signatures"]) == [
+        PRINCIPAL,
+        "human:treasurer",
+    ]
+    assert _status(client, keys, dispute_id)[0] == "resolved"
+    shown = accord.disputes.show(dispute_id).resolution
+    assert shown is not None
+    assert shown.resolution_id == proposal["proposal_id"]

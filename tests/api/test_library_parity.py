@@ -63,6 +63,12 @@ ROUTED: dict[str, tuple[str, str]] = {
     "disputes.tiers.arbitration.tally": ("post", f"{_D}/panel/tally"),
     "disputes.tiers.arbitration.sign_resolution": ("post", f"{_D}/panel/signatures"),
     "disputes.tiers.appeal.decide_appeal": ("post", f"{_D}/appeal/decision"),
+    "disputes.tiers.appeal.pending_appeal": ("get", f"{_D}/appeal/proposal"),
+    "disputes.tiers.appeal.propose_appeal": ("post", f"{_D}/appeal/proposals"),
+    "disputes.tiers.appeal.sign_appeal": (
+        "post",
+        f"{_D}/appeal/proposals/{{proposal_id}}/signatures",
+    ),
     "disputes.compliance.comply": ("post", f"{_D}/compliance-reports"),
     "disputes.compliance.actions": ("get", f"{_D}/compliance"),
     "disputes.compliance.flags": ("get", "/api/v1/compliance/flags"),

@@ -42,7 +42,7 @@ def _stays_invalid(case: schemathesis.Case) -> bool:
 def _token_for(method: str, path: str, tokens: Tokens) -> str:
     """The key of the role that may call the operation, so generated cases reach the handler:
     reviewers decide, agents act in their own disputes, admins do the rest."""
-    if path.endswith(("/decision", "/decisions", "/stay")):
+    if path.endswith(("/decision", "/decisions", "/stay")) or "/appeal/proposals" in path:
         return tokens.reviewer
     if method.upper() == "POST" and path.endswith("/panel"):
         return tokens.admin  # seating a panel is the operator's step

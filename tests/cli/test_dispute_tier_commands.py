@@ -188,3 +188,24 @@ def test_r14_human_members_vote_with_accord_approvals_decide(run: Run) -> None:
     signed = _ok(run, "sign", dispute_id, "--key", reviewers["arb:00"])
     assert len(signed["signatures"]) >= 2
     assert _ok(run, "show", dispute_id)["status"] == "resolved"
+
+
+def test_r16_principals_decide_an_appeal_in_turn_from_the_shell(run: Run) -> None:
+    Path("accord.yaml").write_text(CONFIG, encoding="utf-8")
+    ana = _key(run, "reviewer", "human:ana")
+    bo = _key(run, "reviewer", "human:bo")
+    dispute_id = _open(run)
+    _ok(run, "escalate", dispute_id, "--by", "agent:audit", "--to", "human_appeal", "--json")
+    assert _ok(run, "appeal-pending", dispute_id) is None
+    proposed = _ok(run, "appeal-propose", dispute_id, "--outcome", "audit first", "--reasoning",
+                   "statutory", "--key", ana)  # fmt: skip
+    assert (proposed["signed_by"], proposed["outstanding"]) == (["human:ana"], ["human:bo"])
+    assert _ok(run, "appeal-pending", dispute_id)["proposal_id"] == proposed["proposal_id"]
+    twice = run("disputes", "appeal-sign", dispute_id, "--proposal", proposed["proposal_id"],
+                "--key", ana, *OPTS)  # fmt: skip
+    assert twice.exit_code == 2
+    assert "R16" in twice.output
+    signed = _ok(run, "appeal-sign", dispute_id, "--proposal", proposed["proposal_id"],
+                 "--key", bo)  # fmt: skip
+    assert {s["agent_id"] for s in signed["resolution"]["signatures"]} == {"human:ana", "human:bo"}
+    assert _ok(run, "show", dispute_id)["status"] == "resolved"

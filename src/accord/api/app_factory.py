@@ -147,6 +147,7 @@ def create_app(
             dispute_pages.dispute_page,
             dispute_pages.stay_page,
             dispute_pages.appeal_page,
+            dispute_pages.appeal_sign_page,
             create_static_files_router(
                 path="/static", directories=[_HERE / "static"], include_in_schema=False
             ),

@@ -1,12 +1,16 @@
 """``accord disputes propose | counter | accept | commit | reveal | nominate | panel | vote |
-sign | tally | appeal``: the three DCP-07 tiers from a shell.
+sign | tally | appeal | appeal-propose | appeal-sign | appeal-pending``: the three DCP-07
+tiers from a shell.
 
 Every step is signed with the actor's own key file (``--key FILE``): a party's agent key
 (``accord keys new --role agent --principal <agent-id>``), a panel member's arbitrator key
 (``--role arbitrator``), or, for ``appeal``, each responsible principal's reviewer key
-(``--key`` once per principal). The key's registration in the ledger says who acts; nothing
-on the command line does. ``commit`` draws the 32-byte nonce itself and prints it: keep it for
-``reveal``. Output is JSON. :func:`register` adds the commands to ``accord disputes``.
+(``--key`` once per principal) — or, deciding in turn, one principal's reviewer key each:
+``appeal-propose`` drafts and signs the decision, ``appeal-sign`` co-signs it (the last
+principal's signature resolves the dispute). The key's registration in the ledger says who
+acts; nothing on the command line does. ``commit`` draws the 32-byte nonce itself and prints
+it: keep it for ``reveal``. Output is JSON. :func:`register` adds the commands to
+``accord disputes``.
 """
 
 from __future__ import annotations
@@ -255,6 +259,43 @@ def appeal(
     _step(config, db, keys, step)
 
 
+def appeal_propose(
+    dispute_id: DisputeArg,
+    outcome: Annotated[str, typer.Option(help="The final decision you propose.")],
+    reasoning: Annotated[str, typer.Option(help="Why.")],
+    key: Annotated[Path, typer.Option("--key", help="Your reviewer key (*.key.json).")],
+    db: DbOption = None,
+    keys: KeysOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Propose the appeal decision and sign it; it replaces any pending proposal (R16)."""
+    _step(config, db, keys, lambda a, t: _json(t.appeal.propose_appeal(
+        dispute_id, _signer(a, key), outcome=outcome, reasoning=reasoning)))  # fmt: skip
+
+
+def appeal_sign(
+    dispute_id: DisputeArg,
+    proposal: Annotated[str, typer.Option(help="The pending proposal's id (res:...).")],
+    key: Annotated[Path, typer.Option("--key", help="Your reviewer key (*.key.json).")],
+    db: DbOption = None,
+    keys: KeysOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Co-sign the pending appeal proposal; the last principal's signature resolves (R16)."""
+    _step(config, db, keys, lambda a, t: _json(t.appeal.sign_appeal(
+        dispute_id, _signer(a, key), proposal)))  # fmt: skip
+
+
+def appeal_pending(
+    dispute_id: DisputeArg,
+    db: DbOption = None,
+    keys: KeysOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """The appeal decision awaiting signatures (null if none): who signed, who must (R16)."""
+    _step(config, db, keys, lambda a, t: _json(t.appeal.pending_appeal(dispute_id)))
+
+
 _COMMANDS: dict[str, Callable[..., None]] = {
     "propose": propose,
     "counter": counter,
@@ -267,6 +308,9 @@ _COMMANDS: dict[str, Callable[..., None]] = {
     "sign": sign,
     "tally": tally,
     "appeal": appeal,
+    "appeal-propose": appeal_propose,
+    "appeal-sign": appeal_sign,
+    "appeal-pending": appeal_pending,
 }
 
 

@@ -80,3 +80,43 @@ def test_r16_a_reviewer_decides_an_appeal_in_their_own_words_from_the_dispute_pa
     assert resolution is not None
     assert resolution.outcome.description == "ops keeps tonight's slot;\nbatch runs from 02:00 UTC"
     assert [s.agent_id for s in resolution.signatures] == [TREASURER]
+
+
+def test_r16_two_principals_propose_and_co_sign_an_appeal_from_the_dispute_page(
+    site_accord: Accord,
+    site_keys: ApiKeyStore,
+    base_url: str,
+    chromium: Any,
+) -> None:
+    from playwright.sync_api import expect
+
+    def party(agent_id: str, principal_id: str) -> dict[str, str]:
+        return {"agent_id": agent_id, "principal_id": principal_id, "organization_id": "acme"}
+
+    stored = site_accord.disputes.open(
+        filing(
+            complainant=party("agent:ops", TREASURER),
+            respondents=[party("agent:batch", "human:deputy")],
+        )
+    )
+    site_accord.disputes.escalate(stored.dispute_id, by="agent:ops", to_tier="human_appeal")
+    url = f"{base_url}/disputes/{stored.dispute_id}"
+    page = sign_in(chromium, base_url, site_keys.create("reviewer", principal_id=TREASURER)[1])
+    page.goto(url)
+    page.get_by_label("Outcome").fill("ops keeps tonight's slot")
+    page.get_by_label("Reasoning").fill("ops booked first")
+    page.get_by_role("button", name="Decide the appeal").click()
+    expect(page.locator('[data-outcome="proposed"]')).to_contain_text("human:deputy")
+    deputy = sign_in(
+        chromium, base_url, site_keys.create("reviewer", principal_id="human:deputy")[1]
+    )
+    deputy.goto(url)
+    expect(deputy.get_by_role("heading", name="Pending decision")).to_be_visible()
+    expect(deputy.locator("[data-signed-by]")).to_have_text(TREASURER)
+    assert serious_violations(deputy) == []
+    deputy.get_by_role("button", name="Sign this decision").click()
+    expect(deputy.locator('[data-outcome="decided"]')).to_contain_text("human:deputy")
+    deputy.screenshot(path=str(ARTIFACTS / "dispute-joint-appeal.png"), full_page=True)
+    resolution = site_accord.disputes.show(stored.dispute_id).resolution
+    assert resolution is not None
+    assert sorted(s.agent_id for s in resolution.signatures) == ["human:deputy", TREASURER]

@@ -281,3 +281,33 @@ def test_r11_an_arbitrator_in_an_active_stored_dispute_with_a_party_is_not_seate
     reasons = {e.agent_id: e for e in seated.formation.eligibility}
     assert reasons["arb:00"].breaks("R11")
     assert "arb:00" not in seated.formation.member_ids
+
+
+def test_r16_principals_deciding_in_turn_resolve_the_stored_dispute_with_its_bundle(
+    stage: Stage,
+) -> None:
+    dispute_id = stage.open()
+    stage.disputes.escalate(dispute_id, by=AUDIT.agent_id, to_tier="human_appeal")
+    appeal = stage.disputes.tiers.appeal
+    proposed = appeal.propose_appeal(
+        dispute_id, stage.keys[ANA], outcome="audit runs first", reasoning="statutory deadline"
+    )
+    assert stage.status(dispute_id) == ("appealing", "human_appeal")
+    done = appeal.sign_appeal(dispute_id, stage.keys[BO], proposed.proposal_id)
+    shown = stage.disputes.show(dispute_id)
+    assert (shown.status, shown.resolution) == ("resolved", done.resolution)
+    assert done.resolution is not None
+    verify_resolution(
+        done.resolution,
+        {p: stage.keys[p].public_key for p in (ANA, BO)},
+        required_signers=(ANA, BO),
+    )
+    assert stage.timeline(dispute_id)[-3:] == [
+        "dispute_negotiation_proposal",
+        "dispute_negotiation_proposal",
+        "dispute_resolved",
+    ]
+    assert stage.precedents.count() == 1  # R23, filed in the resolving transaction
+    assert stage.disputes.verify_resolution(dispute_id) == done.resolution
+    root = TrustRoot(stage.ledger.signer.kid, stage.ledger.signer.public_key)
+    assert stage.ledger.verify(root).entries == stage.ledger.size()

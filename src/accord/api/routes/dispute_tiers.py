@@ -50,7 +50,7 @@ from accord.disputes.panels import (
     PanelTally,
     PanelVote,
 )
-from accord.disputes.tiers import DisputeTiers
+from accord.disputes.tiers import AppealProposal, DisputeTiers
 from accord.disputes.tiers.negotiating import NegotiationStep
 from accord.disputes.tiers.panel_rows import SeatedPanel
 from accord.errors import AccordError
@@ -70,6 +70,12 @@ class PanelOut(BaseModel):
     """The dispute's seated panel (``panel`` is null before one is seated)."""
 
     panel: SeatedPanel | None
+
+
+class AppealProposalOut(BaseModel):
+    """The appeal decision awaiting principals' signatures (``proposal`` null if none)."""
+
+    proposal: AppealProposal | None
 
 
 class NominationsOut(BaseModel):
@@ -430,7 +436,7 @@ def decide_appeal(
     """The key's principal decides the appeal, final and binding, signed with its reviewer
     key (R16). The responsible principals of all parties decide together: one key decides
     alone only when it is every party's principal (otherwise the library refuses, naming
-    them)."""
+    them: the principals then decide in turn through ``/appeal/proposals``)."""
     principal_id = caller(request).principal_id
     assert principal_id is not None  # a reviewer key is always bound to a principal
     with write_gate(state):
@@ -455,6 +461,85 @@ def appeal_as_reviewer(
     )
 
 
+@get(
+    "/disputes/{dispute_id:str}/appeal/proposal",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    responses=_READ_ERRORS,
+    tags=_TAGS,
+)
+def get_appeal_proposal(
+    request: Request[object, object, State], state: State, dispute_id: DisputeId
+) -> AppealProposalOut:
+    """The pending appeal decision: its §6 draft, who has signed it, who still must (R16)."""
+    _reader(request, state, dispute_id)
+    return AppealProposalOut(proposal=_tiers(state).appeal.pending_appeal(dispute_id))
+
+
+@post(
+    "/disputes/{dispute_id:str}/appeal/proposals",
+    guards=[allow(Role.REVIEWER)],
+    sync_to_thread=True,
+    status_code=201,
+    responses=_STEP_ERRORS,
+    tags=_TAGS,
+)
+def propose_appeal(
+    request: Request[object, object, State],
+    state: State,
+    dispute_id: DisputeId,
+    data: JSONBody[AppealDecisionIn],
+) -> AppealProposal:
+    """The key's principal proposes the final decision, signed with its reviewer key; it
+    replaces any pending proposal (whose signatures are dropped). The other responsible
+    principals co-sign it; a principal responsible for every party decides at once (R16)."""
+    principal_id = caller(request).principal_id
+    assert principal_id is not None  # a reviewer key is always bound to a principal
+    return propose_appeal_as_reviewer(
+        accord_of(state), dispute_id, principal_id, outcome=data.outcome, reasoning=data.reasoning
+    )
+
+
+@post(
+    "/disputes/{dispute_id:str}/appeal/proposals/{proposal_id:str}/signatures",
+    guards=[allow(Role.REVIEWER)],
+    sync_to_thread=True,
+    status_code=201,
+    responses=_STEP_ERRORS,
+    tags=_TAGS,
+)
+def sign_appeal(
+    request: Request[object, object, State],
+    state: State,
+    dispute_id: DisputeId,
+    proposal_id: Annotated[str, Parameter(max_length=256, pattern=ID_PATTERN)],
+) -> AppealProposal:
+    """The key's principal co-signs the pending proposal; the last responsible principal's
+    signature resolves the dispute, final and binding (``resolution`` in the answer, R16)."""
+    principal_id = caller(request).principal_id
+    assert principal_id is not None  # a reviewer key is always bound to a principal
+    return sign_appeal_as_reviewer(accord_of(state), dispute_id, principal_id, proposal_id)
+
+
+def propose_appeal_as_reviewer(
+    accord: Accord, dispute_id: str, principal_id: str, *, outcome: str, reasoning: str
+) -> AppealProposal:
+    """Propose the appeal decision as ``principal_id``, signed with their reviewer key from the
+    server's key folder (R16): the adapter the API route and the dispute page share."""
+    signer = reviewer_signer(accord, principal_id)
+    return accord.disputes.tiers.appeal.propose_appeal(
+        dispute_id, signer, outcome=outcome, reasoning=reasoning
+    )
+
+
+def sign_appeal_as_reviewer(
+    accord: Accord, dispute_id: str, principal_id: str, proposal_id: str
+) -> AppealProposal:
+    """Co-sign the pending appeal proposal as ``principal_id`` (their reviewer key, R16)."""
+    signer = reviewer_signer(accord, principal_id)
+    return accord.disputes.tiers.appeal.sign_appeal(dispute_id, signer, proposal_id)
+
+
 ROUTES = [
     get_negotiation,
     propose,
@@ -472,5 +557,8 @@ ROUTES = [
     tally,
     sign_resolution,
     decide_appeal,
+    get_appeal_proposal,
+    propose_appeal,
+    sign_appeal,
 ]
 """Every route of this file, for ``create_app``."""

@@ -3,9 +3,12 @@ deciding a human appeal in the reviewer's own words.
 
 Reads are the library's (``Accord.disputes.list`` / ``show``, ``disputes.objections``); a stay
 is ordered by the signed-in reviewer's principal through the same call as
-``POST /api/v1/objections/{id}/stay`` (``stay_as_reviewer``), and an appeal decided through the
-same call as ``POST /api/v1/disputes/{id}/appeal/decision`` (``appeal_as_reviewer``: a
-free-text outcome, R16) — never by a name from the form.
+``POST /api/v1/objections/{id}/stay`` (``stay_as_reviewer``), and an appeal decided in the
+reviewer's own words (R16) through the same calls as ``POST /api/v1/disputes/{id}/appeal/
+proposals`` (``propose_appeal_as_reviewer``: the reviewer's principal proposes and signs; a
+principal responsible for every party decides at once) and ``…/proposals/{proposal_id}/
+signatures`` (``sign_appeal_as_reviewer``: another responsible principal co-signs the pending
+proposal the page shows; the last signature decides) — never by a name from the form.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from accord.api.deciding import stay_as_reviewer
 from accord.api.dispute_schemas import DISPUTE_ID_PATTERN
 from accord.api.errors import status_for
 from accord.api.routes._state import accord_of
-from accord.api.routes.dispute_tiers import appeal_as_reviewer
+from accord.api.routes.dispute_tiers import propose_appeal_as_reviewer, sign_appeal_as_reviewer
 from accord.api.ui.fragments import fragment
 from accord.api.ui.pages import Form
 from accord.api.ui.session import signed_in
@@ -59,8 +62,16 @@ class AppealForm(BaseModel):
     reasoning: Annotated[str, Field(max_length=MAX_TEXT)] = ""
 
 
+class AppealSignatureForm(BaseModel):
+    """The pending proposal the reviewer co-signs (as the page showed it: a replaced one is
+    refused, R16); who signs is the session's reviewer."""
+
+    model_config = ConfigDict(extra="ignore")
+    proposal_id: Annotated[str, Field(max_length=64, pattern=r"^[^\s\x00]*$")] = ""
+
+
 _STAY: Final = {"heading": "Stay", "stay": None}
-_APPEAL: Final = {"heading": "Appeal decision", "resolution": None}
+_APPEAL: Final = {"heading": "Appeal decision", "proposal": None}
 
 
 def _lines(text: str) -> str:
@@ -118,6 +129,10 @@ def dispute_page(
         stored = accord.disputes.show(dispute_id)
     except AccordError as exc:
         return _cannot(reviewer, "No such dispute", exc)
+    at_appeal = (
+        stored.resolution is None
+        and stored.record.current_escalation_level.value == Tier.HUMAN_APPEAL.value
+    )
     return Template(
         "dispute.html",
         context={
@@ -127,8 +142,10 @@ def dispute_page(
             "resolution": stored.resolution,
             "objections": accord.disputes.objections.of_dispute(dispute_id),
             "max_reason": MAX_REASON_CHARS,
-            "at_appeal": stored.resolution is None
-            and stored.record.current_escalation_level.value == Tier.HUMAN_APPEAL.value,
+            "at_appeal": at_appeal,
+            "appeal_proposal": (
+                accord.disputes.tiers.appeal.pending_appeal(dispute_id) if at_appeal else None
+            ),
             "max_text": MAX_TEXT,
         },
     )
@@ -165,14 +182,15 @@ def appeal_page(
     dispute_id: DisputeId,
     data: Annotated[AppealForm, Form],
 ) -> Response[Any]:
-    """Decide the appeal as the signed-in reviewer, the outcome in their own words (R16);
-    answers the decision fragment."""
+    """Propose the appeal decision as the signed-in reviewer, the outcome in their own words
+    (R16): it decides at once when they are every party's principal, else it waits for the
+    others' signatures; answers the decision fragment."""
     reviewer = signed_in(request)
     if reviewer is None:
         context: dict[str, Any] = {"error": "your session has ended: sign in again"}
         return fragment(request, "_appeal.html", {**context, **_APPEAL}, 401)
     try:
-        resolution = appeal_as_reviewer(
+        proposal = propose_appeal_as_reviewer(
             accord_of(state),
             dispute_id,
             cast(str, reviewer.principal_id),
@@ -182,5 +200,29 @@ def appeal_page(
     except AccordError as exc:
         context = {"reviewer": reviewer, "error": exc.message, "code": exc.code, **_APPEAL}
         return fragment(request, "_appeal.html", context, status_for(exc))
-    context = {"reviewer": reviewer, "error": None, **_APPEAL, "resolution": resolution}
+    context = {"reviewer": reviewer, "error": None, **_APPEAL, "proposal": proposal}
+    return fragment(request, "_appeal.html", context)
+
+
+@post("/disputes/{dispute_id:str}/appeal/sign", include_in_schema=False, sync_to_thread=True)
+def appeal_sign_page(
+    request: Request[Any, Any, State],
+    state: State,
+    dispute_id: DisputeId,
+    data: Annotated[AppealSignatureForm, Form],
+) -> Response[Any]:
+    """Co-sign the pending appeal proposal as the signed-in reviewer (R16); the last
+    responsible principal's signature decides. Answers the decision fragment."""
+    reviewer = signed_in(request)
+    if reviewer is None:
+        context: dict[str, Any] = {"error": "your session has ended: sign in again"}
+        return fragment(request, "_appeal.html", {**context, **_APPEAL}, 401)
+    try:
+        proposal = sign_appeal_as_reviewer(
+            accord_of(state), dispute_id, cast(str, reviewer.principal_id), data.proposal_id
+        )
+    except AccordError as exc:
+        context = {"reviewer": reviewer, "error": exc.message, "code": exc.code, **_APPEAL}
+        return fragment(request, "_appeal.html", context, status_for(exc))
+    context = {"reviewer": reviewer, "error": None, **_APPEAL, "proposal": proposal}
     return fragment(request, "_appeal.html", context)

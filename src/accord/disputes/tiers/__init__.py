@@ -6,6 +6,7 @@ precedent (R23). :class:`DisputeTiers` bundles the three services."""
 from __future__ import annotations
 
 from accord.disputes.tiers.appeal import HumanAppeal
+from accord.disputes.tiers.appeal_proposal import AppealProposal
 from accord.disputes.tiers.arbitration import Arbitration
 from accord.disputes.tiers.credentials import UnknownActor, acting_agent
 from accord.disputes.tiers.dispute_port import DisputeDesk, TierDispute
@@ -17,6 +18,7 @@ from accord.disputes.tiers.settings import ArbitratorSettings, PoolMemberSetting
 from accord.disputes.tiers.tier_context import TierContext
 
 __all__ = [
+    "AppealProposal",
     "Arbitration",
     "ArbitratorSettings",
     "DisputeDesk",
