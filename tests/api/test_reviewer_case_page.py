@@ -189,7 +189,21 @@ def test_a_reviewer_writes_an_outcome_on_the_case_page_and_the_case_settles_on_i
     assert case.decision is not None
     assert case.decision.answer == "neither:\nrefund 9,000"
     assert 'id="written-outcome"' in client.get(f"/cases/{item_id}").text
+    assert "written: neither:\nrefund 9,000" in client.get("/history").text
     accord.verify()
+
+
+def test_a_written_outcome_is_shown_escaped(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord, escalated: Case
+) -> None:
+    item_id = str(escalated.approval_item_id)
+    _sign_in(client, tokens.reviewer)
+    page = client.get(f"/cases/{item_id}").text
+    form = {"verdict": "outcome", "outcome": "<b>half</b>", "reasoning": "r"}
+    answer = client.post(f"/cases/{item_id}/decision", data={**form, "_csrf_token": _csrf(page)})
+    assert answer.status_code == 200, answer.text
+    assert "&lt;b&gt;half&lt;/b&gt;" in answer.text
+    assert "<b>half</b>" not in client.get(f"/cases/{item_id}").text
 
 
 def test_a_written_outcome_without_its_csrf_token_is_refused_and_decides_nothing(
