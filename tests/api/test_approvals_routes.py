@@ -7,6 +7,7 @@ from litestar.testing import TestClient
 
 from accord.api import ApiKeyStore
 from accord.app import Accord
+from accord.approvals import MAX_WRITTEN_OUTCOME_CHARS
 from accord.crypto.keyring import role_key_name
 from accord.disputes import Case
 from tests.api.conftest import Tokens, bearer
@@ -241,6 +242,9 @@ def test_an_outcome_beside_a_choice_or_a_denial_or_a_blank_one_is_422_naming_out
     ):
         answer = client.post(path, json=body, headers=bearer(tokens.reviewer))
         assert (answer.status_code, answer.json()["field"]) == (422, "outcome"), body
+    too_long = {"outcome": "x" * (MAX_WRITTEN_OUTCOME_CHARS + 1), "reasoning": "r"}
+    answer = client.post(path, json=too_long, headers=bearer(tokens.reviewer))
+    assert (answer.status_code, answer.json()["field"]) == (400, "outcome")  # the body's bound
     assert accord.approvals.get(str(escalated.approval_item_id)).is_pending
 
 
