@@ -11,6 +11,7 @@ stored by PostgreSQL.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated
 
 from pydantic import AfterValidator, Field
@@ -30,6 +31,19 @@ def printable_problem(value: str) -> str | None:
         return None
     index, char = next((i, c) for i, c in enumerate(value) if not c.isprintable())
     return f"{PRINTABLE_RULE} (U+{ord(char):04X} at character {index})"
+
+
+_LINE_BREAKS = re.compile(r"[\n\t]")
+
+
+def prose_problem(value: str) -> str | None:
+    """``None`` when ``value`` is printable text apart from newlines and tabs (free prose a
+    person writes: a holding, a written outcome), else the rule naming the first bad
+    character."""
+    problem = printable_problem(_LINE_BREAKS.sub(" ", value))
+    if problem is None:
+        return None
+    return f"{problem}; prose may hold newlines and tabs, no other control character"
 
 
 def _check_printable(value: str) -> str:

@@ -7,6 +7,7 @@ from litestar.testing import TestClient
 
 from accord.api import ApiKeyStore
 from accord.app import Accord
+from accord.approvals import MAX_WRITTEN_OUTCOME_CHARS
 from accord.crypto.keyring import role_key_name
 from accord.disputes import Case
 from tests.api.conftest import Tokens, bearer
@@ -208,3 +209,74 @@ def test_a_batch_with_neither_choice_nor_deny_is_refused_before_anything_is_deci
         headers=bearer(tokens.agent),
     )
     assert agent.status_code == 403
+
+
+def test_a_reviewer_writes_an_outcome_and_the_case_settles_on_it(
+    client: TestClient[Litestar], tokens: Tokens, escalated: Case, accord: Accord
+) -> None:
+    written = "neither: refund 9,000 and re-check the chargebacks"
+    answer = client.post(
+        f"/api/v1/approvals/{escalated.approval_item_id}/decision",
+        json={"outcome": written, "reasoning": "half is within policy"},
+        headers=bearer(tokens.reviewer),
+    )
+    assert answer.status_code == 200, answer.text
+    decision = answer.json()["decision"]
+    assert (decision["choice"], decision["written_outcome"]) == (None, written)
+    settled = accord.cases.get(escalated.case_id)
+    assert settled.status.value == "settled"
+    assert settled.decision is not None
+    assert (settled.decision.answer, settled.decision.winners) == (written, ())
+    assert accord.verify().entries > 0
+
+
+def test_an_outcome_beside_a_choice_or_a_denial_or_a_blank_one_is_422_naming_outcome(
+    client: TestClient[Litestar], tokens: Tokens, escalated: Case, accord: Accord
+) -> None:
+    path = f"/api/v1/approvals/{escalated.approval_item_id}/decision"
+    for body in (
+        {"outcome": "use 42", "choice": "reject", "reasoning": "r"},
+        {"outcome": "use 42", "deny": True, "reasoning": "r"},
+        {"outcome": "  ", "reasoning": "r"},
+        {"outcome": "use\u202e 42", "reasoning": "r"},
+    ):
+        answer = client.post(path, json=body, headers=bearer(tokens.reviewer))
+        assert (answer.status_code, answer.json()["field"]) == (422, "outcome"), body
+    too_long = {"outcome": "x" * (MAX_WRITTEN_OUTCOME_CHARS + 1), "reasoning": "r"}
+    answer = client.post(path, json=too_long, headers=bearer(tokens.reviewer))
+    assert (answer.status_code, answer.json()["field"]) == (400, "outcome")  # the body's bound
+    assert accord.approvals.get(str(escalated.approval_item_id)).is_pending
+
+
+def test_a_batch_decides_a_written_outcome_and_refuses_a_doubled_one_by_its_index(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord
+) -> None:
+    first, second = _queue_two(accord)
+    doubled = client.post(
+        "/api/v1/approvals/decisions",
+        json={
+            "decisions": [
+                {"item_id": first, "outcome": "refund half", "reasoning": "policy"},
+                {"item_id": second, "outcome": "x", "deny": True, "reasoning": "r"},
+            ]
+        },
+        headers=bearer(tokens.reviewer),
+    )
+    assert (doubled.status_code, doubled.json()["field"]) == (422, "decisions[1].outcome")
+    assert accord.approvals.get(first).is_pending
+    answer = client.post(
+        "/api/v1/approvals/decisions",
+        json={
+            "decisions": [
+                {"item_id": first, "outcome": "refund half", "reasoning": "policy"},
+                {"item_id": second, "choice": "reject", "reasoning": "chargebacks"},
+            ]
+        },
+        headers=bearer(tokens.reviewer),
+    )
+    results = answer.json()["results"]
+    assert [r["outcome"] for r in results] == ["decided", "decided"]
+    assert results[0]["item"]["decision"]["written_outcome"] == "refund half"
+    case = accord.cases.get(accord.approvals.get(first).case_id)
+    assert case.decision is not None
+    assert case.decision.answer == "refund half"

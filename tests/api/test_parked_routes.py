@@ -180,3 +180,23 @@ def test_a_park_body_with_an_unknown_field_or_a_missing_case_is_refused(
     assert missing.status_code == 404
     no_task = client.get("/api/v1/parked/park:nope", headers=bearer(tokens.agent))
     assert no_task.status_code == 404
+
+
+def test_a_parked_task_resumes_over_http_with_the_reviewers_written_outcome(
+    client: TestClient[Litestar], tokens: Tokens, escalated: Case
+) -> None:
+    task_id = _park(client, tokens.agent, escalated, step=4)
+    decided = client.post(
+        f"/api/v1/approvals/{escalated.approval_item_id}/decision",
+        json={"outcome": "refund half, then re-check", "reasoning": "policy"},
+        headers=bearer(tokens.reviewer),
+    )
+    assert decided.status_code == 200, decided.text
+    answer = client.get(
+        f"/api/v1/parked/{task_id}/decision", params={"wait": 0}, headers=bearer(tokens.agent)
+    ).json()
+    assert answer["resumed"] is True
+    resumption = answer["resumption"]
+    assert resumption["context"] == {"step": 4}
+    assert resumption["decision"]["written_outcome"] == "refund half, then re-check"
+    assert resumption["decision"]["choice"] is None

@@ -159,3 +159,82 @@ def test_the_case_page_timeline_shows_the_deadline_the_case_waits_on(
     _sign_in(client, tokens.reviewer)
     page = client.get(f"/cases/{escalated.approval_item_id}").text
     assert "<strong>escalation_deadline</strong>" in page
+
+
+def test_a_reviewer_writes_an_outcome_on_the_case_page_and_the_case_settles_on_it(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord, escalated: Case
+) -> None:
+    item_id = str(escalated.approval_item_id)
+    _sign_in(client, tokens.reviewer)
+    page = client.get(f"/cases/{item_id}").text
+    assert 'id="choice-outcome" value="outcome"' in page
+    assert '<textarea id="outcome" name="outcome"' in page
+    answer = client.post(
+        f"/cases/{item_id}/decision",
+        data={
+            "verdict": "outcome",
+            "outcome": "neither:\r\nrefund 9,000",
+            "preset": "Within policy limits",
+            "_csrf_token": _csrf(page),
+        },
+    )
+    assert answer.status_code == 200, answer.text
+    assert "neither:\nrefund 9,000" in answer.text
+    assert "(your written outcome)" in answer.text
+    decision = accord.approvals.get(item_id).decision
+    assert decision is not None
+    assert (decision.choice, decision.written_outcome) == (None, "neither:\nrefund 9,000")
+    case = accord.cases.get(escalated.case_id)
+    assert case.status.value == "settled"
+    assert case.decision is not None
+    assert case.decision.answer == "neither:\nrefund 9,000"
+    assert 'id="written-outcome"' in client.get(f"/cases/{item_id}").text
+    assert "written: neither:\nrefund 9,000" in client.get("/history").text
+    accord.verify()
+
+
+def test_a_written_outcome_is_shown_escaped(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord, escalated: Case
+) -> None:
+    item_id = str(escalated.approval_item_id)
+    _sign_in(client, tokens.reviewer)
+    page = client.get(f"/cases/{item_id}").text
+    form = {"verdict": "outcome", "outcome": "<b>half</b>", "reasoning": "r"}
+    answer = client.post(f"/cases/{item_id}/decision", data={**form, "_csrf_token": _csrf(page)})
+    assert answer.status_code == 200, answer.text
+    assert "&lt;b&gt;half&lt;/b&gt;" in answer.text
+    assert "<b>half</b>" not in client.get(f"/cases/{item_id}").text
+
+
+def test_a_written_outcome_without_its_csrf_token_is_refused_and_decides_nothing(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord, escalated: Case
+) -> None:
+    item_id = str(escalated.approval_item_id)
+    _sign_in(client, tokens.reviewer)
+    answer = client.post(
+        f"/cases/{item_id}/decision",
+        data={"verdict": "outcome", "outcome": "refund half", "reasoning": "policy"},
+    )
+    assert answer.status_code == 403
+    assert accord.approvals.get(item_id).is_pending
+
+
+def test_an_outcome_beside_a_position_or_a_blank_one_is_refused_on_the_page(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord, escalated: Case
+) -> None:
+    item_id = str(escalated.approval_item_id)
+    _sign_in(client, tokens.reviewer)
+    csrf = _csrf(client.get(f"/cases/{item_id}").text)
+    path = f"/cases/{item_id}/decision"
+    both = client.post(
+        path,
+        data={"verdict": "1", "outcome": "refund half", "reasoning": "r", "_csrf_token": csrf},
+    )
+    assert both.status_code == 422
+    assert "not both" in both.text
+    blank = client.post(
+        path, data={"verdict": "outcome", "outcome": " ", "reasoning": "r", "_csrf_token": csrf}
+    )
+    assert blank.status_code == 422
+    assert "outcome must be 1 to 5,000 characters" in blank.text
+    assert accord.approvals.get(item_id).is_pending

@@ -100,6 +100,29 @@ def test_decide_needs_exactly_one_of_choice_or_deny(run: Run, queued: str) -> No
     assert "denied" in denied.output
 
 
+def test_a_person_decides_with_a_written_outcome_and_the_case_settles_on_it(
+    run: Run, queued: str
+) -> None:
+    key = ("--key", ALICE_KEY, "--db", DB, "--keys", "keys")
+    both = run("approvals", "decide", queued, "reject", "--outcome", "half", *key)
+    assert both.exit_code == 2
+    assert "exactly one of OPTION, --outcome or --deny" in both.output
+    blank = run("approvals", "decide", queued, "--outcome", "  ", *key)
+    assert (blank.exit_code, "outcome" in blank.output) == (1, True)
+    decided = run(
+        "approvals", "decide", queued, "--outcome", "refund half, then re-check",
+        "--reason", "policy", *key,
+    )  # fmt: skip
+    assert decided.exit_code == 0, decided.output
+    assert "the written outcome 'refund half, then re-check' by human:alice" in decided.output
+    cases = json.loads(run("cases", "--json", "--db", DB, "--keys", "keys").stdout)
+    assert (cases[0]["status"], cases[0]["winner"]) == ("settled", None)
+    shown = json.loads(run("case", cases[0]["case_id"], "--db", DB, "--keys", "keys").stdout)
+    assert shown["decision"]["answer"] == "refund half, then re-check"
+    verified = run("verify", "--db", DB, "--keys", "keys", "--json")
+    assert verified.exit_code == 0, verified.output
+
+
 def test_without_a_key_the_os_login_never_decides_unless_the_config_opts_in(
     run: Run, queued: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:

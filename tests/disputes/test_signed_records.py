@@ -126,6 +126,11 @@ def _resolved_record() -> dict[str, Any]:
         ({"winner": "z", "winners": ["z"]}, "not parties"),
         ({"winner": "b"}, "not among the winners"),
         ({"decided_at": "2026-11-29T12:09:00.000000Z"}, "one clock read"),
+        ({"winner": None}, "only a person's written outcome names no winner"),
+        (
+            {"winner": None, "winners": [], "resolution_type": "timeout"},
+            "only a person's written outcome names no winner",
+        ),
     ],
 )
 def test_a_resolved_record_names_a_winner_among_the_parties_at_one_instant(

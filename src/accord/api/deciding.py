@@ -34,26 +34,31 @@ def decide_as_reviewer(
     choice: str | None,
     deny: bool,
     reasoning: str,
+    outcome: str | None = None,
 ) -> ApprovalItem:
     """Decide ``item_id`` as ``principal_id``, signed with their reviewer key; compare-and-set
-    (a second decision raises ``approvals.already_decided`` naming the first)."""
+    (a second decision raises ``approvals.already_decided`` naming the first). Exactly one of
+    ``choice``, ``outcome`` (the reviewer's written outcome) or ``deny``."""
     return accord.decide(
         item_id,
         reviewer_signer(accord, principal_id),
-        choice=None if deny else choice,
+        choice=choice,
         deny=deny,
         reason=reasoning,
+        outcome=outcome,
     )
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """One item's verdict in a batch: a choice, or ``deny``, with the reasoning."""
+    """One item's verdict in a batch: a choice, a written outcome, or ``deny``, with the
+    reasoning."""
 
     item_id: str
     choice: str | None
     deny: bool
     reasoning: str
+    outcome: str | None = None
 
 
 def decide_each(
@@ -73,6 +78,7 @@ def decide_each(
                 choice=verdict.choice,
                 deny=verdict.deny,
                 reasoning=verdict.reasoning,
+                outcome=verdict.outcome,
             )
         except AccordError as refused:
             if status_for(refused) >= 500:

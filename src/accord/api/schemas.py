@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from accord.approvals import ApprovalItem, ParkedTask, Resumption
+from accord.approvals import MAX_WRITTEN_OUTCOME_CHARS, ApprovalItem, ParkedTask, Resumption
 from accord.boundary import Boundary, ProbeAttempt
 from accord.crypto import RecordSignature
 from accord.disputes import Case, DissentRecord
@@ -55,10 +55,18 @@ class SettleBatchIn(_In):
     requests: Annotated[list[SettleIn], Field(min_length=1, max_length=100)]
 
 
+WrittenOutcome = Annotated[
+    str, Field(min_length=1, max_length=MAX_WRITTEN_OUTCOME_CHARS, pattern=NO_NUL)
+]
+"""A reviewer's own outcome; the library refuses blank or non-printable text (422)."""
+
+
 class DecideIn(_In):
-    """Choose one of the item's options, or deny them all; reasoning is required."""
+    """Choose one of the item's options, write an outcome of your own, or deny them all
+    (exactly one); reasoning is required."""
 
     choice: Short | None = None
+    outcome: WrittenOutcome | None = None
     deny: bool = False
     reasoning: Annotated[str, Field(min_length=1, max_length=5_000)]
 

@@ -22,6 +22,7 @@ from accord.approvals import (
     TaskHandle,
     UnconfiguredReviewer,
 )
+from accord.approvals.transitions import refuse_unless_one_decision
 from accord.auditor import verify_database
 from accord.boundary import Boundary, BoundaryService, CloseReport
 from accord.clock import Clock
@@ -346,18 +347,25 @@ class Accord:
         choice: str | None = None,
         deny: bool = False,
         reason: str = "",
+        outcome: str | None = None,
     ) -> ApprovalItem:
         """A reviewer's signed decision on an approval item; the case settles in the same
-        transaction. ``reviewer`` is a :class:`Reviewer` or a reviewer key's signer."""
+        transaction. ``reviewer`` is a :class:`Reviewer` or a reviewer key's signer.
+
+        Give exactly one of ``choice`` (one of the item's options), ``outcome`` (the
+        reviewer's own outcome in words, e.g. "neither: use 42 and re-run the check": the case
+        settles on it, every agent overruled) or ``deny=True``."""
         self._refuse_if_read_only("decide")
+        refuse_unless_one_decision(choice=choice, outcome=outcome, deny=deny)
         if isinstance(reviewer, Ed25519Signer):
             reviewer = self.reviewer(reviewer)
         return self.approvals.decide(
             item_id,
             reviewer,
             outcome="denied" if deny else "approved",
-            choice=None if deny else choice,
+            choice=choice,
             reason=reason,
+            written_outcome=outcome,
         )
 
     def sweep(self) -> list[ApprovalItem]:

@@ -16,6 +16,7 @@ from accord.approvals.events import (
 )
 from accord.approvals.item import (
     MAX_OPTION_TEXT_CHARS,
+    MAX_WRITTEN_OUTCOME_CHARS,
     OPTION_LABEL_MAX_CHARS,
     TIMEOUT_DECIDER,
     ApprovalDecision,
@@ -63,6 +64,7 @@ __all__ = [
     "APPROVAL_EXPIRED",
     "APPROVAL_REQUESTED",
     "MAX_OPTION_TEXT_CHARS",
+    "MAX_WRITTEN_OUTCOME_CHARS",
     "OPTION_LABEL_MAX_CHARS",
     "TIMEOUT_DECIDER",
     "AlreadyDecided",

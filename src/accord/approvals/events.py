@@ -56,6 +56,8 @@ def transition(before: ApprovalItem, after: ApprovalItem) -> Event:
             "decided_at": isoformat(decision.decided_at),
             "via": decision.via,
         }
+        if decision.written_outcome is not None:  # absent otherwise: choice and deny bytes stay
+            record["written_outcome"] = decision.written_outcome
         if decision.via == "timeout":
             record["escalation_step"] = before.escalation_step
             record["missed_deadline"] = _iso_or_none(before)

@@ -24,6 +24,10 @@ MAX_OPTION_TEXT_CHARS = 10_000_000
 """The longest full option text an item carries: the largest agent output settle is meant to
 accept (keep in step with the settle output size limit)."""
 
+MAX_WRITTEN_OUTCOME_CHARS = 5_000
+"""The longest outcome a person may write instead of choosing an option (the reasoning's
+bound on the HTTP body)."""
+
 Option = Annotated[str, Field(min_length=1, max_length=OPTION_LABEL_MAX_CHARS)]
 OptionText = Annotated[str, Field(min_length=1, max_length=MAX_OPTION_TEXT_CHARS)]
 
@@ -39,12 +43,16 @@ class ApprovalStatus(StrEnum):
 
 
 class ApprovalDecision(BaseModel):
-    """How an item was closed: by a person (``via="human"``) or by its timeout policy."""
+    """How an item was closed: by a person (``via="human"``) or by its timeout policy.
+
+    A person approves one of the options (``choice``), denies them all, or approves an outcome
+    of their own (``written_outcome``, with no ``choice``): the case settles on that text."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     outcome: Literal["approved", "denied", "expired"]
     choice: str | None = None
+    written_outcome: str | None = None
     decided_by: Annotated[str, Field(min_length=1, max_length=256)]
     reason: str = ""
     decided_at: AwareDatetime
@@ -57,6 +65,10 @@ class ApprovalDecision(BaseModel):
                 raise ValueError(f"a timeout records outcome 'expired' by {TIMEOUT_DECIDER!r}")
         elif self.outcome == "expired" or self.decided_by.startswith(SYSTEM_PREFIX):
             raise ValueError("a human decision approves or denies, by a non-system principal")
+        if self.written_outcome is not None and (
+            self.via != "human" or self.outcome != "approved" or self.choice is not None
+        ):
+            raise ValueError("a written outcome is a person's approval, in place of a choice")
         return self
 
 

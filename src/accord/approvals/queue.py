@@ -217,8 +217,12 @@ class ApprovalQueue:
         outcome: HumanOutcome,
         choice: str | None = None,
         reason: str = "",
+        written_outcome: str | None = None,
     ) -> ApprovalItem:
         """Close a pending item by an authenticated reviewer; exactly one decision ever wins.
+
+        ``written_outcome`` approves the reviewer's own outcome in place of a ``choice``
+        (printable prose, at most ``MAX_WRITTEN_OUTCOME_CHARS``); the signed record carries it.
 
         The ``approval_decided`` record carries the reviewer's signature. Raises
         ``approvals.already_decided`` (naming who decided) if the item is closed,
@@ -243,6 +247,7 @@ class ApprovalQueue:
                 choice=choice,
                 reason=reason,
                 now=self._clock.now(),
+                written_outcome=written_outcome,
             )
             self._compare_and_set(conn, before, after)
             self._disarm(conn, after)

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from accord.approvals.item import (
+    MAX_WRITTEN_OUTCOME_CHARS,
     TIMEOUT_DECIDER,
     ApprovalDecision,
     ApprovalItem,
@@ -21,6 +22,7 @@ from accord.approvals.principal import Principal
 from accord.approvals.refusals import ConflictedDecider, DecisionForbidden, already_decided
 from accord.clock import isoformat
 from accord.errors import ValidationError
+from accord.printable import prose_problem
 
 
 def refuse_unless_pending(item: ApprovalItem) -> None:
@@ -53,8 +55,11 @@ def decided_by_human(
     choice: str | None,
     reason: str,
     now: datetime,
+    written_outcome: str | None = None,
 ) -> ApprovalItem:
-    """``item`` closed by ``principal``; refuses closed items, unknown choices and wrong roles."""
+    """``item`` closed by ``principal``; refuses closed items, unknown choices, a written
+    outcome that is not printable prose within bounds (or beside a choice or a denial) and
+    wrong roles."""
     refuse_unless_pending(item)
     if outcome not in ("approved", "denied"):
         raise ValidationError(
@@ -62,6 +67,16 @@ def decided_by_human(
             field="outcome",
             rule="one of approved, denied",
         )
+    if written_outcome is not None:
+        check_written_outcome(written_outcome)
+        if outcome != "approved" or choice is not None:
+            raise ValidationError(
+                "a written outcome replaces the choice: give it alone, not with a choice or "
+                "a denial",
+                code="approvals.invalid",
+                field="written_outcome",
+                rule=ONE_DECISION_RULE,
+            )
     if choice is not None and choice not in item.options:
         raise ValidationError(
             f"choice {choice!r} is not one of the options {list(item.options)}",
@@ -81,12 +96,52 @@ def decided_by_human(
     decision = ApprovalDecision(
         outcome=outcome,
         choice=choice,
+        written_outcome=written_outcome,
         decided_by=principal.principal_id,
         reason=reason,
         decided_at=now,
         via="human",
     )
     return _closed(item, ApprovalStatus(outcome), decision)
+
+
+ONE_DECISION_RULE = "exactly one of choice, outcome (a written outcome) or deny"
+
+
+def check_written_outcome(text: str, field: str = "written_outcome") -> None:
+    """Refuse a written outcome that is blank, longer than ``MAX_WRITTEN_OUTCOME_CHARS`` or
+    not printable prose (newlines and tabs allowed), naming ``field``."""
+    if not isinstance(text, str) or not text.strip() or len(text) > MAX_WRITTEN_OUTCOME_CHARS:
+        raise ValidationError(
+            f"{field} must be 1 to {MAX_WRITTEN_OUTCOME_CHARS:,} characters of text",
+            code="approvals.invalid",
+            field=field,
+            rule=f"non-blank text of at most {MAX_WRITTEN_OUTCOME_CHARS:,} characters",
+        )
+    problem = prose_problem(text)
+    if problem is not None:
+        raise ValidationError(
+            f"{field}: {problem}", code="approvals.invalid", field=field, rule=problem
+        )
+
+
+def refuse_unless_one_decision(
+    *, choice: str | None, outcome: str | None, deny: bool, prefix: str = ""
+) -> None:
+    """Refuse unless exactly one of ``choice``, ``outcome`` (a written outcome) or ``deny`` is
+    given, and a written outcome is bounded printable prose; the error names the field
+    (``prefix`` + ``outcome`` when an outcome was given beside another, else ``choice``)."""
+    given = [choice is not None, outcome is not None, deny]
+    if sum(given) != 1:
+        field = "outcome" if outcome is not None else "choice"
+        raise ValidationError(
+            f"give {ONE_DECISION_RULE}",
+            code="approvals.invalid",
+            field=prefix + field,
+            rule=ONE_DECISION_RULE,
+        )
+    if outcome is not None:
+        check_written_outcome(outcome, prefix + "outcome")
 
 
 def after_deadline(item: ApprovalItem, now: datetime) -> ApprovalItem:

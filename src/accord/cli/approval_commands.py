@@ -101,6 +101,14 @@ def approvals_decide(
     option: Annotated[str | None, typer.Argument(help="The option you approve.")] = None,
     choice: Annotated[str | None, typer.Option(help="Same as OPTION.")] = None,
     deny: Annotated[bool, typer.Option("--deny", help="Reject every option.")] = False,
+    outcome: Annotated[
+        str | None,
+        typer.Option(
+            "--outcome",
+            metavar="TEXT",
+            help="Your own outcome in words, instead of an option (the case settles on it).",
+        ),
+    ] = None,
     reason: Annotated[str, typer.Option(help="Why (kept in the ledger).")] = "",
     key: Annotated[
         Path | None,
@@ -114,14 +122,15 @@ def approvals_decide(
     keys: KeysOption = None,
     config: ConfigOption = None,
 ) -> None:
-    """Decide an item as the reviewer whose key you hold; the key signs the decision and the
-    case settles in the same transaction."""
+    """Decide an item as the reviewer whose key you hold — an option, your own outcome
+    (--outcome TEXT) or --deny; the key signs the decision and the case settles in the same
+    transaction."""
     if option is not None and choice is not None:
         report_problem("invalid input", "give OPTION or --choice, not both")
         raise typer.Exit(2)
     choice = option if option is not None else choice
-    if deny == (choice is not None):
-        report_problem("invalid input", "give exactly one of OPTION or --deny")
+    if (choice is not None) + (outcome is not None) + deny != 1:
+        report_problem("invalid input", "give exactly one of OPTION, --outcome or --deny")
         raise typer.Exit(2)
     accord = open_accord(config, db, keys)
     reviewer = _reviewer(accord, key)
@@ -132,6 +141,7 @@ def approvals_decide(
             choice=choice,
             deny=deny,
             reason=reason,
+            outcome=outcome,
         )
     except AccordError as exc:
         report_problem("refused", exc)
@@ -143,5 +153,6 @@ def approvals_decide(
     Console().print(
         f"{item.item_id}: {decision.outcome}"
         + (f" {decision.choice!r}" if decision.choice else "")
+        + (f" the written outcome {decision.written_outcome!r}" if decision.written_outcome else "")
         + f" by {decision.decided_by}"
     )

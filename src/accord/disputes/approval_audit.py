@@ -127,7 +127,15 @@ APPROVAL_DOCUMENT: Mapping[str, Callable[[ApprovalItem], Any] | FromCase | Unsig
     "current_role": lambda i: i.current_role,
     **{
         f"decision.{name}": _decision(name)
-        for name in ("outcome", "choice", "decided_by", "reason", "decided_at", "via")
+        for name in (
+            "outcome",
+            "choice",
+            "written_outcome",
+            "decided_by",
+            "reason",
+            "decided_at",
+            "via",
+        )
     },
     "version": lambda i: i.version,
 }

@@ -1,8 +1,8 @@
 """Where the approval queue meets cases and the ledger, inside the queue's own transaction.
 
 Every approval event is signed into the ledger; a decision or expiry on a case's item also
-finishes the case (settled on the chosen answer, or abandoned), signs that outcome and
-cancels the case's tier deadline.
+finishes the case (settled on the chosen answer or the person's written outcome, or
+abandoned), signs that outcome and cancels the case's tier deadline.
 """
 
 from __future__ import annotations
@@ -66,6 +66,7 @@ class ApprovalBridge:
             case,
             outcome=str(record["outcome"]),
             choice=record.get("choice"),
+            written_outcome=record.get("written_outcome"),
             decided_by=decided_by,
             reason=str(record.get("reason") or ""),
             decided_at=decided_at,

@@ -32,9 +32,24 @@ def fold_human_decision(
     decided_by: str,
     reason: str,
     decided_at: datetime,
+    written_outcome: str | None = None,
 ) -> Case:
-    """Settle the case on the chosen answer, or close it unsettled: status ``denied`` (a
-    person, or a timeout's deny action) or ``expired``, DCP status ``abandoned``."""
+    """Settle the case on the chosen answer or on the person's ``written_outcome`` (no agent
+    wins: every party dissents, overruled by the person), or close it unsettled: status
+    ``denied`` (a person, or a timeout's deny action) or ``expired``, DCP status
+    ``abandoned``."""
+    if outcome == "approved" and written_outcome is not None:
+        return settle_on_winner(
+            case,
+            winners=(),
+            answer=written_outcome,
+            rung="human",
+            tier=Tier.HUMAN_APPEAL,
+            confidence=1.0,
+            decided_by=decided_by,
+            reasoning=reason or f"outcome written by {decided_by}",
+            decided_at=decided_at,
+        ).case
     options = options_of(_dispute(case))
     # Only a person's approval picks an answer: a timeout's automatic action ("approve" or
     # "deny") is a policy word, not one of the options, even when an answer reads the same.

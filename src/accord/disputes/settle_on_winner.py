@@ -71,7 +71,8 @@ def settle_on_winner(
     """``case`` settled on ``winners`` at ``decided_at`` (the one clock read every time in it
     comes from).
 
-    ``lead`` (default: the most confident winner) is the decision's ``winner``; ``dissenters``
+    ``lead`` (default: the most confident winner; none when ``winners`` is empty — a person's
+    written outcome, which no party gave) is the decision's ``winner``; ``dissenters``
     (default: every party not among the winners, under ``rung``) each get a dissent record
     with ``reasoning``, ``decided_by`` and the debate's ``arguments``. ``department`` defaults
     to the case's; ``changes`` sets further fields of the settled case (attempts, strategy,
@@ -85,7 +86,7 @@ def settle_on_winner(
     if department is _KEEP:
         department = case.department
     decision = Decision(
-        winner=lead if lead is not None else lead_of(positions, winners),
+        winner=lead if lead is not None or not winners else lead_of(positions, winners),
         winners=winners,
         answer=answer,
         rung=rung,

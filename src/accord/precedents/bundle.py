@@ -9,7 +9,6 @@ is derived when reading and is not a field of the record.
 
 from __future__ import annotations
 
-import re
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -23,7 +22,7 @@ from accord.crypto.ed25519 import Ed25519Signer
 from accord.crypto.hashing import GENESIS
 from accord.crypto.record_signature import RecordSignature, sign_record, verify_record
 from accord.ids import new_id
-from accord.printable import PrintableId, printable_problem
+from accord.printable import PrintableId, prose_problem
 
 _UUID = r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 JURISPRUDENCE_ID_PATTERN = rf"^jur:{_UUID}$"
@@ -49,13 +48,11 @@ Timestamp = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\
 Label = Annotated[PrintableId, Field(max_length=MAX_LABEL_CHARS)]
 """A condition, tag, category or pattern: 1–256 printable characters."""
 
-_LINE_BREAKS = re.compile(r"[\n\t]")
-
 
 def _check_prose(value: str) -> str:
-    problem = printable_problem(_LINE_BREAKS.sub(" ", value))
+    problem = prose_problem(value)
     if problem is not None:
-        raise ValueError(f"{problem}; prose may hold newlines and tabs, no other control character")
+        raise ValueError(problem)
     return value
 
 

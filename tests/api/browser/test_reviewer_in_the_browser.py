@@ -132,3 +132,26 @@ def test_the_axe_check_finds_a_serious_violation_when_there_is_one(chromium: Any
     page = chromium.new_page()
     page.set_content('<html lang="en"><title>t</title><main><input type="text"></main></html>')
     assert any(line.startswith("label (critical)") for line in serious_violations(page))
+
+
+def test_a_reviewer_writes_an_outcome_by_keyboard_and_the_case_settles_on_it(
+    refund: Case, site_keys: ApiKeyStore, base_url: str, chromium: Any, site_accord: Accord
+) -> None:
+    from playwright.sync_api import expect
+
+    item_id = str(refund.approval_item_id)
+    _, token = site_keys.create("reviewer", principal_id="human:treasurer")
+    page = _sign_in(chromium, base_url, token)
+    page.goto(f"{base_url}/cases/{item_id}")
+    page.keyboard.press("w")  # write an outcome; focus moves to its field
+    expect(page.locator("#choice-outcome")).to_be_checked()
+    expect(page.locator("#outcome")).to_be_focused()
+    page.keyboard.type("refund 9,000 now, the rest after the audit")
+    page.get_by_label("Reasoning (kept in the signed ledger)").fill("half is within policy")
+    page.get_by_role("button", name="Decide").click()
+    expect(page.locator('[data-outcome="decided"]')).to_contain_text("refund 9,000 now")
+    page.screenshot(path=str(ARTIFACTS / "decided-written.png"), full_page=True)
+    settled = site_accord.cases.get(refund.case_id)
+    assert settled.decision is not None
+    assert settled.decision.answer == "refund 9,000 now, the rest after the audit"
+    assert serious_violations(page) == []

@@ -1,7 +1,7 @@
 """One database holding every kind of stored row the audit checks: cases settled at tier 1
-(numbers, structured outputs, within one department), agreed, merged, decided by a person,
-denied, expired by the sweeper, escalated along a chain and still pending; their parties,
-dissent and approval items; DCP-07 disputes through every tier (``_disputes``); boundaries
+(numbers, structured outputs, within one department), agreed, merged, decided by a person
+(on an option, and on an outcome the person wrote), denied, expired by the sweeper,
+escalated along a chain and still pending; their parties, dissent and approval items; DCP-07 disputes through every tier (``_disputes``); boundaries
 handed to a successor (one resolved after an inconclusive probe run, one pending) with their
 attempts; a DCP-07 dispute resolved, objected to and stayed by a reviewer; precedent bundles
 signed by the service key and by a registered arbitrator key, with conditions and a
@@ -118,11 +118,13 @@ def populate(tmp_path: Path, url: str, clock: FrozenClock) -> Accord:
     approved = accord.settle("refund", tied("approved", 1200, 1450), task_type="refunds")
     denied = accord.settle("discount", tied("denied", 5, 7), task_type="discounts")
     expired = accord.settle("priority", tied("expired", "high", "low"), task_type="triage")
-    items = [c.approval_item_id for c in (approved, denied, expired)]
+    written = accord.settle("rate", tied("written", 40, 90), task_type="rates")
+    items = [c.approval_item_id for c in (approved, denied, expired, written)]
     assert all(items)
     item = accord.approvals.get(items[0] or "")
     accord.decide(item.item_id, reviewer, choice=item.options[0], reason="the contract says so")
     accord.decide(items[1] or "", reviewer, deny=True, reason="neither")
+    accord.decide(items[3] or "", reviewer, outcome="neither: use 42", reason="the tariff")
     clock.advance(timedelta(minutes=31))
     assert accord.sweep()  # the chain offers the expired one to its next role
     escalated = accord.settle("sanctioned?", tied("escalated", True, False), task_type="sanctions")

@@ -22,8 +22,9 @@ from accord.api.schemas import (
     DecideIn,
 )
 from accord.approvals import ApprovalItem
+from accord.approvals.transitions import refuse_unless_one_decision
 from accord.disputes.case_pages import MAX_PAGE, QueueFilter, queue_page
-from accord.errors import AccordError, ValidationError
+from accord.errors import AccordError
 
 Filter = Annotated[str | None, Parameter(max_length=256)]
 
@@ -89,9 +90,10 @@ def decide(
     item_id: Annotated[str, Parameter(max_length=64)],
     data: JSONBody[DecideIn],
 ) -> ApprovalItem:
-    """Decide as the key's principal. Compare-and-set: a second decision gets 409 naming
-    the first."""
-    _check_one_of(data, "choice")
+    """Decide as the key's principal: ``choice`` (one of the options), ``outcome`` (your own
+    outcome in words; the case settles on it) or ``deny``. Compare-and-set: a second decision
+    gets 409 naming the first."""
+    _check_one_of(data)
     principal_id = caller(request).principal_id
     assert principal_id is not None  # a reviewer key is always bound to a principal
     return decide_as_reviewer(
@@ -101,6 +103,7 @@ def decide(
         choice=data.choice,
         deny=data.deny,
         reasoning=data.reasoning,
+        outcome=data.outcome,
     )
 
 
@@ -119,10 +122,13 @@ def decide_many(
     own compare-and-set decision and its own signed entry: one that is refused (already
     decided, a party of yours, unknown) is reported with its error and does not stop the rest."""
     for index, one in enumerate(data.decisions):
-        _check_one_of(one, f"decisions[{index}].choice")
+        _check_one_of(one, f"decisions[{index}].")
     principal_id = caller(request).principal_id
     assert principal_id is not None  # a reviewer key is always bound to a principal
-    verdicts = [Verdict(one.item_id, one.choice, one.deny, one.reasoning) for one in data.decisions]
+    verdicts = [
+        Verdict(one.item_id, one.choice, one.deny, one.reasoning, one.outcome)
+        for one in data.decisions
+    ]
     results = []
     for one, outcome in zip(
         data.decisions, decide_each(accord_of(state), principal_id, verdicts), strict=True
@@ -136,11 +142,9 @@ def decide_many(
     return BulkDecideOut(results=results)
 
 
-def _check_one_of(data: DecideIn, field: str) -> None:
-    if data.deny == (data.choice is not None):
-        raise ValidationError(
-            "give exactly one of choice or deny",
-            code="approvals.invalid",
-            field=field,
-            rule="exactly one of choice or deny: true",
-        )
+def _check_one_of(data: DecideIn, prefix: str = "") -> None:
+    """Exactly one of choice, outcome or deny, before anything is decided (a batch is refused
+    whole); the 422 names the field, with the batch index."""
+    refuse_unless_one_decision(
+        choice=data.choice, outcome=data.outcome, deny=data.deny, prefix=prefix
+    )

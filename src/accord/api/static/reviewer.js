@@ -102,6 +102,10 @@
       if (pick('input[name="verdict"][data-accel="' + key + '"]')) event.preventDefault();
     }
     else if (key === "0") { if (pick("#choice-deny")) event.preventDefault(); }
+    else if (key === "w" && pick("#choice-outcome")) {
+      document.getElementById("outcome").focus();
+      event.preventDefault();
+    }
     else if (/^[1-9]$/.test(key)) {
       if (pick('input[name="verdict"][data-key="' + key + '"]')) event.preventDefault();
     }

@@ -13,6 +13,7 @@ from accord.api.api_keys import ApiKey
 from accord.api.ui.diff import FieldRow, field_rows
 from accord.api.ui.reasons import PRESET_REASONS
 from accord.app import Accord
+from accord.approvals import MAX_WRITTEN_OUTCOME_CHARS
 from accord.conflicts import Evidence, Position
 from accord.disputes.case_timeline import case_timeline
 from accord.disputes.dcp.evidence_check import evidence_content_hash
@@ -106,6 +107,7 @@ def case_context(accord: Accord, item_id: str, reviewer: ApiKey) -> dict[str, An
         "timeline": case_timeline(case, item, accord.case_deadline(case.case_id)),
         "precedents": precedents,
         "presets": PRESET_REASONS,
+        "max_outcome_chars": MAX_WRITTEN_OUTCOME_CHARS,
         "option_agents": {
             option: [
                 p.agent

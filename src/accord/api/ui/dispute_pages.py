@@ -28,6 +28,7 @@ from accord.api.routes._state import accord_of
 from accord.api.routes.dispute_tiers import propose_appeal_as_reviewer, sign_appeal_as_reviewer
 from accord.api.ui.fragments import fragment
 from accord.api.ui.pages import Form
+from accord.api.ui.reasons import lf_line_breaks
 from accord.api.ui.session import signed_in
 from accord.api.write_gate import write_gate
 from accord.conflicts import Tier
@@ -72,11 +73,6 @@ class AppealSignatureForm(BaseModel):
 
 _STAY: Final = {"heading": "Stay", "stay": None}
 _APPEAL: Final = {"heading": "Appeal decision", "proposal": None}
-
-
-def _lines(text: str) -> str:
-    """A browser posts a textarea's line breaks as CRLF; the signed record keeps LF."""
-    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def _cannot(reviewer: object, title: str, exc: AccordError) -> Template:
@@ -194,8 +190,8 @@ def appeal_page(
             accord_of(state),
             dispute_id,
             cast(str, reviewer.principal_id),
-            outcome=_lines(data.outcome),
-            reasoning=_lines(data.reasoning),
+            outcome=lf_line_breaks(data.outcome),
+            reasoning=lf_line_breaks(data.reasoning),
         )
     except AccordError as exc:
         context = {"reviewer": reviewer, "error": exc.message, "code": exc.code, **_APPEAL}

@@ -17,10 +17,11 @@ from accord.api.routes._state import accord_of
 from accord.api.ui.case_view import case_context
 from accord.api.ui.fragments import fragment
 from accord.api.ui.queue_view import QUEUE_PAGE, QueueChoice, queue_view
-from accord.api.ui.reasons import joined_reasoning
+from accord.api.ui.reasons import joined_reasoning, lf_line_breaks
 from accord.api.ui.session import sign_in, sign_out, signed_in
 from accord.api.write_gate import write_gate
 from accord.app import Accord
+from accord.approvals import MAX_WRITTEN_OUTCOME_CHARS
 from accord.disputes.decision_history import decision_history
 from accord.errors import AccordError, NotFound, ValidationError
 
@@ -32,11 +33,17 @@ class SignInForm(BaseModel):
     key: Annotated[str, Field(max_length=256)] = ""
 
 
+WRITTEN = "outcome"
+"""The form's ``verdict`` for "write an outcome" (its text in the ``outcome`` field)."""
+
+
 class DecisionForm(BaseModel):
-    """A position by number (or ``deny``), a preset reason and/or a written one."""
+    """A position by number, ``deny`` or ``outcome`` (the text written in ``outcome``), a
+    preset reason and/or a written one."""
 
     model_config = ConfigDict(extra="ignore")
     verdict: Annotated[str, Field(max_length=8)] = ""
+    outcome: Annotated[str, Field(max_length=MAX_WRITTEN_OUTCOME_CHARS)] = ""
     preset: Annotated[str, Field(max_length=256)] = ""
     reasoning: Annotated[str, Field(max_length=5_000)] = ""
 
@@ -182,20 +189,32 @@ def decide(
     if not data.verdict or not reasoning:
         return _refused(
             request,
-            f"choose {'a position' if not data.verdict else 'or write a reason'} before deciding",
+            "choose a position or write an outcome before deciding"
+            if not data.verdict
+            else "choose or write a reason before deciding",
             422,
+        )
+    written = data.verdict == WRITTEN
+    if not written and data.outcome.strip():
+        return _refused(
+            request,
+            "write an outcome or choose a position, not both: choose 'write an outcome' "
+            "or clear the outcome",
+            422,
+            "approvals.invalid",
         )
     accord = accord_of(state)
     try:
-        choice = _choice(accord, item_id, data.verdict)
+        choice = None if written else _choice(accord, item_id, data.verdict)
         with write_gate(state):
             item = decide_as_reviewer(
                 accord,
                 item_id,
                 cast(str, reviewer.principal_id),
                 choice=choice,
-                deny=choice is None,
+                deny=choice is None and not written,
                 reasoning=reasoning,
+                outcome=lf_line_breaks(data.outcome) if written else None,
             )
     except AccordError as exc:
         return _refused(request, exc.message, status_for(exc), exc.code)

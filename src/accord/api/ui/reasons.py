@@ -1,4 +1,5 @@
-"""Preset reasons a reviewer can pick, and how a pick joins the written reasoning."""
+"""Preset reasons a reviewer can pick, how a pick joins the written reasoning, and a
+textarea's line breaks as the signed record keeps them."""
 
 from __future__ import annotations
 
@@ -21,3 +22,8 @@ def joined_reasoning(preset: str, written: str) -> str:
     if chosen and written:
         return f"{chosen}: {written}"
     return chosen or written
+
+
+def lf_line_breaks(text: str) -> str:
+    """A browser posts a textarea's line breaks as CRLF; the signed record keeps LF."""
+    return text.replace("\r\n", "\n").replace("\r", "\n")

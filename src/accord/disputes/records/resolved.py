@@ -38,8 +38,9 @@ from accord.values import signable
 
 
 class DisputeResolved(SignedRecord):
-    """What every ``dispute_resolved`` record states: the winner among the parties, the
-    answer, the dissenters (parties, none a winner) and the resolution log."""
+    """What every ``dispute_resolved`` record states: the winner among the parties (none when
+    a person wrote the outcome), the answer, the dissenters (parties, none a winner) and the
+    resolution log."""
 
     event_type: ClassVar[str] = "dispute_resolved"
 
@@ -48,7 +49,8 @@ class DisputeResolved(SignedRecord):
     resolution_level: str
     resolution_type: str
     rung: str | None
-    winner: str
+    winner: str | None
+    """None only for a person's written outcome (``human_appeal`` with no winners)."""
     winners: list[str]
     answer: Signable
     answer_hash: str
@@ -58,6 +60,8 @@ class DisputeResolved(SignedRecord):
 
     @model_validator(mode="after")
     def _a_winner_among_the_parties(self) -> Self:
+        if self.winner is None and (self.winners or self.resolution_type != "human_appeal"):
+            raise ValueError("dispute_resolved: only a person's written outcome names no winner")
         winners_are_parties(self.event_type, self.winner, self.winners, self.log)
         check_log(self.event_type, self.dispute_id, self.log)
         if self.log["winner"] != self.winner:
@@ -155,7 +159,6 @@ def dispute_resolved(
     """The ``dispute_resolved`` record of settled ``case`` (the one builder of the type)."""
     decision = case.decision
     assert decision is not None
-    assert decision.winner is not None
     answer_hash = answer_hash or AnswerHashes()
     common = {
         "dispute_id": case.case_id,
