@@ -14,7 +14,7 @@ from accord.deadlines.deadline import (
     deadline_from_row,
     deadline_row,
 )
-from accord.deadlines.handler import DeadlineHandler, Handled, Handlers
+from accord.deadlines.handler import BatchDeadlineHandler, DeadlineHandler, Handled, Handlers
 from accord.deadlines.schedule import (
     arm,
     arm_many,
@@ -28,6 +28,7 @@ from accord.deadlines.sweep import DeadlineSweep, SweepReport, new_sweeper_id
 
 __all__ = [
     "MAX_ATTEMPTS",
+    "BatchDeadlineHandler",
     "Claimed",
     "Deadline",
     "DeadlineHandler",

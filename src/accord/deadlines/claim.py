@@ -5,8 +5,10 @@ LOCKED`` on PostgreSQL (rows another transaction holds are left to it) — on SQ
 transaction itself is the single writer. Each row is handled by the handler registered for
 its kind, the batch under one savepoint (row by row, a savepoint each, if a handler raised,
 so handlers run again after their work is rolled back: they keep no state outside the
-transaction); then the batch's rows are marked ``fired`` (one UPDATE per
-outcome, each row only if still ``armed``: a count that differs rolls everything back) and
+transaction); consecutive rows of a kind whose handler is a
+:class:`~accord.deadlines.handler.BatchDeadlineHandler` go to it in one call. Then the
+batch's rows are marked ``fired`` (one statement for the batch, each row by its key and only
+if still ``armed``: a count that differs rolls everything back) and
 the deadlines the handlers asked for are armed, so a row fires once however many sweepers
 race. A handler that raises rolls back its own work only, and its row stays armed
 (``attempts`` and ``last_error`` recorded) until
@@ -15,16 +17,16 @@ race. A handler that raises rolls back its own work only, and its row stays arme
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection, bindparam, select, update
 
 from accord.clock import isoformat
 from accord.deadlines.deadline import MAX_ATTEMPTS, Deadline, DeadlineState, deadline_from_row
-from accord.deadlines.handler import Handled, Handlers
+from accord.deadlines.handler import BatchDeadlineHandler, Handled, Handlers
 from accord.deadlines.schedule import arm_many, new_deadline
 from accord.errors import AccordError, ValidationError
 from accord.log import get_logger
@@ -33,6 +35,20 @@ from accord.store.tables import deadlines
 log = get_logger("accord.deadlines")
 #: The savepoint each handler runs in (a failing handler rolls back to it).
 _SAVEPOINT = "accord_deadline"
+_MARK_FIRED = (
+    update(deadlines)
+    .where(deadlines.c.deadline_id == bindparam("fired_id"))
+    .where(deadlines.c.state == DeadlineState.ARMED.value)
+    .values(
+        state=DeadlineState.FIRED.value,
+        fired_at=bindparam("fired_at_"),
+        fired_by=bindparam("fired_by_"),
+        outcome=bindparam("fired_outcome"),
+        attempts=deadlines.c.attempts + 1,
+        last_error=None,
+        version=deadlines.c.version + 1,
+    )
+)
 
 
 @dataclass(frozen=True)
@@ -131,7 +147,13 @@ def _handle_batch(
     None, with the batch's work rolled back, if any handler raised."""
     cursor.execute(f"SAVEPOINT {_SAVEPOINT}")
     try:
-        pending = [_handle(conn, due, now, handlers) for due in due_rows]
+        pending = []
+        for run in _runs_of_one_kind(due_rows):
+            handler = handlers[run[0].kind]
+            if len(run) > 1 and isinstance(handler, BatchDeadlineHandler):
+                pending.extend(_handle_many(conn, handler, run, now))
+            else:
+                pending.extend(_handle(conn, due, now, handlers) for due in run)
     except Exception:  # retried row by row, so only the failing handler's work is lost
         cursor.execute(f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}")
         cursor.execute(f"RELEASE SAVEPOINT {_SAVEPOINT}")
@@ -140,11 +162,41 @@ def _handle_batch(
     return pending
 
 
+def _runs_of_one_kind(due_rows: list[Deadline]) -> list[list[Deadline]]:
+    """The rows in claim order, cut wherever the kind changes (so handling each run in one
+    call keeps the order rows are handled in)."""
+    runs: list[list[Deadline]] = []
+    for due in due_rows:
+        if runs and runs[-1][0].kind == due.kind:
+            runs[-1].append(due)
+        else:
+            runs.append([due])
+    return runs
+
+
+def _handle_many(
+    conn: Connection, handler: BatchDeadlineHandler, run: Sequence[Deadline], now: datetime
+) -> list[tuple[Deadline, Handled, Deadline | None]]:
+    """Run a batch handler on rows of its kind: one :class:`Handled` per row, in order."""
+    outcomes = handler.handle_many(conn, run, now)
+    if not isinstance(outcomes, list) or len(outcomes) != len(run):
+        raise TypeError(
+            f"the {run[0].kind} handler's handle_many returned {outcomes!r}, not a list of "
+            f"{len(run)} Handled"
+        )
+    return [_outcome(due, handled, now) for due, handled in zip(run, outcomes, strict=True)]
+
+
 def _handle(
     conn: Connection, due: Deadline, now: datetime, handlers: Handlers
 ) -> tuple[Deadline, Handled, Deadline | None]:
     """Run ``due``'s handler; the deadline it re-arms is built (validated) here, stored later."""
-    handled = handlers[due.kind](conn, due, now)
+    return _outcome(due, handlers[due.kind](conn, due, now), now)
+
+
+def _outcome(
+    due: Deadline, handled: Handled, now: datetime
+) -> tuple[Deadline, Handled, Deadline | None]:
     if not isinstance(handled, Handled):
         raise TypeError(f"the {due.kind} handler returned {handled!r}, not a Handled")
     rearm = None
@@ -162,32 +214,28 @@ def _handle(
 def _mark_fired(
     conn: Connection, handled: list[tuple[Deadline, Handled]], now: datetime, sweeper_id: str
 ) -> None:
-    """One UPDATE per distinct outcome; every row must still be armed (it is locked)."""
-    by_outcome: dict[str, list[str]] = {}
-    for due, done in handled:
-        by_outcome.setdefault(done.outcome, []).append(due.deadline_id)
-    for outcome, ids in by_outcome.items():
-        result = conn.execute(
-            update(deadlines)
-            .where(deadlines.c.deadline_id.in_(ids))
-            .where(deadlines.c.state == DeadlineState.ARMED.value)
-            .values(
-                state=DeadlineState.FIRED.value,
-                fired_at=isoformat(now),
-                fired_by=sweeper_id,
-                outcome=outcome,
-                attempts=deadlines.c.attempts + 1,
-                last_error=None,
-                version=deadlines.c.version + 1,
-            )
+    """One statement for the batch, each row by its key; every row must still be armed (it
+    is locked). (By key, not ``deadline_id IN (...)``: SQLite without table statistics
+    answered that through the state index, reading every armed row.)"""
+    if not handled:
+        return
+    ids = [due.deadline_id for due, _ in handled]
+    at = isoformat(now)
+    result = conn.execute(
+        _MARK_FIRED,
+        [
+            {"fired_id": due.deadline_id, "fired_outcome": done.outcome, "fired_at_": at,
+             "fired_by_": sweeper_id}
+            for due, done in handled
+        ],
+    )  # fmt: skip
+    if result.rowcount != len(ids):  # never under the writer lock; refuse to fire twice
+        raise AccordError(
+            f"{len(ids) - result.rowcount} deadline(s) changed while being fired "
+            "(a handler must not cancel or re-arm its own deadline: it returns next_due)",
+            code="deadlines.conflict",
+            deadline_ids=ids,
         )
-        if result.rowcount != len(ids):  # never under the writer lock; refuse to fire twice
-            raise AccordError(
-                f"{len(ids) - result.rowcount} deadline(s) changed while being fired "
-                "(a handler must not cancel or re-arm its own deadline: it returns next_due)",
-                code="deadlines.conflict",
-                deadline_ids=ids,
-            )
 
 
 def _as_fired(due: Deadline, handled: Handled, now: datetime, sweeper_id: str) -> Deadline:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Annotated, Any, Protocol
+from typing import Annotated, Any, Protocol, runtime_checkable
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
@@ -37,6 +37,21 @@ class DeadlineHandler(Protocol):
     ``next_due``."""
 
     def __call__(self, conn: Connection, deadline: Deadline, now: datetime) -> Handled: ...
+
+
+@runtime_checkable
+class BatchDeadlineHandler(DeadlineHandler, Protocol):
+    """A handler that also acts on several due deadlines of its kind at once (one read and
+    one write of its subjects per batch instead of per row).
+
+    ``handle_many`` returns one :class:`Handled` per deadline, in order, and does what calling
+    the handler on each in turn would (the deadlines' subjects are distinct: one armed row
+    per kind and subject); if it raises, the sweeper rolls its work back and calls the
+    handler row by row, so only the failing row's work is lost."""
+
+    def handle_many(
+        self, conn: Connection, due: Sequence[Deadline], now: datetime
+    ) -> list[Handled]: ...
 
 
 Handlers = Mapping[str, DeadlineHandler]

@@ -298,7 +298,7 @@ deadlines = Table(
     Column("attempts", Integer, nullable=False),
     Column("last_error", Text, nullable=True),
     Column("version", Integer, nullable=False),
-    Index("ix_deadlines_state_due", "state", "due_at"),
+    Index("ix_deadlines_state_due_id", "state", "due_at", "deadline_id"),
     Index("ix_deadlines_subject", "kind", "subject_id"),
     Index(
         "ux_deadlines_armed_subject",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -17,6 +18,8 @@ from accord.disputes.deadline_sweep import deadline_sweep
 from accord.disputes.tier_deadlines import (
     DISPUTE_TIER,
     DisputeAtDeadline,
+    DisputeTierHandler,
+    EscalateManyOnDeadline,
     arm_tier_deadline,
     cancel_tier_deadline,
     rearm_tier_deadline,
@@ -195,3 +198,86 @@ def test_a_read_only_accord_may_not_sweep(db: Database, frozen_clock: FrozenCloc
     with pytest.raises(AccordError) as refused:
         deadline_sweep(db, frozen_clock, ApprovalQueue(db, frozen_clock), read_only=True)
     assert refused.value.code == "accord.read_only"
+
+
+@dataclass
+class FakeBatchLifecycle(FakeLifecycle):
+    """The batch port over the same dict: records each batch read and each batch applied."""
+
+    reads: list[list[str]] = field(default_factory=list)
+    batches: list[list[str]] = field(default_factory=list)
+
+    def disputes_at_deadline(
+        self, conn: Connection, dispute_ids: Sequence[str]
+    ) -> Mapping[str, DisputeAtDeadline]:
+        self.reads.append(list(dispute_ids))
+        return {i: self.disputes[i] for i in dispute_ids if i in self.disputes}
+
+    def apply_deadlines(
+        self, conn: Connection, steps: Sequence[tuple[DisputeAtDeadline, DeadlineStep]],
+        now: datetime,
+    ) -> None:  # fmt: skip
+        self.batches.append([d.dispute_id for d, _ in steps])
+        for dispute, step in steps:
+            self.apply_deadline(conn, dispute.dispute_id, step, now)
+
+
+def test_with_a_batch_port_a_sweep_batch_of_disputes_is_read_once_and_applied_together(
+    db: Database, frozen_clock: FrozenClock
+) -> None:
+    lifecycle = FakeBatchLifecycle()
+    assert isinstance(lifecycle, EscalateManyOnDeadline)
+    now = frozen_clock.now()
+    with db.write() as conn:
+        for n in range(1, 5):
+            lifecycle.open(conn, f"disp:{n}", "resource_conflict", Severity.HIGH, now)
+    # disp:2 resolved without cancelling its deadline, disp:3 is gone: both stale
+    lifecycle.disputes["disp:2"] = lifecycle.disputes["disp:2"].model_copy(
+        update={"unresolved": False}
+    )
+    del lifecycle.disputes["disp:3"]
+    frozen_clock.advance(timedelta(hours=1))
+    sweep = deadline_sweep(db, frozen_clock, ApprovalQueue(db, frozen_clock), disputes=lifecycle)
+    fired = sweep.run().fired
+    assert sorted((f.deadline.subject_id, f.handled.outcome) for f in fired) == [
+        ("disp:1", "escalated"), ("disp:2", "stale"), ("disp:3", "stale"), ("disp:4", "escalated"),
+    ]  # fmt: skip
+    [read] = lifecycle.reads
+    assert sorted(read) == ["disp:1", "disp:2", "disp:3", "disp:4"]
+    [applied] = lifecycle.batches
+    assert sorted(applied) == ["disp:1", "disp:4"]
+    rearmed = {f.deadline.subject_id: f.rearmed for f in fired}
+    assert rearmed["disp:2"] is None
+    assert rearmed["disp:1"] is not None
+    assert rearmed["disp:1"].tier == "contextual_arbitration"
+
+
+def test_a_batch_port_is_used_for_a_lone_deadline_too(
+    db: Database, frozen_clock: FrozenClock
+) -> None:
+    lifecycle = FakeBatchLifecycle()
+    with db.write() as conn:
+        lifecycle.open(conn, "disp:1", "resource_conflict", Severity.HIGH, frozen_clock.now())
+    frozen_clock.advance(timedelta(hours=1))
+    sweep = deadline_sweep(db, frozen_clock, ApprovalQueue(db, frozen_clock), disputes=lifecycle)
+    [fired] = sweep.run().fired
+    assert fired.handled.outcome == "escalated"
+    assert (lifecycle.reads, lifecycle.batches) == ([["disp:1"]], [["disp:1"]])
+
+
+def test_the_handler_takes_a_batch_one_by_one_through_a_port_without_batch_methods(
+    db: Database, frozen_clock: FrozenClock, lifecycle: FakeLifecycle
+) -> None:
+    assert not isinstance(lifecycle, EscalateManyOnDeadline)
+    now = frozen_clock.now()
+    with db.write() as conn:
+        for n in range(1, 4):
+            lifecycle.open(conn, f"disp:{n}", "resource_conflict", Severity.HIGH, now)
+    frozen_clock.advance(timedelta(hours=1))
+    due = []
+    with db.read() as conn:
+        due = [armed for n in range(1, 4) if (armed := armed_for(conn, DISPUTE_TIER, f"disp:{n}"))]
+    with db.write() as conn:
+        handled = DisputeTierHandler(lifecycle).handle_many(conn, due, frozen_clock.now())
+    assert [h.outcome for h in handled] == ["escalated"] * 3
+    assert [d for d, _, _ in lifecycle.steps] == ["disp:1", "disp:2", "disp:3"]

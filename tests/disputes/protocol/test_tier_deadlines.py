@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from accord.auditor import verify_database
 from accord.clock import FrozenClock, isoformat
 from accord.deadlines import DeadlineSweep
+from accord.disputes.deadline_rules import after_deadline
 from accord.disputes.protocol import DEADLINE_ACTOR, Disputes
-from accord.ledger import Ledger
+from accord.ledger import Ledger, TrustRoot
+from accord.store import Database
 from tests.disputes.protocol.conftest import File
 
 
@@ -77,3 +80,60 @@ def test_a_withdrawn_dispute_is_not_escalated_by_the_sweep(
     frozen_clock.advance(timedelta(days=2))
     assert sweep.run().fired == []
     assert disputes.show(opened.dispute_id).status == "withdrawn"
+
+
+def test_a_batch_of_due_disputes_is_recorded_in_one_sweep_transaction_on_one_linear_chain(
+    disputes: Disputes, filing: File, sweep: DeadlineSweep, frozen_clock: FrozenClock,
+    ledger: Ledger, db: Database, trusted: TrustRoot,
+) -> None:  # fmt: skip
+    """Escalations (R4), an abandonment (R6), a lapsed appeal and a withdrawn dispute, all
+    due in one sweep batch: each recorded once, each §4 record chained to the entry before
+    its own, and the whole database verifies."""
+    high = [disputes.open(filing(severity="high", complainant=f"agent-{n}")) for n in range(3)]
+    at_appeal = disputes.open(filing(severity="critical", complainant="agent-x"))
+    appealed = disputes.open(filing(severity="high", complainant="agent-y"))
+    withdrawn = disputes.open(filing(severity="high", complainant="agent-z"))
+    disputes.withdraw(withdrawn.dispute_id, by="agent-z")
+    for _ in range(2):  # the critical one climbs to human appeal (15 min a tier)
+        frozen_clock.advance(timedelta(minutes=15))
+        sweep.run()
+    disputes.escalate(appealed.dispute_id, by="agent-b", to_tier="human_appeal")
+    size = ledger.size()
+    frozen_clock.advance(timedelta(hours=1))  # the highs' first 1 h, the appeals' deadlines
+    report = sweep.run()
+    assert report.transactions == 2  # one batch, then one finding nothing
+    outcomes = {f.deadline.subject_id: f.handled.outcome for f in report.fired}
+    assert outcomes == {
+        **{d.dispute_id: "escalated" for d in high},
+        at_appeal.dispute_id: "abandoned",
+        appealed.dispute_id: "lapsed",
+    }
+    assert ledger.size() == size + 5
+    for seq in range(size + 1, size + 6):
+        entry = ledger.get(seq)
+        previous = ledger.get(seq - 1)
+        assert entry.record["dispute_record"]["prev_hash"] == previous.entry_hash
+        shown = disputes.show(entry.record["dispute_id"])
+        assert shown.ledger_seqs[-1] == seq
+        assert shown.record.timeline[-1].event == entry.event_type
+    assert [e.event for e in disputes.show(withdrawn.dispute_id).record.timeline] == [
+        "dispute_opened", "dispute_withdrawn",
+    ]  # fmt: skip
+    assert sweep.run().fired == []
+    verify_database(db, trusted)
+
+
+def test_the_port_reads_a_dispute_again_when_handed_one_it_did_not_read(
+    disputes: Disputes, filing: File, frozen_clock: FrozenClock, db: Database
+) -> None:
+    opened = disputes.open(filing(severity="high"))
+    port = disputes.deadlines
+    frozen_clock.advance(timedelta(hours=1))
+    now = frozen_clock.now()
+    with db.write() as conn:
+        [(dispute_id, read)] = port.disputes_at_deadline(conn, [opened.dispute_id]).items()
+        bare = read.model_copy(update={"stored": None})
+        step = after_deadline(read.tier, read.severity, party_escalated=False, now=now)
+        port.apply_deadlines(conn, [(bare, step)], now)
+    assert dispute_id == opened.dispute_id
+    assert disputes.show(opened.dispute_id).tier == "contextual_arbitration"

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from sqlalchemy import Connection
 
 from accord.disputes.deadline_rules import DeadlineStep
+from accord.disputes.protocol.rows import DisputeRow
 from accord.disputes.protocol.steps import DisputeSteps
 from accord.disputes.tier_deadlines import DisputeAtDeadline
 
 
 class DisputeDeadlines:
-    """The :class:`~accord.disputes.tier_deadlines.EscalateOnDeadline` port over stored
-    disputes: the sweeper's ``dispute_tier`` handler reads a dispute and applies R4/R6 here,
-    in the sweeper's transaction."""
+    """The :class:`~accord.disputes.tier_deadlines.EscalateManyOnDeadline` port over stored
+    disputes: the sweeper's ``dispute_tier`` handler reads a batch's disputes in one query and
+    applies R4/R6 to them here, each read once, in the sweeper's transaction."""
 
     def __init__(self, steps: DisputeSteps) -> None:
         self._steps = steps
@@ -26,3 +28,23 @@ class DisputeDeadlines:
         self, conn: Connection, dispute_id: str, step: DeadlineStep, now: datetime
     ) -> None:
         self._steps.apply_deadline(conn, dispute_id, step, now)
+
+    def disputes_at_deadline(
+        self, conn: Connection, dispute_ids: Sequence[str]
+    ) -> Mapping[str, DisputeAtDeadline]:
+        return self._steps.at_deadlines(conn, dispute_ids)
+
+    def apply_deadlines(
+        self, conn: Connection, steps: Sequence[tuple[DisputeAtDeadline, DeadlineStep]],
+        now: datetime,
+    ) -> None:  # fmt: skip
+        self._steps.apply_deadlines(
+            conn, [(self._row(conn, dispute), step) for dispute, step in steps], now
+        )
+
+    def _row(self, conn: Connection, dispute: DisputeAtDeadline) -> DisputeRow:
+        """The row ``disputes_at_deadline`` read (read again if it was made elsewhere)."""
+        row = dispute.stored
+        if isinstance(row, DisputeRow) and row.record.dispute_id == dispute.dispute_id:
+            return row
+        return self._steps.stored(conn, dispute.dispute_id)

@@ -33,6 +33,7 @@ from accord.disputes.protocol.rows import (
     insert_events,
     insert_evidence,
     update_dispute,
+    update_disputes,
 )
 from accord.disputes.records.dispute_event import dispute_event
 from accord.ledger import ChainHead, Ledger
@@ -99,21 +100,9 @@ class DisputeRecorder:
     ) -> Recorded:
         """Record ``step`` on the stored dispute ``current`` (its status change checked, R6;
         the changed record validated whole)."""
-        before = current.record
-        data = record_document(before)
-        if step.status is not None:
-            check_transition(before.status, step.status, before.dispute_id)
-            data["status"] = step.status.value
-        if step.tier is not None:
-            data["current_escalation_level"] = step.tier.value
-        if step.escalation_deadline is not KEEP:
-            due = step.escalation_deadline
-            data["escalation_deadline"] = None if due is None else isoformat(due)
-        if step.evidence:
-            data["evidence"] = [*data["evidence"], *(record_document(e) for e in step.evidence)]
         built: list[tuple[DisputeRecord, dict[str, Any]]] = []
         sealed = self._ledger.append_linked_within(
-            conn, [self._builder(_changed(data), step, at, built)]
+            conn, [self._builder(_changed(_after(current, step)), step, at, built)]
         )
         (record, document), seq = built[0], sealed[0].seq
         recorded = Recorded(record, document, seq)
@@ -129,6 +118,30 @@ class DisputeRecorder:
         )
         self._write_parts(conn, [recorded], [step])
         return recorded
+
+    def record_many(
+        self, conn: Connection, changes: Sequence[tuple[DisputeRow, DisputeStep]], at: datetime
+    ) -> list[Recorded]:
+        """Record one step on each of several stored disputes (distinct), in order, as
+        :meth:`record` would one after another: their ledger events sealed in one append,
+        each table written with one statement."""
+        if not changes:
+            return []
+        built: list[tuple[DisputeRecord, dict[str, Any]]] = []
+        builders = [
+            self._builder(_changed(_after(current, step)), step, at, built)
+            for current, step in changes
+        ]
+        sealed = self._ledger.append_linked_within(conn, builders)
+        done = [Recorded(r, d, s.seq) for (r, d), s in zip(built, sealed, strict=True)]
+        versions = [current.version for current, _ in changes]
+        update_disputes(
+            conn,
+            [(d.record, d.document, v) for d, v in zip(done, versions, strict=True)],
+            updated_at=isoformat(at),
+        )
+        self._write_parts(conn, done, [step for _, step in changes])
+        return done
 
     def _builder(
         self,
@@ -165,6 +178,24 @@ class DisputeRecorder:
                 self._db,
                 [(d.record.dispute_id, s.evidence, d.ledger_seq) for d, s in with_evidence],
             )
+
+
+def _after(current: DisputeRow, step: DisputeStep) -> dict[str, Any]:
+    """The stored record's JSON values with ``step``'s changes (its status change checked by
+    the lifecycle, R6); the timeline and chain link are added when it is built."""
+    before = current.record
+    data = record_document(before)
+    if step.status is not None:
+        check_transition(before.status, step.status, before.dispute_id)
+        data["status"] = step.status.value
+    if step.tier is not None:
+        data["current_escalation_level"] = step.tier.value
+    if step.escalation_deadline is not KEEP:
+        due = step.escalation_deadline
+        data["escalation_deadline"] = None if due is None else isoformat(due)
+    if step.evidence:
+        data["evidence"] = [*data["evidence"], *(record_document(e) for e in step.evidence)]
+    return data
 
 
 def _opened(draft: DisputeRecord) -> Callable[[ChainLink, TimelineEvent], DisputeRecord]:

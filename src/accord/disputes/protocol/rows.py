@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection, bindparam, select, update
 
 from accord.clock import isoformat
 from accord.disputes.dcp.dispute_record import DisputeRecord
@@ -91,14 +91,7 @@ def update_dispute(
     resolved_against_complainant: bool | None = None,
 ) -> None:
     """The dispute's row after a step (``version`` is the row's version before it)."""
-    values: dict[str, Any] = {
-        "status": record.status.value,
-        "tier": record.current_escalation_level.value,
-        "updated_at": updated_at,
-        "escalation_deadline": record.escalation_deadline,
-        "version": version + 1,
-        "document": _text(document),
-    }
+    values = _step_values(record, document, version, updated_at)
     if party_escalated is not None:
         values["party_escalated"] = party_escalated
     if resolution is not None:
@@ -114,6 +107,51 @@ def update_dispute(
     )
     if done.rowcount != 1:  # pragma: no cover - writes hold the writer lock
         raise RuntimeError(f"dispute {record.dispute_id} changed under its writer lock")
+
+
+def update_disputes(
+    conn: Connection,
+    changed: Sequence[tuple[DisputeRecord, dict[str, Any], int]],
+    *,
+    updated_at: str,
+) -> None:
+    """Several disputes' rows after a step each (``(record, document, version before)``), in
+    one statement; the columns :func:`update_dispute` always writes."""
+    if not changed:
+        return
+    params = [
+        {"row_id": record.dispute_id, "row_version": version,
+         **_step_values(record, document, version, updated_at)}
+        for record, document, version in changed
+    ]  # fmt: skip
+    done = conn.execute(_UPDATE_STEP, params)
+    if done.rowcount != len(params):  # pragma: no cover - writes hold the writer lock
+        raise RuntimeError("a dispute changed under its writer lock")
+
+
+def _step_values(
+    record: DisputeRecord, document: dict[str, Any], version: int, updated_at: str
+) -> dict[str, Any]:
+    """The columns every step writes."""
+    return {
+        "status": record.status.value,
+        "tier": record.current_escalation_level.value,
+        "updated_at": updated_at,
+        "escalation_deadline": record.escalation_deadline,
+        "version": version + 1,
+        "document": _text(document),
+    }
+
+
+_UPDATE_STEP = (
+    update(dcp_disputes)
+    .where(
+        dcp_disputes.c.dispute_id == bindparam("row_id"),
+        dcp_disputes.c.version == bindparam("row_version"),
+    )
+    .values({name: bindparam(name) for name in
+             ("status", "tier", "updated_at", "escalation_deadline", "version", "document")})
+)  # fmt: skip
 
 
 def insert_evidence(
@@ -187,6 +225,26 @@ def load_dispute(conn: Connection, dispute_id: str) -> DisputeRow | None:
         )
     ).first()
     return None if row is None else DisputeRow(row)
+
+
+#: Ids per query of :func:`load_disputes` (well under either engine's parameter limit).
+_IDS_PER_QUERY = 500
+
+
+def load_disputes(conn: Connection, dispute_ids: Sequence[str]) -> dict[str, DisputeRow]:
+    """The stored disputes among ``dispute_ids``, by id (one query per 500 ids)."""
+    table = dcp_disputes.c
+    found: dict[str, DisputeRow] = {}
+    wanted = sorted(set(dispute_ids))
+    for first in range(0, len(wanted), _IDS_PER_QUERY):
+        rows = conn.execute(
+            select(
+                table.dispute_id, table.document, table.version, table.party_escalated,
+                table.resolution,
+            ).where(table.dispute_id.in_(wanted[first : first + _IDS_PER_QUERY]))
+        )  # fmt: skip
+        found.update((row.dispute_id, DisputeRow(row)) for row in rows)
+    return found
 
 
 def past_filings(

@@ -42,7 +42,7 @@ from accord.disputes.protocol.filing import (
 )
 from accord.disputes.protocol.recorder import KEEP, DisputeRecorder, DisputeStep, Recorded
 from accord.disputes.protocol.refusals import dispute_refused, not_a_party, not_found
-from accord.disputes.protocol.rows import DisputeRow, load_dispute, past_filings
+from accord.disputes.protocol.rows import DisputeRow, load_dispute, load_disputes, past_filings
 from accord.disputes.records.dispute_event import DISPUTE_EVENTS, R30_EVENTS
 from accord.disputes.records.parts import party
 from accord.disputes.tier_deadlines import (
@@ -408,54 +408,41 @@ class DisputeSteps:
     # --- the tier deadline (the EscalateOnDeadline port) --------------------------------
 
     def at_deadline(self, conn: Connection, dispute_id: str) -> DisputeAtDeadline | None:
-        row = load_dispute(conn, dispute_id)
-        if row is None:
-            return None
-        record = row.record
-        return DisputeAtDeadline(
-            dispute_id=dispute_id,
-            tier=record.current_escalation_level,
-            severity=record.severity,
-            unresolved=record.status not in FINAL,
-            party_escalated=row.party_escalated,
-        )
+        return self.at_deadlines(conn, [dispute_id]).get(dispute_id)
+
+    def at_deadlines(
+        self, conn: Connection, dispute_ids: Sequence[str]
+    ) -> dict[str, DisputeAtDeadline]:
+        """The stored disputes among ``dispute_ids`` as their tier deadline sees them, by id
+        (each carries its stored row, for :meth:`apply_deadlines`)."""
+        found = {}
+        for dispute_id, row in load_disputes(conn, dispute_ids).items():
+            record = row.record
+            found[dispute_id] = DisputeAtDeadline(
+                dispute_id=dispute_id,
+                tier=record.current_escalation_level,
+                severity=record.severity,
+                unresolved=record.status not in FINAL,
+                party_escalated=row.party_escalated,
+                stored=row,
+            )
+        return found
 
     def apply_deadline(
         self, conn: Connection, dispute_id: str, step: DeadlineStep, at: datetime
     ) -> Recorded:
         """R4/R9: escalate to the next tier (the sweeper arms its deadline, ``next_due``); R6:
         abandon when every deadline ran out and no party escalated; else note the lapse."""
-        current = self.stored(conn, dispute_id)
-        here = step.from_tier.value
-        if step.action == "escalate":
-            assert step.to_tier is not None
-            change = DisputeStep(
-                event_type="dispute_escalated",
-                actor=DEADLINE_ACTOR,
-                details={"from_level": here, "to_level": step.to_tier.value, "by": "deadline",
-                         "reason": f"the {here} deadline passed unresolved (R4)"},
-                status=status_at(step.to_tier),
-                tier=step.to_tier,
-                escalation_deadline=step.next_due,
-            )  # fmt: skip
-        elif step.action == "abandon":
-            change = DisputeStep(
-                event_type="dispute_abandoned",
-                actor=DEADLINE_ACTOR,
-                details={"from_level": here, "reason": "every deadline ran out with no "
-                         "resolution and no party pursued escalation (R6)"},
-                status=CaseStatus.ABANDONED,
-                escalation_deadline=None,
-            )  # fmt: skip
-        else:
-            change = DisputeStep(
-                event_type="dispute_deadline_lapsed",
-                actor=DEADLINE_ACTOR,
-                details={"from_level": here, "reason": "the human appeal deadline passed; "
-                         "the people appealed to still owe a decision"},
-                escalation_deadline=None,
-            )  # fmt: skip
-        return self._recorder.record(conn, current, change, at)
+        return self.apply_deadlines(conn, [(self.stored(conn, dispute_id), step)], at)[0]
+
+    def apply_deadlines(
+        self, conn: Connection, steps: Sequence[tuple[DisputeRow, DeadlineStep]], at: datetime
+    ) -> list[Recorded]:
+        """:meth:`apply_deadline` for several stored disputes (distinct), in order: their
+        records signed and their ledger events appended together."""
+        return self._recorder.record_many(
+            conn, [(current, _deadline_change(step)) for current, step in steps], at
+        )
 
     # --- helpers ------------------------------------------------------------------------
 
@@ -547,6 +534,39 @@ def _reason(reason: str) -> str:
             code="limits.exceeded", found=len(reason),
         )  # fmt: skip
     return reason
+
+
+def _deadline_change(step: DeadlineStep) -> DisputeStep:
+    """The dispute step a passed tier deadline takes: R4/R9 escalate, R6 abandon, or note
+    that a party's appeal lapsed."""
+    here = step.from_tier.value
+    if step.action == "escalate":
+        assert step.to_tier is not None
+        return DisputeStep(
+            event_type="dispute_escalated",
+            actor=DEADLINE_ACTOR,
+            details={"from_level": here, "to_level": step.to_tier.value, "by": "deadline",
+                     "reason": f"the {here} deadline passed unresolved (R4)"},
+            status=status_at(step.to_tier),
+            tier=step.to_tier,
+            escalation_deadline=step.next_due,
+        )  # fmt: skip
+    if step.action == "abandon":
+        return DisputeStep(
+            event_type="dispute_abandoned",
+            actor=DEADLINE_ACTOR,
+            details={"from_level": here, "reason": "every deadline ran out with no "
+                     "resolution and no party pursued escalation (R6)"},
+            status=CaseStatus.ABANDONED,
+            escalation_deadline=None,
+        )  # fmt: skip
+    return DisputeStep(
+        event_type="dispute_deadline_lapsed",
+        actor=DEADLINE_ACTOR,
+        details={"from_level": here, "reason": "the human appeal deadline passed; "
+                 "the people appealed to still owe a decision"},
+        escalation_deadline=None,
+    )  # fmt: skip
 
 
 def _at_index(error: AccordError, index: int, count: int) -> AccordError:
