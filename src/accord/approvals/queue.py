@@ -257,6 +257,8 @@ class ApprovalQueue:
         or the refusal that rolled back that decision alone."""
         out: builtins.list[ApprovalItem | AccordError] = []
         with self._db.write() as conn:
+            if len(batch) == 1:  # alone: a refusal rolls back the whole transaction instead
+                return [self._decide_within(conn, batch[0])]
             for one in batch:
                 try:
                     with self._db.savepoint(conn):
