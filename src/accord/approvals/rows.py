@@ -36,10 +36,15 @@ def item_from_row(row: Mapping[Any, Any]) -> ApprovalItem:
 
 
 _DOCUMENT = msgspec.json.Decoder(dict[str, Any])
+_FIELDS = frozenset(ApprovalItem.model_fields)
 
 
 def item_document(row: Mapping[Any, Any]) -> dict[str, Any]:
     """The item's stored document as JSON values, without building the model: equal to
     ``item_from_row(row).model_dump(mode="json")`` (the document is that dump), at a tenth
-    of the cost, for answering it as JSON."""
-    return _DOCUMENT.decode(row["document"])
+    of the cost, for answering it as JSON. A document written before a field existed goes
+    through the model, which fills in the field's default."""
+    document = _DOCUMENT.decode(row["document"])
+    if document.keys() != _FIELDS:
+        return item_from_row(row).model_dump(mode="json")
+    return document
