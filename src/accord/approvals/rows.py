@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+import msgspec
+
 from accord.approvals.item import ApprovalItem
 from accord.clock import isoformat
 
@@ -31,3 +33,18 @@ def item_row(item: ApprovalItem) -> dict[str, Any]:
 
 def item_from_row(row: Mapping[Any, Any]) -> ApprovalItem:
     return ApprovalItem.model_validate_json(row["document"])
+
+
+_DOCUMENT = msgspec.json.Decoder(dict[str, Any])
+_FIELDS = frozenset(ApprovalItem.model_fields)
+
+
+def item_document(row: Mapping[Any, Any]) -> dict[str, Any]:
+    """The item's stored document as JSON values, without building the model: equal to
+    ``item_from_row(row).model_dump(mode="json")`` (the document is that dump), at a tenth
+    of the cost, for answering it as JSON. A document written before a field existed goes
+    through the model, which fills in the field's default."""
+    document = _DOCUMENT.decode(row["document"])
+    if document.keys() != _FIELDS:
+        return item_from_row(row).model_dump(mode="json")
+    return document

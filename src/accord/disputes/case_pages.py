@@ -17,7 +17,7 @@ from sqlalchemy import Select, exists, func, select, tuple_
 
 from accord.approvals import ApprovalItem
 from accord.approvals.item import ApprovalStatus
-from accord.approvals.rows import item_from_row
+from accord.approvals.rows import item_document, item_from_row
 from accord.disputes.case_store import VALID_STATUSES
 from accord.errors import ValidationError
 from accord.store import Database
@@ -63,6 +63,18 @@ class QueueEntry:
     """An approval item with the case columns a reviewer filters on."""
 
     item: ApprovalItem
+    kind: str | None
+    severity: str | None
+    subject: str | None
+    task_type: str | None
+
+
+@dataclass(frozen=True)
+class QueueDocument:
+    """An approval item as stored (its JSON document, decoded, not validated again: it was
+    written from a validated ``ApprovalItem``) with the same case columns as ``QueueEntry``."""
+
+    document: dict[str, Any]
     kind: str | None
     severity: str | None
     subject: str | None
@@ -154,23 +166,35 @@ def queue_page(
 ) -> Page[QueueEntry]:
     """Approval items with their case's kind and severity, in ``filters.sort`` order (oldest
     first by default)."""
+    rows, next_cursor = _queue_rows(db, filters, limit, cursor)
+    return Page([QueueEntry(item_from_row(r), *_case_columns(r)) for r in rows], next_cursor)
+
+
+def queue_documents(
+    db: Database, filters: QueueFilter, *, limit: int = 50, cursor: str | None = None
+) -> Page[QueueDocument]:
+    """:func:`queue_page` with each item as its stored JSON document, for answering it as
+    JSON: building the model and dumping it again costs ~50 µs an item (measured), decoding
+    the document a few (what the JSON API's queue listing sends)."""
+    rows, next_cursor = _queue_rows(db, filters, limit, cursor)
+    return Page([QueueDocument(item_document(r), *_case_columns(r)) for r in rows], next_cursor)
+
+
+def _queue_rows(
+    db: Database, filters: QueueFilter, limit: int, cursor: str | None
+) -> tuple[list[Any], str | None]:
+    """One page's rows of :func:`queue_query` and the cursor of the next page (None: last)."""
     query = queue_query(filters, limit=limit, cursor=cursor)
     with db.read() as conn:
         rows = list(conn.execute(query).mappings())
     more = len(rows) > limit
     rows = rows[:limit]
-    entries = [
-        QueueEntry(
-            item=item_from_row(r),
-            kind=r["kind"],
-            severity=r["severity"],
-            subject=r["subject"],
-            task_type=r["task_type"],
-        )
-        for r in rows
-    ]
     last = rows[-1] if more else None
-    return Page(entries, encode_cursor(last["sort_key"], last["item_id"]) if last else None)
+    return rows, encode_cursor(last["sort_key"], last["item_id"]) if last else None
+
+
+def _case_columns(row: Any) -> tuple[str | None, str | None, str | None, str | None]:
+    return row["kind"], row["severity"], row["subject"], row["task_type"]
 
 
 def queue_query(filters: QueueFilter, *, limit: int, cursor: str | None) -> Select[Any]:

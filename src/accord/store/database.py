@@ -186,6 +186,19 @@ class Database:
         conn.info.setdefault(_AFTER_COMMIT, []).append(callback)
 
     @contextmanager
+    def savepoint(self, conn: Connection) -> Iterator[Connection]:
+        """A savepoint inside the :meth:`write` transaction ``conn``: when the block raises,
+        its writes roll back (and the :meth:`after_commit` callbacks it queued are dropped)
+        while the transaction goes on; the error propagates."""
+        queued = len(conn.info.get(_AFTER_COMMIT, []))
+        try:
+            with conn.begin_nested():
+                yield conn
+        except BaseException:
+            del conn.info.get(_AFTER_COMMIT, [])[queued:]
+            raise
+
+    @contextmanager
     def read(self) -> Iterator[Connection]:
         """A read transaction (a consistent snapshot on both engines)."""
         try:

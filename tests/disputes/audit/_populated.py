@@ -2,10 +2,11 @@
 (numbers, structured outputs, within one department), agreed, merged, decided by a person
 (on an option, and on an outcome the person wrote), denied, expired by the sweeper,
 escalated along a chain and still pending; their parties, dissent and approval items;
-DCP-07 disputes through every tier (``_disputes``); boundaries handed to a successor (one resolved after an inconclusive probe run, one pending) with their
-attempts; a DCP-07 dispute resolved, objected to and stayed by a reviewer; precedent bundles
-signed by the service key and by a registered arbitrator key, with conditions and a
-supersession; a ledger with checkpoints."""
+DCP-07 disputes through every tier (``_disputes``); boundaries handed to a successor (one
+resolved after an inconclusive probe run, one pending) with their attempts; a DCP-07
+dispute resolved, objected to and stayed by a reviewer; precedent bundles signed by the
+service key and by a registered arbitrator key, with conditions and a supersession; a
+ledger with checkpoints."""
 
 from __future__ import annotations
 

@@ -1,0 +1,51 @@
+"""``Database.savepoint``: a failed block rolls back alone, with its after-commit callbacks."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from sqlalchemy import Connection, select
+
+from accord.store import Database, open_database
+from accord.store.tables import api_keys
+
+
+@pytest.fixture
+def db(database_url: str) -> Iterator[Database]:
+    database = open_database(database_url)
+    yield database
+    database.dispose()
+
+
+def _key(key_id: str) -> dict[str, object]:
+    return {
+        "key_id": key_id, "token_hash": key_id, "role": "auditor", "agent_id": None,
+        "principal_id": None, "label": "", "created_at": "2026-01-01T00:00:00Z",
+        "expires_at": None, "revoked_at": None,
+    }
+
+
+def _failing_block(db: Database, conn: Connection, ran: list[str]) -> None:
+    with db.savepoint(conn):
+        conn.execute(api_keys.insert().values(_key("key:dropped")))
+        db.after_commit(conn, lambda: ran.append("inside"))
+        raise RuntimeError("this block fails")
+
+
+def test_a_failed_savepoint_drops_its_writes_and_callbacks_and_the_transaction_goes_on(
+    db: Database,
+) -> None:
+    ran: list[str] = []
+    with db.write() as conn:
+        conn.execute(api_keys.insert().values(_key("key:kept")))
+        db.after_commit(conn, lambda: ran.append("outside"))
+        with pytest.raises(RuntimeError):
+            _failing_block(db, conn, ran)
+        with db.savepoint(conn):
+            conn.execute(api_keys.insert().values(_key("key:second")))
+            db.after_commit(conn, lambda: ran.append("second"))
+    with db.read() as conn:
+        stored = set(conn.execute(select(api_keys.c.key_id)).scalars())
+    assert stored == {"key:kept", "key:second"}
+    assert ran == ["outside", "second"]
