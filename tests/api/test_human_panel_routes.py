@@ -153,3 +153,29 @@ def test_r14_the_reviewer_page_shows_a_ballot_paper_as_a_panel_vote_and_casts_it
     assert seated is not None
     assert [(v.agent_id, v.vote) for v in seated.votes] == [(member, "dissent")]
     assert seated.reasoning[member] == "the statute wins"
+
+
+def test_r14_a_disputes_ballot_papers_and_its_verified_resolution_are_read_over_http(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    dispute_id, papers = _seat(client, keys, accord)
+    listed = client.get(
+        f"/api/v1/disputes/{dispute_id}/panel/ballot-papers", headers=bearer(keys["auditor"])
+    )
+    assert listed.status_code == 200, listed.text
+    assert {p["agent_id"]: p["item_id"] for p in listed.json()["papers"]} == papers
+    path = f"/api/v1/disputes/{dispute_id}/resolution/verification"
+    unresolved = client.get(path, headers=bearer(keys["auditor"]))
+    assert unresolved.status_code == 422, unresolved.text  # nothing to verify yet
+    for member in POOL:
+        assert _decide(client, keys[member], papers[member], "approve").status_code == 200
+    for member in POOL:
+        if _status(client, keys, dispute_id)[0] == "resolved":
+            break
+        _post(client, keys[member], f"/{dispute_id}/panel/signatures")
+    verified = client.get(path, headers=bearer(keys[AUDIT]))
+    assert verified.status_code == 200, verified.text
+    record = accord.disputes.show(dispute_id).resolution
+    assert record is not None
+    assert verified.json()["resolution_id"] == record.resolution_id
+    assert len(verified.json()["signatures"]) >= 2  # M approving members signed (R19)

@@ -56,6 +56,8 @@ ROUTED: dict[str, tuple[str, str]] = {
     "disputes.tiers.negotiation.commit": ("post", f"{_D}/coin/commitments"),
     "disputes.tiers.negotiation.reveal": ("post", f"{_D}/coin/reveals"),
     "disputes.tiers.arbitration.panel": ("get", f"{_D}/panel"),
+    "disputes.tiers.arbitration.ballot_papers": ("get", f"{_D}/panel/ballot-papers"),
+    "disputes.verify_resolution": ("get", f"{_D}/resolution/verification"),
     "disputes.tiers.arbitration.nominate": ("post", f"{_D}/nominations"),
     "disputes.tiers.arbitration.form_panel": ("post", f"{_D}/panel"),
     "disputes.tiers.arbitration.vote": ("post", f"{_D}/panel/votes"),
@@ -99,6 +101,9 @@ EXCLUDED: dict[str, str] = {
     "disputes.tiers.negotiation.agent_of": "whose registered key a signer is: over HTTP the "
     "actor is the API key's agent, and the server picks its key",
     "disputes.compliance.flagged": "bool(flags(agent_id)): GET /compliance/flags?agent_id=",
+    "disputes.tiers.arbitration.ballot_paper": "which panel vote an approval item carries: "
+    "read the item at GET /approvals/{id}, a dispute's papers at GET "
+    "/disputes/{id}/panel/ballot-papers",
     "disputes.objections.in_force": "whether a stay was ordered on the resolution: each "
     "objection in GET /disputes/{id}/objections carries its stay",
 }

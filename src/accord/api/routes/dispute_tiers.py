@@ -52,7 +52,7 @@ from accord.disputes.panels import (
 )
 from accord.disputes.tiers import AppealProposal, DisputeTiers
 from accord.disputes.tiers.negotiating import NegotiationStep
-from accord.disputes.tiers.panel_rows import SeatedPanel
+from accord.disputes.tiers.panel_rows import BallotPaper, SeatedPanel
 from accord.errors import AccordError
 
 _TAGS = ["dispute tiers"]
@@ -70,6 +70,13 @@ class PanelOut(BaseModel):
     """The dispute's seated panel (``panel`` is null before one is seated)."""
 
     panel: SeatedPanel | None
+
+
+class BallotPapersOut(BaseModel):
+    """The approval items through which the panel's human members vote (empty before a panel
+    is seated, or on a panel of agents)."""
+
+    papers: tuple[BallotPaper, ...]
 
 
 class AppealProposalOut(BaseModel):
@@ -318,6 +325,40 @@ def get_panel(
     return PanelOut(panel=_tiers(state).arbitration.panel(dispute_id))
 
 
+@get(
+    "/disputes/{dispute_id:str}/panel/ballot-papers",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    responses=_READ_ERRORS,
+    tags=_TAGS,
+)
+def get_ballot_papers(
+    request: Request[object, object, State], state: State, dispute_id: DisputeId
+) -> BallotPapersOut:
+    """The panel's ballot papers: each human member's approval item (decide it at
+    ``/approvals/{item_id}/decision`` with the member's reviewer key)."""
+    _reader(request, state, dispute_id)
+    return BallotPapersOut(papers=_tiers(state).arbitration.ballot_papers(dispute_id))
+
+
+@get(
+    "/disputes/{dispute_id:str}/resolution/verification",
+    guards=[allow(*READERS)],
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403, 404, 422),
+    tags=_TAGS,
+)
+def verify_resolution(
+    request: Request[object, object, State], state: State, dispute_id: DisputeId
+) -> ResolutionRecord:
+    """The resolved dispute's §6 record, once every signature on it verifies under the key the
+    ledger registered to its signer and everyone who must sign has (every party at tier 1, M
+    approving members at tier 2, every party's principal at tier 3); a bad or missing
+    signature is 422 ``crypto.signature_invalid`` naming the signer."""
+    _reader(request, state, dispute_id)
+    return accord_of(state).disputes.verify_resolution(dispute_id)
+
+
 @post(
     "/disputes/{dispute_id:str}/panel/votes",
     guards=[allow(Role.AGENT)],
@@ -552,6 +593,8 @@ ROUTES = [
     nominate,
     form_panel,
     get_panel,
+    get_ballot_papers,
+    verify_resolution,
     vote,
     deliberate,
     tally,
