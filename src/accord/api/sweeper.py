@@ -16,7 +16,6 @@ import anyio.to_thread
 
 from accord.app import Accord
 from accord.deadlines import DeadlineSweep, SweepReport
-from accord.disputes.deadline_sweep import deadline_sweep
 from accord.log import get_logger
 
 log = get_logger("accord.api")
@@ -59,17 +58,7 @@ class Sweeper:
     def _sweep_gated(self) -> SweepReport:
         with self._gate:
             if self._sweep is None:
-                accord = self._accord
-                self._sweep = deadline_sweep(
-                    accord.db,
-                    accord.clock,
-                    accord.approvals,
-                    disputes=accord.disputes.deadlines,
-                    cases=accord.case_deadlines,
-                    compliance=accord.disputes.compliance,
-                    collecting=accord.collecting,
-                    read_only=accord.read_only,
-                )
+                self._sweep = self._accord.deadline_sweeper()
             return self._sweep.run()
 
     async def _run(self) -> None:

@@ -29,7 +29,7 @@ from accord.clock import Clock
 from accord.config import LoadedConfig, load_config
 from accord.conflicts import Position
 from accord.crypto import Ed25519Signer, Keyring
-from accord.deadlines import Deadline, SweepReport
+from accord.deadlines import Deadline, DeadlineSweep, SweepReport
 from accord.disputes import Case, CaseStore, Justifier, SettleRequest
 from accord.disputes.case_deadlines import CaseDeadlines, case_escalation_deadline
 from accord.disputes.collecting import Collecting
@@ -373,9 +373,10 @@ class Accord:
         self._refuse_if_read_only("sweep")
         return self.approvals.sweep_due()
 
-    def sweep_deadlines(self) -> SweepReport:
-        """Fire every due deadline of every kind exactly once, as ``accord sweep`` does:
-        approval timeouts, settle cases' and filed disputes' tiers, required actions."""
+    def deadline_sweeper(self) -> DeadlineSweep:
+        """The one sweeper of every deadline kind — approval timeouts, settle cases' and filed
+        disputes' tiers, required actions, collecting cases — that ``accord sweep``, the
+        service's sweeper and :meth:`sweep_deadlines` run (``accord.read_only`` if read-only)."""
         return deadline_sweep(
             self.db,
             self.clock,
@@ -383,8 +384,13 @@ class Accord:
             disputes=self.disputes.deadlines,
             cases=self.case_deadlines,
             compliance=self.disputes.compliance,
+            collecting=self.collecting,
             read_only=self.read_only,
-        ).run()
+        )
+
+    def sweep_deadlines(self) -> SweepReport:
+        """Fire every due deadline of every kind exactly once, as ``accord sweep`` does."""
+        return self.deadline_sweeper().run()
 
     # --- session hand-off ---------------------------------------------------------------
 

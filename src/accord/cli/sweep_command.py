@@ -21,7 +21,6 @@ from accord.cli.problems import report_problem
 from accord.cli.tables import listing, print_json
 from accord.clock import isoformat
 from accord.deadlines import DeadlineSweep, SweepReport
-from accord.disputes.deadline_sweep import deadline_sweep
 from accord.errors import AccordError
 
 WatchOption = Annotated[
@@ -44,16 +43,7 @@ def sweep(
     accord = open_accord(config, db, keys)
     try:
         try:
-            sweeper = deadline_sweep(
-                accord.db,
-                accord.clock,
-                accord.approvals,
-                disputes=accord.disputes.deadlines,
-                cases=accord.case_deadlines,
-                compliance=accord.disputes.compliance,
-                collecting=accord.collecting,
-                read_only=accord.read_only,
-            )
+            sweeper = accord.deadline_sweeper()
         except AccordError as exc:
             report_problem("error", exc)
             raise typer.Exit(2) from exc

@@ -221,6 +221,16 @@ def test_the_deadline_abandons_a_case_with_fewer_than_two_positions(
     assert sweep.run().fired == []  # fired once
 
 
+def test_accords_one_sweeper_fires_a_collecting_cases_deadline_too(
+    accord: Accord, frozen_clock: FrozenClock
+) -> None:
+    opened = _open(accord)
+    frozen_clock.advance(HOUR)
+    report = accord.sweep_deadlines()  # the sweeper accord sweep and the service run
+    assert [f.handled.outcome for f in report.fired] == ["abandoned"]
+    assert accord.collecting.get(opened.collecting_id).status is CollectingStatus.ABANDONED
+
+
 def test_no_position_is_taken_after_the_deadline_nor_after_closing(
     accord: Accord, sweep: DeadlineSweep, frozen_clock: FrozenClock
 ) -> None:
