@@ -8,7 +8,6 @@ database or reads the environment.
 from __future__ import annotations
 
 import secrets
-import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -88,8 +87,7 @@ def create_app(
     if poll_interval <= 0:
         raise ValueError("poll_interval is a positive number of seconds")
     registry = Metrics(accord.db)
-    gate = threading.Lock()
-    sweeper = Sweeper(accord, sweep_every, gate) if sweep_every is not None else None
+    sweeper = Sweeper(accord, sweep_every) if sweep_every is not None else None
     api = Router(
         API_PREFIX,
         route_handlers=[
@@ -158,7 +156,6 @@ def create_app(
                 "api_keys": ApiKeyStore(accord.db, accord.clock),
                 "metrics": registry,
                 "sweeper": sweeper,
-                "write_gate": gate,
                 "poll_interval": poll_interval,
             }
         ),

@@ -26,17 +26,15 @@ class Sweeper:
         self,
         accord: Accord,
         interval: float,
-        gate: threading.Lock | None = None,
         *,
         sweep: DeadlineSweep | None = None,
     ) -> None:
-        """``sweep`` defaults to :func:`deadline_sweep` over ``accord``'s database, clock and
-        approval queue (pass one to add the dispute lifecycle's port)."""
+        """``sweep`` defaults to :meth:`Accord.deadline_sweeper` (every deadline kind)."""
         if interval <= 0:
             raise ValueError("the sweep interval is a positive number of seconds")
         self._accord = accord
         self._sweep = sweep
-        self._gate = gate or threading.Lock()
+        self._gate = threading.Lock()  # one sweep at a time in this process
         self._interval = interval
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None

@@ -31,7 +31,6 @@ from accord.api.errors import error_responses
 from accord.api.guards import OVERSEERS, READERS, allow, caller
 from accord.api.routes._state import accord_of
 from accord.api.routes.disputes import DisputeId, acting_agent, readable_dispute
-from accord.api.write_gate import write_gate
 from accord.disputes.compliance import ComplianceOutcome
 from accord.disputes.compliance.actions import TrackedAction
 from accord.disputes.compliance.flags import StoredFlag
@@ -80,10 +79,9 @@ def report_compliance(
     """The key's agent reports how it complied; each action it owes is checked by the
     resolution's method (R20). A failed check is recorded, not refused: it opens a
     ``policy_conflict`` dispute at human appeal (R21) and may flag the agent (R22)."""
-    with write_gate(state):
-        return accord_of(state).disputes.comply(
-            dispute_id, acting_agent(request), data.model_dump()
-        )
+    return accord_of(state).disputes.comply(
+        dispute_id, acting_agent(request), data.model_dump()
+    )
 
 
 @get(
@@ -119,15 +117,14 @@ def file_objection(
     """The key's agent (a party) files its signed objection to the dispute's resolution
     (R27); the resolution stays in force (R28); a ``rights`` objection goes to human appeal
     (R29)."""
-    with write_gate(state):
-        return accord_of(state).disputes.object(
-            dispute_id,
-            data.resolution_id,
-            acting_agent(request),
-            data.objection_type,
-            data.grounds.model_dump(),
-            data.remedy.model_dump(),
-        )
+    return accord_of(state).disputes.object(
+        dispute_id,
+        data.resolution_id,
+        acting_agent(request),
+        data.objection_type,
+        data.grounds.model_dump(),
+        data.remedy.model_dump(),
+    )
 
 
 @get(
@@ -164,8 +161,7 @@ def order_stay(
     its reviewer key; its required actions are set aside."""
     principal_id = caller(request).principal_id
     assert principal_id is not None  # a reviewer key is always bound to a principal
-    with write_gate(state):
-        return stay_as_reviewer(accord_of(state), objection_id, principal_id, data.reason)
+    return stay_as_reviewer(accord_of(state), objection_id, principal_id, data.reason)
 
 
 @get(

@@ -37,7 +37,6 @@ from accord.api.guards import READERS, allow, caller
 from accord.api.routes._state import accord_of
 from accord.api.routes.disputes import DisputeId, acting_agent, readable_dispute
 from accord.api.signing_keys import server_signer
-from accord.api.write_gate import write_gate
 from accord.app import Accord
 from accord.crypto import Ed25519Signer
 from accord.disputes.dcp.resolution_record import ResolutionRecord
@@ -139,10 +138,9 @@ def propose(
     """The key's agent proposes ``terms`` (and so accepts them); a proposal every party
     accepts resolves the dispute (R7)."""
     signer = _as(request, state, "agent")
-    with write_gate(state):
-        return _tiers(state).negotiation.propose(
-            dispute_id, signer, data.terms, responds_to=data.responds_to
-        )
+    return _tiers(state).negotiation.propose(
+        dispute_id, signer, data.terms, responds_to=data.responds_to
+    )
 
 
 @post(
@@ -162,8 +160,7 @@ def accept(
     """The key's agent accepts the proposal; once every party has, the dispute resolves and
     the answer carries the signed §6 resolution (R7, R19)."""
     signer = _as(request, state, "agent")
-    with write_gate(state):
-        return _tiers(state).negotiation.accept(dispute_id, signer, proposal_id)
+    return _tiers(state).negotiation.accept(dispute_id, signer, proposal_id)
 
 
 @post(
@@ -182,14 +179,13 @@ def counter_evidence(
 ) -> Negotiation:
     """The key's agent answers with evidence addressed by its content hash (R7, R33)."""
     signer = _as(request, state, "agent")
-    with write_gate(state):
-        return _tiers(state).negotiation.counter_evidence(
-            dispute_id,
-            signer,
-            content_hash=data.content_hash,
-            description=data.description,
-            answers=data.answers,
-        )
+    return _tiers(state).negotiation.counter_evidence(
+        dispute_id,
+        signer,
+        content_hash=data.content_hash,
+        description=data.description,
+        answers=data.answers,
+    )
 
 
 @get(
@@ -239,8 +235,7 @@ def commit(
 ) -> CoinFlip:
     """The key's agent commits to its nonce and choice (R8)."""
     signer = _as(request, state, "agent")
-    with write_gate(state):
-        return _tiers(state).negotiation.commit(dispute_id, signer, data.commitment)
+    return _tiers(state).negotiation.commit(dispute_id, signer, data.commitment)
 
 
 @post(
@@ -259,10 +254,9 @@ def reveal(
 ) -> CoinFlip:
     """The key's agent reveals its nonce and choice, checked against its commitment (R8)."""
     signer = _as(request, state, "agent")
-    with write_gate(state):
-        return _tiers(state).negotiation.reveal(
-            dispute_id, signer, bytes.fromhex(data.nonce_hex), data.choice
-        )
+    return _tiers(state).negotiation.reveal(
+        dispute_id, signer, bytes.fromhex(data.nonce_hex), data.choice
+    )
 
 
 # --- tier 2: the panel (R10–R15, R35) -------------------------------------------------------
@@ -284,8 +278,7 @@ def nominate(
 ) -> NominationsOut:
     """The key's agent (a party) nominates candidates from the arbitrator pool (R10)."""
     signer = _as(request, state, "agent")
-    with write_gate(state):
-        added = _tiers(state).arbitration.nominate(dispute_id, signer, data.agent_ids)
+    added = _tiers(state).arbitration.nominate(dispute_id, signer, data.agent_ids)
     return NominationsOut(items=added)
 
 
@@ -300,14 +293,13 @@ def nominate(
 def form_panel(state: State, dispute_id: DisputeId, data: JSONBody[FormPanelIn]) -> PanelFormation:
     """Seat the panel (admin key): drawn verifiably from the eligible pool with the parties'
     revealed coin-flip nonces (R10–R13, R32, R35), to vote on ``resolution``."""
-    with write_gate(state):
-        return _tiers(state).arbitration.form_panel(
-            dispute_id,
-            question=data.question,
-            positions=data.positions,
-            favours=data.favours,
-            resolution=data.resolution,
-        )
+    return _tiers(state).arbitration.form_panel(
+        dispute_id,
+        question=data.question,
+        positions=data.positions,
+        favours=data.favours,
+        resolution=data.resolution,
+    )
 
 
 @get(
@@ -375,8 +367,7 @@ def vote(
 ) -> PanelVote:
     """The key's agent, a panel member, votes (signed with its arbitrator key, R14, R36)."""
     signer = _as(request, state, "arbitrator")
-    with write_gate(state):
-        return _tiers(state).arbitration.vote(dispute_id, signer, data.vote, data.reasoning)
+    return _tiers(state).arbitration.vote(dispute_id, signer, data.vote, data.reasoning)
 
 
 @post(
@@ -429,8 +420,7 @@ def tally(
 ) -> PanelTally:
     """A panel member closes the vote (everyone voted, or the deadline passed: R14, R15)."""
     signer = _as(request, state, "arbitrator")
-    with write_gate(state):
-        return _tiers(state).arbitration.tally(dispute_id, signer)
+    return _tiers(state).arbitration.tally(dispute_id, signer)
 
 
 @post(
@@ -453,8 +443,7 @@ def sign_resolution(
         signer = reviewer_signer(accord_of(state), key.principal_id)
     else:
         signer = _as(request, state, "arbitrator")
-    with write_gate(state):
-        return _tiers(state).arbitration.sign_resolution(dispute_id, signer)
+    return _tiers(state).arbitration.sign_resolution(dispute_id, signer)
 
 
 # --- tier 3: human appeal (R16) -------------------------------------------------------------
@@ -480,14 +469,13 @@ def decide_appeal(
     them: the principals then decide in turn through ``/appeal/proposals``)."""
     principal_id = caller(request).principal_id
     assert principal_id is not None  # a reviewer key is always bound to a principal
-    with write_gate(state):
-        return appeal_as_reviewer(
-            accord_of(state),
-            dispute_id,
-            principal_id,
-            outcome=data.outcome,
-            reasoning=data.reasoning,
-        )
+    return appeal_as_reviewer(
+        accord_of(state),
+        dispute_id,
+        principal_id,
+        outcome=data.outcome,
+        reasoning=data.reasoning,
+    )
 
 
 def appeal_as_reviewer(

@@ -36,7 +36,6 @@ from accord.api.errors import error_responses
 from accord.api.guards import READERS, allow, caller
 from accord.api.routes._state import accord_of
 from accord.api.schemas import NO_NUL
-from accord.api.write_gate import write_gate
 from accord.app import Accord
 from accord.disputes.protocol import DisputePage, StoredDispute
 from accord.disputes.protocol.listing import MAX_PAGE
@@ -82,8 +81,7 @@ def open_dispute(
     naming the R-number: an unknown type (R1) or severity (R3), too many filings or too
     little evidence (R34), a content hash that does not match (R33)."""
     filing = {**data.model_dump(), "complainant": acting_agent(request)}
-    with write_gate(state):
-        return accord_of(state).disputes.open(filing)
+    return accord_of(state).disputes.open(filing)
 
 
 @post(
@@ -188,10 +186,9 @@ def submit_evidence(
     event; stored content-addressed, and refused — all of it — when an item does not hash
     to the ``content_hash`` given with it (R33)."""
     items = [item.model_dump(exclude_none=True) for item in data.evidence]
-    with write_gate(state):
-        return accord_of(state).disputes.submit_evidence(
-            dispute_id, items, by=acting_agent(request)
-        )
+    return accord_of(state).disputes.submit_evidence(
+        dispute_id, items, by=acting_agent(request)
+    )
 
 
 @get(
@@ -239,10 +236,9 @@ def escalate_dispute(
 ) -> StoredDispute:
     """Escalate as the key's agent (a party): to the next tier, or to ``to_tier`` above it
     (human appeal at any time, R17); the tier clock restarts."""
-    with write_gate(state):
-        return accord_of(state).disputes.escalate(
-            dispute_id, by=acting_agent(request), to_tier=data.to_tier, reason=data.reason
-        )
+    return accord_of(state).disputes.escalate(
+        dispute_id, by=acting_agent(request), to_tier=data.to_tier, reason=data.reason
+    )
 
 
 @post(
@@ -260,10 +256,9 @@ def withdraw_dispute(
     data: JSONBody[WithdrawIn],
 ) -> StoredDispute:
     """Withdraw the dispute as its complainant (the key's agent); final (R6)."""
-    with write_gate(state):
-        return accord_of(state).disputes.withdraw(
-            dispute_id, by=acting_agent(request), reason=data.reason
-        )
+    return accord_of(state).disputes.withdraw(
+        dispute_id, by=acting_agent(request), reason=data.reason
+    )
 
 
 @get(

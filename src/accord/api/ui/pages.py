@@ -19,7 +19,6 @@ from accord.api.ui.fragments import fragment
 from accord.api.ui.queue_view import QUEUE_PAGE, QueueChoice, queue_view
 from accord.api.ui.reasons import joined_reasoning, lf_line_breaks
 from accord.api.ui.session import sign_in, sign_out, signed_in
-from accord.api.write_gate import write_gate
 from accord.app import Accord
 from accord.approvals import MAX_WRITTEN_OUTCOME_CHARS
 from accord.disputes.decision_history import decision_history
@@ -206,16 +205,15 @@ def decide(
     accord = accord_of(state)
     try:
         choice = None if written else _choice(accord, item_id, data.verdict)
-        with write_gate(state):
-            item = decide_as_reviewer(
-                accord,
-                item_id,
-                cast(str, reviewer.principal_id),
-                choice=choice,
-                deny=choice is None and not written,
-                reasoning=reasoning,
-                outcome=lf_line_breaks(data.outcome) if written else None,
-            )
+        item = decide_as_reviewer(
+            accord,
+            item_id,
+            cast(str, reviewer.principal_id),
+            choice=choice,
+            deny=choice is None and not written,
+            reasoning=reasoning,
+            outcome=lf_line_breaks(data.outcome) if written else None,
+        )
     except AccordError as exc:
         return _refused(request, exc.message, status_for(exc), exc.code)
     return fragment(request, "_decision.html", {"reviewer": reviewer, "error": None, "item": item})
