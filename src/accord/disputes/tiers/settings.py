@@ -26,6 +26,8 @@ MAX_POOL_MEMBERS = 500
 
 
 class _Strict(BaseModel):
+    # Not ``StrictSettings``: this section's YAML gives enums as strings and lists for
+    # tuples, which pydantic's strict mode refuses; its integers are strict field by field.
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
