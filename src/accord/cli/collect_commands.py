@@ -18,14 +18,14 @@ from rich.console import Console
 
 from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
-from accord.cli.problems import report_problem
+from accord.cli.problems import refused_exit
 from accord.cli.tables import listing, print_json
 from accord.conflicts import Position
 from accord.crypto.keyring import role_key_name
 from accord.disputes.collecting import MAX_COLLECT_FOR, MAX_PAGE, MIN_COLLECT_FOR, CollectingCase
 from accord.disputes.collecting.party_signature import sign_position
 from accord.disputes.protocol.input_file import read_input_file
-from accord.errors import AccordError, NotFound, ValidationError
+from accord.errors import AccordError, ValidationError
 
 collect_app = typer.Typer(
     no_args_is_help=True,
@@ -33,12 +33,6 @@ collect_app = typer.Typer(
 )
 
 CollectingId = Annotated[str, typer.Argument(help="coll:<uuid>")]
-
-
-def _fail(error: AccordError) -> typer.Exit:
-    """Not found exits with 1; a refusal with 2."""
-    report_problem("error", error)
-    return typer.Exit(1 if isinstance(error, NotFound) else 2)
 
 
 def _print(found: list[CollectingCase], as_json: bool, *, one: bool = False) -> None:
@@ -97,7 +91,7 @@ def open_(
             session_id=session_id,
         )
     except (AccordError, OverflowError) as exc:
-        raise _fail(_as_error(exc)) from exc
+        raise refused_exit(_as_error(exc)) from exc
     finally:
         accord.close()
     _print([opened], as_json, one=True)
@@ -139,7 +133,7 @@ def submit(
             signature = sign_position(collecting_id, position, signer)
         after = accord.collecting.submit(collecting_id, data, by=by, signature=signature)
     except AccordError as exc:
-        raise _fail(exc) from exc
+        raise refused_exit(exc) from exc
     finally:
         accord.close()
     _print([after], as_json, one=True)
@@ -159,7 +153,7 @@ def show(
     try:
         found = accord.collecting.get(collecting_id)
     except AccordError as exc:
-        raise _fail(exc) from exc
+        raise refused_exit(exc) from exc
     finally:
         accord.close()
     _print([found], True, one=True)
@@ -187,7 +181,7 @@ def list_(
     try:
         found = accord.collecting.list(party=party, status=status, before=before, limit=limit)
     except AccordError as exc:
-        raise _fail(exc) from exc
+        raise refused_exit(exc) from exc
     finally:
         accord.close()
     _print(found, as_json)

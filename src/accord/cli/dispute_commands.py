@@ -21,7 +21,7 @@ from rich.console import Console
 from accord.app import Accord
 from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
-from accord.cli.problems import report_problem
+from accord.cli.problems import refused_exit
 from accord.cli.tables import listing, print_json
 from accord.crypto.key_files import read_public_key_file
 from accord.disputes.dcp import record_document
@@ -30,7 +30,7 @@ from accord.disputes.protocol.filing import MAX_EVIDENCE_ITEMS
 from accord.disputes.protocol.input_file import objects_in, read_input_file
 from accord.disputes.protocol.listing import DEFAULT_PAGE, MAX_PAGE
 from accord.disputes.protocol.service import MAX_FILINGS_PER_CALL
-from accord.errors import AccordError, NotFound
+from accord.errors import AccordError
 
 disputes_app = typer.Typer(
     no_args_is_help=True,
@@ -40,12 +40,6 @@ disputes_app = typer.Typer(
 ById = Annotated[str, typer.Option("--by", help="The party (agent id) taking this step.")]
 DisputeId = Annotated[str, typer.Argument(help="disp:<uuid>")]
 Reason = Annotated[str, typer.Option("--reason", help="Why (kept in the signed event).")]
-
-
-def _fail(error: AccordError) -> typer.Exit:
-    """Not found exits with 1; refused input (or a damaged database) with 2."""
-    report_problem("error", error)
-    return typer.Exit(1 if isinstance(error, NotFound) else 2)
 
 
 def _print_disputes(found: list[StoredDispute], as_json: bool) -> None:
@@ -74,7 +68,7 @@ def _writing(
     try:
         done = step(accord)
     except AccordError as exc:
-        raise _fail(exc) from exc
+        raise refused_exit(exc) from exc
     finally:
         accord.close()
     _print_disputes(done if isinstance(done, list) else [done], as_json)
@@ -112,7 +106,7 @@ def show(
     try:
         found = accord.disputes.show(dispute_id)
     except AccordError as exc:
-        raise _fail(exc) from exc
+        raise refused_exit(exc) from exc
     finally:
         accord.close()
     print_json(found.to_json_dict())
@@ -144,7 +138,7 @@ def list_(
             party=party, after=after, limit=limit,
         )  # fmt: skip
     except AccordError as exc:
-        raise _fail(exc) from exc
+        raise refused_exit(exc) from exc
     finally:
         accord.close()
     if as_json:
@@ -238,7 +232,7 @@ def export(
             dispute_id, session_nonce=session_nonce or secrets.token_hex(32)
         )
     except AccordError as exc:
-        raise _fail(exc) from exc
+        raise refused_exit(exc) from exc
     finally:
         accord.close()
     print_json(sdk)
@@ -267,7 +261,7 @@ def import_(
             pq_public_key=None if signer is None else signer.pq_public_key,
         )
     except AccordError as exc:
-        raise _fail(exc) from exc
+        raise refused_exit(exc) from exc
     finally:
         accord.close()
     print_json(record_document(record))

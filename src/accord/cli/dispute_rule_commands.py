@@ -21,11 +21,11 @@ from rich.console import Console
 from accord.app import PASSPHRASE_ENV
 from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
-from accord.cli.problems import report_problem
+from accord.cli.problems import refused_exit, report_problem
 from accord.cli.tables import listing, print_json, text_cell
 from accord.crypto.keyring import signer_from_file
 from accord.disputes.dcp.cross_chain import ExportedEntry, cross_check, parse_exported_chain
-from accord.errors import AccordError, NotFound
+from accord.errors import AccordError
 from accord.limits import Limits
 
 MAX_CHAIN_FILE_BYTES: Final = 256 * 1024 * 1024
@@ -34,12 +34,6 @@ REVIEWER_KEY_ENV: Final = "ACCORD_REVIEWER_KEY"
 
 ById = Annotated[str, typer.Option("--by", help="The party (agent id) taking this step.")]
 DisputeArg = Annotated[str, typer.Argument(help="disp:<uuid>")]
-
-
-def _fail(error: AccordError) -> typer.Exit:
-    """Not found exits with 1, like a refused check; refused input with 2."""
-    report_problem("error", error)
-    return typer.Exit(1 if isinstance(error, NotFound) else 2)
 
 
 def object_command(
@@ -82,7 +76,7 @@ def object_command(
             {"type": remedy_type, "description": remedy},
         )
     except AccordError as exc:
-        raise _fail(exc) from exc
+        raise refused_exit(exc) from exc
     finally:
         accord.close()
     if as_json:
@@ -121,7 +115,7 @@ def objections_command(
             else objections.of_dispute(dispute_id)
         )
     except AccordError as exc:
-        raise _fail(exc) from exc
+        raise refused_exit(exc) from exc
     finally:
         accord.close()
     if as_json:
@@ -171,7 +165,7 @@ def stay_command(
         )
         stay = accord.disputes.order_stay(objection_id, accord.reviewer(signer), reason)
     except AccordError as exc:
-        raise _fail(exc) from exc
+        raise refused_exit(exc) from exc
     finally:
         accord.close()
     Console().print(
@@ -198,7 +192,7 @@ def comply_command(
     try:
         outcome = accord.disputes.comply(dispute_id, by, {"entries": entry, "note": note})
     except AccordError as exc:
-        raise _fail(exc) from exc
+        raise refused_exit(exc) from exc
     finally:
         accord.close()
     if as_json:

@@ -27,14 +27,14 @@ from accord.app import PASSPHRASE_ENV, Accord
 from accord.approvals import Reviewer
 from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, KeysOption
-from accord.cli.problems import report_problem
+from accord.cli.problems import refused_exit, report_problem
 from accord.cli.tables import print_json
 from accord.crypto import Ed25519Signer
 from accord.crypto.keyring import signer_from_file
 from accord.disputes.negotiation import commitment, new_nonce
 from accord.disputes.panels import VoteChoice
 from accord.disputes.tiers import DisputeTiers
-from accord.errors import AccordError, NotFound
+from accord.errors import AccordError
 
 DisputeArg = Annotated[str, typer.Argument(help="disp:<uuid>")]
 KeyFile = Annotated[
@@ -62,8 +62,7 @@ def _step(
     try:
         done = step(accord, accord.disputes.tiers)
     except AccordError as exc:
-        report_problem("error", exc)
-        raise typer.Exit(1 if isinstance(exc, NotFound) else 2) from exc
+        raise refused_exit(exc) from exc
     finally:
         accord.close()
     print_json(done)

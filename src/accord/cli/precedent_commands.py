@@ -14,10 +14,10 @@ from rich.console import Console
 
 from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
-from accord.cli.problems import report_problem
+from accord.cli.problems import refused_exit, report_problem
 from accord.cli.tables import listing, print_json, text_cell
 from accord.crypto import load_public_keys
-from accord.errors import AccordError, NotFound, VerificationFailed
+from accord.errors import AccordError, VerificationFailed
 from accord.precedents import (
     JurisprudenceBundle,
     Precedent,
@@ -29,12 +29,6 @@ from accord.precedents.query import DEFAULT_LIMIT, MAX_LIMIT
 precedents_app = typer.Typer(
     no_args_is_help=True, help="Jurisprudence bundles (precedents): search, show, add."
 )
-
-
-def _fail(error: AccordError) -> typer.Exit:
-    """Not found exits with 1; bad input (or a damaged database) with 2."""
-    report_problem("error", error)
-    return typer.Exit(1 if isinstance(error, NotFound) else 2)
 
 
 @precedents_app.command("search")
@@ -71,7 +65,7 @@ def search(
     try:
         found = accord.precedents.search(dispute_type, condition or (), limit=limit)
     except AccordError as exc:
-        raise _fail(exc) from exc
+        raise refused_exit(exc) from exc
     finally:
         accord.close()
     if as_json:
@@ -103,7 +97,7 @@ def show(
     try:
         found: Precedent = accord.precedents.get(jurisprudence_id)
     except AccordError as exc:
-        raise _fail(exc) from exc
+        raise refused_exit(exc) from exc
     finally:
         accord.close()
     print_json(found.to_json_dict())
@@ -124,7 +118,7 @@ def add(
         drafts = read_draft_file(file, accord.config.settings.limits)
         added: list[JurisprudenceBundle] = accord.precedents.add_many(drafts)
     except AccordError as exc:
-        raise _fail(exc) from exc
+        raise refused_exit(exc) from exc
     finally:
         accord.close()
     if as_json:
@@ -172,7 +166,7 @@ def verify(
         report_problem("NOT VERIFIED", exc)
         raise typer.Exit(1) from exc
     except AccordError as exc:
-        raise _fail(exc) from exc
+        raise refused_exit(exc) from exc
     finally:
         accord.close()
     Console().print(
