@@ -89,11 +89,6 @@ class ApprovalQueue:
         self._party_owners = dict(party_owners or {})
         self.sweeper_id = sweeper_id or new_sweeper_id()
         self._decision_hooks: builtins.list[DecisionHook] = []
-
-    def on_decided(self, hook: DecisionHook) -> None:
-        """Run ``hook`` in every human decision's transaction, after the decision's own event
-        (e.g. a human panel member's ballot paper becomes the member's vote)."""
-        self._decision_hooks.append(hook)
         #: Concurrent decisions share one transaction (one fsync), each in its own savepoint:
         #: a refused one (already decided, conflicted, invalid) rolls back alone and its caller
         #: gets its error; every caller returns once the transaction has committed.
@@ -101,6 +96,11 @@ class ApprovalQueue:
         self.decisions: GroupCommit[_Decision, ApprovalItem | AccordError] = GroupCommit(
             self._decide_batch, batch_wide=(StoreError,)
         )
+
+    def on_decided(self, hook: DecisionHook) -> None:
+        """Run ``hook`` in every human decision's transaction, after the decision's own event
+        (e.g. a human panel member's ballot paper becomes the member's vote)."""
+        self._decision_hooks.append(hook)
 
     # -- asking -----------------------------------------------------------------------------
 
