@@ -15,17 +15,52 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, Self, TypeVar
 
+from accord.conflicts import Detection, Position
 from accord.values import MISSING, value_at
-
-if TYPE_CHECKING:
-    from accord.disputes.case import Case, DissentRecord
 
 _INDEX, _PATH = "$.output", "$.path"
 
 
-def shared_outputs(case: Case) -> Case:
+class _Copyable(Protocol):
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        """A copy with ``update`` applied (pydantic's ``BaseModel.model_copy``)."""
+        ...
+
+
+class _SharedDissent(_Copyable, Protocol):
+    """What this module reads of a dissent record (``accord.disputes.case.DissentRecord``)."""
+
+    @property
+    def position(self) -> Position: ...
+    @property
+    def positions(self) -> tuple[Position, ...]: ...
+    @property
+    def winning_answer(self) -> Any: ...
+
+
+class _SharedCase(_Copyable, Protocol):
+    """What this module reads of a case (``accord.disputes.case.Case``), so that the case
+    model can import this module without this module importing it back."""
+
+    @property
+    def positions(self) -> tuple[Position, ...]: ...
+    @property
+    def detection(self) -> Detection: ...
+    @property
+    def decision(self) -> Any: ...
+    @property
+    def escalation(self) -> Any: ...
+    @property
+    def dissent(self) -> tuple[_SharedDissent, ...]: ...
+
+
+_CaseT = TypeVar("_CaseT", bound=_SharedCase)
+_DissentT = TypeVar("_DissentT", bound=_SharedDissent)
+
+
+def shared_outputs(case: _CaseT) -> _CaseT:
     """``case`` with repeated outputs replaced by markers (only for :meth:`Case.model_dump`)."""
     outputs = [p.output for p in case.positions]
     by_id = {id(o): i for i, o in enumerate(outputs) if isinstance(o, Mapping | list)}
@@ -79,7 +114,7 @@ def _shared_dissent(record: Any, ref: Callable[[Any], Any]) -> Any:
     return record.model_copy(update={"position": position, "positions": positions})
 
 
-def shared_dissent_outputs(record: DissentRecord) -> DissentRecord:
+def shared_dissent_outputs(record: _DissentT) -> _DissentT:
     """A dissent record stored on its own: its position's output and the winning answer as
     markers into its own ``positions``."""
     outputs = [p.output for p in record.positions]

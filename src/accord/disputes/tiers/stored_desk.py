@@ -8,24 +8,65 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import Connection
 
 from accord.conflicts import Tier
 from accord.crypto.hashing import content_hash
+from accord.disputes.dcp.dispute_record import DisputeRecord
 from accord.disputes.dcp.documents import record_document
 from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.tiers.dispute_port import TierDispute
 
-if TYPE_CHECKING:
-    from accord.disputes.protocol.service import Disputes
+
+class _Shown(Protocol):
+    @property
+    def record(self) -> DisputeRecord: ...
+
+
+class DisputeHooks(Protocol):
+    """The calls the desk makes on :class:`~accord.disputes.protocol.Disputes`, which builds
+    the desk over itself (a port, so that this room does not import the service back)."""
+
+    def transaction(self) -> AbstractContextManager[Connection]: ...
+
+    def show_within(self, conn: Connection, dispute_id: str) -> _Shown: ...
+
+    def record_event_within(
+        self,
+        conn: Connection,
+        dispute_id: str,
+        event_type: str,
+        *,
+        actor: str,
+        details: Mapping[str, Any] | None = None,
+    ) -> object: ...
+
+    def move_within(
+        self,
+        conn: Connection,
+        dispute_id: str,
+        to_status: str,
+        *,
+        event_type: str,
+        actor: str,
+        details: Mapping[str, Any] | None = None,
+        tier: Tier | None = None,
+        rearm: bool = False,
+    ) -> object: ...
+
+    def resolve_within(
+        self, conn: Connection, dispute_id: str, resolution: ResolutionRecord, *, actor: str
+    ) -> object: ...
+
+    def active_between(self, a: str, b: str) -> Sequence[str]: ...
 
 
 class StoredDisputeDesk:
     """The tiers' view of :class:`~accord.disputes.protocol.Disputes`."""
 
-    def __init__(self, disputes: Disputes) -> None:
+    def __init__(self, disputes: DisputeHooks) -> None:
         self._disputes = disputes
 
     def transaction(self) -> AbstractContextManager[Connection]:
