@@ -38,8 +38,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from accord.conflicts import Detection, Position
 from accord.disputes.case import Case
 from accord.disputes.collecting_case import CollectingCase
 from accord.disputes.statuses import (
@@ -52,10 +53,6 @@ from accord.disputes.statuses import (
     SettleStatus,
 )
 from accord.errors import IllegalTransition
-
-if TYPE_CHECKING:
-    from accord.conflicts import Detection, Position
-
 
 _ACTIVE_EXITS = frozenset({CaseStatus.RESOLVED, CaseStatus.WITHDRAWN, CaseStatus.ABANDONED})
 
