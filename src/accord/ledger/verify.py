@@ -381,8 +381,16 @@ def _worker_pool(workers: int) -> Iterator[Any]:
     finally:
         if main is not None:
             sys.modules["__main__"] = main
-    with pool:
+    try:
         yield pool
+    except BaseException:
+        pool.terminate()  # a failure found early: the chunks still queued are not needed
+        raise
+    else:
+        pool.close()  # every chunk was read: the workers exit on their own (and flush
+        # what they buffered, a coverage run's data included) instead of being killed
+    finally:
+        pool.join()
 
 
 def _stitch(
