@@ -165,13 +165,17 @@ class PreparedSteps:
         signatures: Sequence[PayloadSignature | Mapping[str, Any]],
         *,
         by: str,
+        dispute_id: str | None = None,
     ) -> StepOutcome:
         """Agent ``by``'s signatures of the payloads its prepared step awaits, in order: the
-        step is recorded (``completed``), or the next payload awaits (see the module)."""
+        step is recorded (``completed``), or the next payload awaits (see the module).
+        ``dispute_id``, when given, must be the prepared step's dispute."""
         given = _signatures(signatures)
         with self._c.db.read() as conn:
             row = prepared_rows.load_within(conn, prepared_id)
             registry = registry_within(conn)
+        if row is not None and dispute_id is not None and row.dispute_id != dispute_id:
+            row = None
         row = _usable(row, prepared_id, by, self._c.clock.now())
         awaited = row.payloads[row.round :]
         if len(given) != len(awaited):

@@ -24,7 +24,8 @@ from accord.ledger import KeyRole
 
 _ID = r"^[^\s\x00]+$"
 Id = Annotated[str, Field(min_length=1, max_length=256, pattern=_ID)]
-Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT)]
+_NO_NUL = r"^[^\x00]*$"
+Text = Annotated[str, Field(min_length=1, max_length=MAX_TEXT, pattern=_NO_NUL)]
 Sha256 = Annotated[str, Field(pattern=SHA256_PATTERN)]
 
 
@@ -124,7 +125,7 @@ class RevealStep(_Step):
 
     step: Literal["reveal"]
     nonce_hex: Annotated[str, Field(min_length=64, max_length=256, pattern=r"^(?:[0-9a-f]{2})+$")]
-    choice: Annotated[str, Field(min_length=1, max_length=MAX_CHOICE, pattern=r"^[^\x00]*$")]
+    choice: Annotated[str, Field(min_length=1, max_length=MAX_CHOICE, pattern=_NO_NUL)]
 
     def run(
         self, dispute_id: str, signer: Signer, negotiation: Negotiating, arbitration: Arbitration
