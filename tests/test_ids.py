@@ -70,10 +70,11 @@ def test_seeded_ids_differ_between_seeds_and_keep_their_time() -> None:
 
 
 def test_a_short_seed_is_refused() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="at least 16 bytes"):
         SeededIds(b"short")
 
 
 def test_random_ids_are_the_default_new_id() -> None:
     made = RandomIds().new_id("prop", _AT)
-    assert made.startswith("prop:") and made != RandomIds().new_id("prop", _AT)
+    assert made.startswith("prop:")
+    assert made != RandomIds().new_id("prop", _AT)
