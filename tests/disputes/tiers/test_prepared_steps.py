@@ -314,3 +314,23 @@ def test_outcomes_are_plain_models(disputes: Disputes) -> None:
         prepared.prepared_id, sign_payloads(prepared, _key(A)), by=A
     )
     assert StepOutcome.model_validate_json(outcome.model_dump_json()).status == "completed"
+
+
+def test_a_bad_signature_in_a_later_round_is_named_by_its_place_in_that_request(
+    disputes: Disputes,
+) -> None:
+    dispute_id = _open(disputes)
+    prepared = disputes.tiers.prepared.prepare(
+        dispute_id, {"step": "propose", "terms": "share it"}, by=A
+    )
+    second = disputes.tiers.prepared.complete(
+        prepared.prepared_id, sign_payloads(prepared, _key(A)), by=A
+    ).prepared
+    stranger = Ed25519Signer.from_seed(bytes(32))
+    forged = sign_payloads(second.model_copy(update={"kid": stranger.kid}), stranger)
+
+    with pytest.raises(SignatureInvalid) as refused:
+        disputes.tiers.prepared.complete(second.prepared_id, forged, by=A)
+
+    assert refused.value.context["field"] == "signatures[0]"
+    assert refused.value.context["payload"] == 1

@@ -44,12 +44,17 @@ class Answer:
 
 
 class AnsweringSigner:
-    """A :class:`~accord.crypto.Signer` for key ``kid`` whose signatures are ``answers``."""
+    """A :class:`~accord.crypto.Signer` for key ``kid`` whose signatures are ``answers``;
+    the answers from ``given_from`` on are the ones the agent sends now (a refusal names them
+    by their place in that request)."""
 
-    def __init__(self, kid: str, public_key: bytes, answers: Sequence[Answer] = ()) -> None:
+    def __init__(
+        self, kid: str, public_key: bytes, answers: Sequence[Answer] = (), *, given_from: int = 0
+    ) -> None:
         self._kid = kid
         self._public_key = public_key
         self._answers = tuple(answers)
+        self._given_from = given_from
         self._asked = 0
 
     @property
@@ -76,10 +81,11 @@ class AnsweringSigner:
         try:
             verify_ed25519(self._public_key, message, answer.signature)
         except SignatureInvalid:
+            field = f"signatures[{index - self._given_from}]"
             raise SignatureInvalid(
-                f"signatures[{index}] is not {self._kid}'s signature of payload {index}",
+                f"{field} is not {self._kid}'s signature of payload {index}",
                 code="disputes.prepared_bad_signature",
-                field=f"signatures[{index}]",
+                field=field,
                 rule="each signature is the agent's registered key's Ed25519 signature of "
                 "the payload's bytes",
                 kid=self._kid,

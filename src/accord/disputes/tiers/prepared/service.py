@@ -28,7 +28,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -225,7 +225,7 @@ class PreparedSteps:
 
         head: ChainHead = row.head
         context = self._pinned(row.pinned_at, row.id_seed, lambda _conn: head, opened, finishing)
-        signer = AnsweringSigner(key.kid, key.public_key, answers)
+        signer = AnsweringSigner(key.kid, key.public_key, answers, given_from=row.round)
         args = _ARGS.validate_python(row.arguments)
         try:
             result = self._run(context, args, row.dispute_id, signer)
@@ -273,7 +273,7 @@ class PreparedSteps:
 
     def _pinned(
         self,
-        at: Any,
+        at: datetime,
         seed: bytes,
         head: Callable[[Connection], ChainHead],
         opened: Callable[[Connection], None],
@@ -335,7 +335,7 @@ def _decoded(signature_b64: str, index: int) -> bytes:
     return raw
 
 
-def _usable(row: PreparedRow | None, prepared_id: str, by: str, now: Any) -> PreparedRow:
+def _usable(row: PreparedRow | None, prepared_id: str, by: str, now: datetime) -> PreparedRow:
     if row is None:
         raise NotFound(
             f"no prepared step {prepared_id} (prepared steps are forgotten a day after they "

@@ -30,7 +30,8 @@ Sha256 = Annotated[str, Field(pattern=SHA256_PATTERN)]
 
 
 class Nominations(BaseModel):
-    """The nominations a ``nominate`` step added."""
+    """The nominations a ``nominate`` step added (one the same party already made is not
+    repeated)."""
 
     model_config = ConfigDict(frozen=True)
 
