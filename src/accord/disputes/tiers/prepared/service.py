@@ -132,6 +132,13 @@ class PreparedSteps:
             shown = (payload_of(need.index, need.message),)
         except _NothingToSign:
             pass
+        if "dispute" not in seen:  # every step kind opens its one transaction; guard anyway
+            raise AccordError(
+                f"step {args.step} did not run inside a dispute transaction",
+                code="disputes.prepared_unsupported",
+                field="step",
+                rule="a prepared step is one tier step in one transaction",
+            )
         dispute = seen["dispute"]
         expires = now + self.ttl
         if dispute.tier_deadline is not None:
