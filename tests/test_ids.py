@@ -5,10 +5,11 @@ from __future__ import annotations
 import uuid
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from accord.ids import new_hex_id, new_id, uuid7
+from accord.ids import RandomIds, SeededIds, new_hex_id, new_id, uuid7
 
 _AT = datetime(2026, 11, 30, 1, 2, 3, 456789, tzinfo=UTC)
 
@@ -52,3 +53,28 @@ def test_the_hex_form_is_32_lowercase_hex_digits() -> None:
 def test_a_naive_time_is_read_as_local_time_like_isoformat_reads_it() -> None:
     naive = datetime(2026, 11, 30, 1, 2, 3)
     assert uuid7(naive)[:13] == uuid7(naive.astimezone(UTC))[:13]
+
+
+def test_seeded_ids_repeat_call_for_call_from_the_same_seed() -> None:
+    first, again = SeededIds(b"s" * 32), SeededIds(b"s" * 32)
+    made = [first.new_id("prop", _AT), first.new_id("res", _AT)]
+    assert [again.new_id("prop", _AT), again.new_id("res", _AT)] == made
+    assert made[0] != made[1]
+    assert uuid.UUID(made[0].partition(":")[2]).version == 7
+
+
+def test_seeded_ids_differ_between_seeds_and_keep_their_time() -> None:
+    one, other = SeededIds(b"a" * 32).new_id("prop", _AT), SeededIds(b"b" * 32).new_id("prop", _AT)
+    assert one != other
+    assert one[:18] == other[:18] == new_id("prop", _AT)[:18]
+
+
+def test_a_short_seed_is_refused() -> None:
+    with pytest.raises(ValueError, match="at least 16 bytes"):
+        SeededIds(b"short")
+
+
+def test_random_ids_are_the_default_new_id() -> None:
+    made = RandomIds().new_id("prop", _AT)
+    assert made.startswith("prop:")
+    assert made != RandomIds().new_id("prop", _AT)

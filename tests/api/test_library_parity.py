@@ -17,6 +17,7 @@ from accord.disputes.protocol.service import Disputes
 from accord.disputes.tiers.appeal import HumanAppeal
 from accord.disputes.tiers.arbitration import Arbitration
 from accord.disputes.tiers.negotiating import Negotiating
+from accord.disputes.tiers.prepared import PreparedSteps
 
 #: The objects an agent or a reviewer reaches through ``Accord.disputes``.
 FACING: dict[str, type[Any]] = {
@@ -24,6 +25,7 @@ FACING: dict[str, type[Any]] = {
     "disputes.tiers.negotiation": Negotiating,
     "disputes.tiers.arbitration": Arbitration,
     "disputes.tiers.appeal": HumanAppeal,
+    "disputes.tiers.prepared": PreparedSteps,
     "disputes.compliance": Compliance,
     "disputes.objections": Objections,
 }
@@ -79,6 +81,11 @@ ROUTED: dict[str, tuple[str, str]] = {
     "disputes.objections.get": ("get", "/api/v1/objections/{objection_id}"),
     "disputes.objections.of_dispute": ("get", f"{_D}/objections"),
     "disputes.objections.awaiting_appeal": ("get", "/api/v1/objections/awaiting-appeal"),
+    "disputes.tiers.prepared.prepare": ("post", f"{_D}/prepared-steps"),
+    "disputes.tiers.prepared.complete": (
+        "post",
+        f"{_D}/prepared-steps/{{prepared_id}}/signatures",
+    ),
 }
 """Library call → the route (method, OpenAPI path) that makes it."""
 

@@ -45,6 +45,7 @@ from accord.api.routes import (
     metrics,
     parked,
     precedents,
+    prepared_steps,
     settle,
 )
 from accord.api.sweeper import Sweeper
@@ -117,6 +118,7 @@ def create_app(
             ledger.consistency_proof,
             *disputes.ROUTES,
             *dispute_tiers.ROUTES,
+            *prepared_steps.ROUTES,
             *dispute_rules.ROUTES,
             *collecting.ROUTES,
         ],

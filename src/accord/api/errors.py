@@ -46,6 +46,9 @@ CONFLICT_CODES = frozenset(
         "collecting.already_submitted",
         "collecting.closed",
         "collecting.deadline_passed",
+        "disputes.prepared_consumed",
+        "disputes.prepared_expired",
+        "disputes.prepared_stale",
     }
 )
 #: Refusals of who acts, not of what was sent: the key's agent is not a party to the dispute
@@ -66,6 +69,7 @@ FORBIDDEN_CODES = frozenset(
         "collecting.not_a_party",
         "collecting.not_own_position",
         "collecting.unknown_signer",
+        "disputes.prepared_not_yours",
     }
 )
 _HTTP_CODES = {

@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import TypedDict
 
@@ -248,6 +249,7 @@ def wire(
             arbitrators=settings.arbitrators,
             policy=settings.disputes.filing.policy(),
             flag_after=settings.disputes.flag_after,
+            prepared_ttl=timedelta(seconds=settings.disputes.prepared_step_seconds),
             approvals=approvals,
         ),
         settler=settler,

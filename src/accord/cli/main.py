@@ -25,6 +25,7 @@ from accord.cli import (
     dissent_commands,
     init_command,
     precedent_commands,
+    prepared_commands,
     serve_command,
     session_commands,
     settle_commands,
@@ -86,6 +87,7 @@ app.add_typer(schema_app, name="schema")
 app.add_typer(precedent_commands.precedents_app, name="precedents")
 app.add_typer(collect_commands.collect_app, name="collect")
 dispute_tier_commands.register(dispute_commands.disputes_app)
+prepared_commands.register(dispute_commands.disputes_app)
 add_rule_commands(dispute_commands.disputes_app)
 app.add_typer(dispute_commands.disputes_app, name="disputes")
 app.command("sweep")(sweep_command.sweep)

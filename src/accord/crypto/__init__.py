@@ -35,6 +35,7 @@ from accord.crypto.record_signature import (
     signing_payload,
     verify_record,
 )
+from accord.crypto.signer import Signer
 from accord.errors import CanonicalizationError, CryptoError, KeyNotFound, SignatureInvalid
 
 __all__ = [
@@ -55,6 +56,7 @@ __all__ = [
     "RecordSignature",
     "SignatureEntry",
     "SignatureInvalid",
+    "Signer",
     "canonical_bytes",
     "canonical_from_json_text",
     "composite_sign",

@@ -8,9 +8,10 @@ from pydantic import BaseModel, ConfigDict
 
 from accord.crypto.canonical import canonical_bytes
 from accord.crypto.domain import DISPUTE_SIG_TAG, domain_separated_message
-from accord.crypto.ed25519 import Ed25519Signer, verify_ed25519
+from accord.crypto.ed25519 import verify_ed25519
 from accord.crypto.encoding import b64decode, b64encode
 from accord.crypto.kid import ED25519, derive_kid
+from accord.crypto.signer import Signer
 from accord.errors import SignatureInvalid
 
 SIGNATURE_FIELDS: tuple[str, ...] = ("signature", "signatures")
@@ -42,7 +43,7 @@ def signing_payload(
 
 def sign_record(
     record: Mapping[str, object],
-    signer: Ed25519Signer,
+    signer: Signer,
     *,
     tag: str = DISPUTE_SIG_TAG,
     exclude: Iterable[str] = SIGNATURE_FIELDS,

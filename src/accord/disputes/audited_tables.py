@@ -85,5 +85,8 @@ NOT_AUDITED_TABLES: Mapping[str, str] = {
     "settled case's opening record signs them all, and verify audits that case; a party's "
     "own signature (signature) was verified against its registered agent key when stored, "
     "and verify does not check it again",
+    "dispute_prepared_steps": "not a record: a tier step waiting for its agent's own "
+    "signatures (the pins its runs share, the hashes of what was shown); once completed, the "
+    "step is its ordinary party-signed event, which verify audits like any other",
 }
 """Tables of ``store/tables.py`` that ``verify`` does not vouch for, and why."""

@@ -108,6 +108,14 @@ class KeyRegistry:
     def key(self, kid: str) -> RegisteredKey | None:
         return self._keys.get(kid)
 
+    def current_keys(self, principal: str, role: KeyRole) -> tuple[RegisteredKey, ...]:
+        """``principal``'s registered, unrevoked ``role`` keys, oldest first."""
+        return tuple(
+            k
+            for k in self._keys.values()
+            if k.principal == principal and k.role == role and k.revoked_at is None
+        )
+
     def reviewer_at(self, kid: str, seq: int) -> RegisteredKey | None:
         """The reviewer key ``kid`` if it may sign a decision in entry ``seq``."""
         key = self._keys.get(kid)

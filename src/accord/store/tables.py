@@ -599,3 +599,34 @@ collecting_parties = Table(
     Column("signature", Text, nullable=True),
     Index("ix_collecting_parties_agent", "agent_id", "collecting_id"),
 )
+
+#: A DCP-07 tier step an agent signs with its own key (``disputes/tiers/prepared``): the step
+#: and its validated ``arguments`` (JSON), who acts (``actor_id``, its ``role`` key ``kid``),
+#: the pins its runs share (``pinned_at``, ``id_seed`` hex, the ledger head, the dispute's
+#: record hash when prepared), the sha256 of each payload shown so far and the signatures
+#: given for them (JSON lists; ``round`` = how many, the compare-and-set token), the expiry,
+#: and ``consumed_at`` once the step was recorded (a second completion is refused).
+dispute_prepared_steps = Table(
+    "dispute_prepared_steps",
+    metadata,
+    Column("prepared_id", String(64), primary_key=True),
+    Column("dispute_id", String(64), nullable=False),
+    Column("step", String(32), nullable=False),
+    Column("arguments", Text, nullable=False),
+    Column("actor_id", String(256), nullable=False),
+    Column("role", String(16), nullable=False),
+    Column("kid", String(128), nullable=False),
+    Column("pinned_at", String(40), nullable=False),
+    Column("id_seed", String(64), nullable=False),
+    Column("head_seq", BigInteger, nullable=False),
+    Column("head_hash", String(80), nullable=False),
+    Column("head_hash_secondary", String(80), nullable=False),
+    Column("dispute_record_hash", String(80), nullable=False),
+    Column("payloads", Text, nullable=False),
+    Column("signatures", Text, nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Column("expires_at", String(40), nullable=False),
+    Column("consumed_at", String(40), nullable=True),
+    Index("ix_dispute_prepared_steps_expiry", "expires_at"),
+)

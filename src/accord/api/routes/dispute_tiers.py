@@ -43,7 +43,6 @@ from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.negotiation import CoinFlip, CoinOutcome, Negotiation, Proposal
 from accord.disputes.panels import (
     AgentArbitrator,
-    Nomination,
     PanelDeliberation,
     PanelFormation,
     PanelTally,
@@ -52,6 +51,7 @@ from accord.disputes.panels import (
 from accord.disputes.tiers import AppealProposal, DisputeTiers
 from accord.disputes.tiers.negotiating import NegotiationStep
 from accord.disputes.tiers.panel_rows import BallotPaper, SeatedPanel
+from accord.disputes.tiers.prepared import Nominations
 from accord.errors import AccordError
 
 _TAGS = ["dispute tiers"]
@@ -82,12 +82,6 @@ class AppealProposalOut(BaseModel):
     """The appeal decision awaiting principals' signatures (``proposal`` null if none)."""
 
     proposal: AppealProposal | None
-
-
-class NominationsOut(BaseModel):
-    """The nominations this call added (one already made by the same party is not repeated)."""
-
-    items: tuple[Nomination, ...]
 
 
 def _tiers(state: State) -> DisputeTiers:
@@ -275,11 +269,11 @@ def nominate(
     state: State,
     dispute_id: DisputeId,
     data: JSONBody[NominateIn],
-) -> NominationsOut:
+) -> Nominations:
     """The key's agent (a party) nominates candidates from the arbitrator pool (R10)."""
     signer = _as(request, state, "agent")
     added = _tiers(state).arbitration.nominate(dispute_id, signer, data.agent_ids)
-    return NominationsOut(items=added)
+    return Nominations(items=added)
 
 
 @post(

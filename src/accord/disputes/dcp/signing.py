@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any, TypeVar
 
-from accord.crypto import Ed25519Signer, RecordSignature, sign_record, verify_record
+from accord.crypto import Ed25519Signer, RecordSignature, Signer, sign_record, verify_record
 from accord.disputes.dcp.dispute_record import DisputeRecord
 from accord.disputes.dcp.documents import record_document
 from accord.disputes.dcp.objection_record import ObjectionRecord
@@ -33,7 +33,7 @@ def signed(record: SingleSigned, signer: Ed25519Signer) -> SingleSigned:
     return record.model_copy(update={"signature": checked})
 
 
-def cosigned(record: ResolutionRecord, agent_id: str, signer: Ed25519Signer) -> ResolutionRecord:
+def cosigned(record: ResolutionRecord, agent_id: str, signer: Signer) -> ResolutionRecord:
     """``record`` with ``agent_id``'s signature appended to ``signatures[]``."""
     document = record_document(record)
     signature = sign_record(document, signer)

@@ -15,9 +15,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from accord.clock import isoformat
-from accord.crypto.ed25519 import Ed25519Signer
 from accord.crypto.hashing import sha256_prefixed
 from accord.crypto.record_signature import RecordSignature, sign_record, verify_record
+from accord.crypto.signer import Signer
 
 VOTE_RECORD_TYPE: Literal["dcp07_panel_vote"] = "dcp07_panel_vote"
 VoteChoice = Literal["approve", "dissent"]
@@ -64,7 +64,7 @@ def cast_vote(
     resolution_hash: str,
     reasoning: str,
     at: datetime,
-    signer: Ed25519Signer,
+    signer: Signer,
 ) -> PanelVote:
     """The member's vote, signed with ``signer`` (the member's own key)."""
     body = VoteBody(

@@ -16,7 +16,7 @@ from __future__ import annotations
 import builtins
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import Connection
@@ -46,6 +46,7 @@ from accord.disputes.protocol.steps import DisputeSteps
 from accord.disputes.protocol.views import DisputePage, StoredDispute
 from accord.disputes.tiers import ArbitratorSettings, DisputeTiers
 from accord.disputes.tiers.panel_rows import panel_within
+from accord.disputes.tiers.prepared import DEFAULT_TTL
 from accord.disputes.tiers.resolution_check import check_resolution
 from accord.disputes.tiers.stored_desk import StoredDisputeDesk
 from accord.errors import AccordError
@@ -79,8 +80,10 @@ class Disputes(RuleCalls):
         interactions: InteractionHistory | None = None,
         flag_after: int = DEFAULT_FLAG_AFTER,
         approvals: ApprovalQueue | None = None,
+        prepared_ttl: timedelta = DEFAULT_TTL,
     ) -> None:
-        """``approvals``: the queue through which human panel members vote (R14)."""
+        """``approvals``: the queue through which human panel members vote (R14);
+        ``prepared_ttl``: how long a prepared tier step waits for its agent's signatures."""
         self._db = ledger.db
         self._ledger = ledger
         self._clock = clock
@@ -94,7 +97,7 @@ class Disputes(RuleCalls):
         self.tiers = DisputeTiers(
             db=self._db, ledger=ledger, desk=StoredDisputeDesk(self), clock=clock,
             interactions=interactions or InteractionLog(self._db), arbitrators=arbitrators,
-            precedents=precedents, approvals=approvals,
+            precedents=precedents, approvals=approvals, prepared_ttl=prepared_ttl,
         )  # fmt: skip
         """Tiers 1–3 on these disputes: ``tiers.negotiation`` (propose, accept, commit,
         reveal), ``tiers.arbitration`` (nominate, form_panel, vote), ``tiers.appeal``."""

@@ -10,6 +10,7 @@ disputes:
     max_evidence_bar: 5      # the most that bar asks
     critical_min_evidence: 1 # a critical dispute needs evidence at filing
   flag_after: 2              # failed compliance checks before an agent is flagged (R22)
+  prepared_step_seconds: 300 # how long a prepared tier step waits for its agent's signatures
 ```
 """
 
@@ -52,3 +53,4 @@ class DisputeSettings(StrictSettings):
 
     filing: FilingSettings = FilingSettings()
     flag_after: int = Field(default=DEFAULT_FLAG_AFTER, ge=1, le=1_000)
+    prepared_step_seconds: int = Field(default=300, ge=10, le=3_600)

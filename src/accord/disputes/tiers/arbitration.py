@@ -43,7 +43,7 @@ from sqlalchemy.exc import IntegrityError
 
 from accord.approvals import ApprovalItem, Principal, Reviewer
 from accord.conflicts import Tier
-from accord.crypto import Ed25519Signer
+from accord.crypto import Signer
 from accord.disputes.dcp.refusal import from_pydantic, refused
 from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.dcp.signing import cosigned
@@ -74,7 +74,6 @@ from accord.disputes.tiers.ballot_papers import until_vote_deadline
 from accord.disputes.tiers.credentials import acting_member
 from accord.disputes.tiers.dispute_port import TierDispute
 from accord.disputes.tiers.panel_rows import BallotPaper, SeatedPanel
-from accord.disputes.tiers.resolutions import tier_resolution
 from accord.disputes.tiers.settings import ArbitratorSettings
 from accord.disputes.tiers.tier_context import TierContext, check_text
 from accord.ledger.ledger import registry_within
@@ -102,14 +101,18 @@ class Arbitration:
         settings: ArbitratorSettings | None,
         interactions: InteractionHistory,
         human: QueuedHumanArbitrator | None = None,
+        *,
+        listen: bool = True,
     ) -> None:
         """``human`` carries human members' ballot papers over the approval queue; each
-        decision on one becomes that member's vote (see the module docstring)."""
+        decision on one becomes that member's vote (see the module docstring). ``listen=False``
+        leaves the queue's decision hook to the instance that already holds it (a prepared
+        step's run over pinned ports)."""
         self._c = context
         self._settings = settings
         self._interactions = interactions
         self._human = human
-        if human is not None:
+        if human is not None and listen:
             human.queue.on_decided(self._ballot_paper_decided)
 
     def panel(self, dispute_id: str) -> SeatedPanel | None:
@@ -134,7 +137,7 @@ class Arbitration:
             return panel_rows.ballot_paper_within(conn, item_id)
 
     def nominate(
-        self, dispute_id: str, signer: Ed25519Signer, agent_ids: Sequence[str]
+        self, dispute_id: str, signer: Signer, agent_ids: Sequence[str]
     ) -> tuple[Nomination, ...]:
         """The signing party nominates ``agent_ids`` from the pre-approved pool (R10)."""
         settings = self._configured()
@@ -265,7 +268,7 @@ class Arbitration:
         return formation
 
     def vote(
-        self, dispute_id: str, signer: Ed25519Signer, choice: VoteChoice, reasoning: str
+        self, dispute_id: str, signer: Signer, choice: VoteChoice, reasoning: str
     ) -> PanelVote:
         """The signing member's vote (its arbitrator key, R14, R36)."""
         if choice not in ("approve", "dissent"):
@@ -324,7 +327,7 @@ class Arbitration:
                 self._count(conn, dispute, current, answer.vote, answer.reasoning, signers, now)
         return deliberation
 
-    def tally(self, dispute_id: str, signer: Ed25519Signer) -> PanelTally:
+    def tally(self, dispute_id: str, signer: Signer) -> PanelTally:
         """Count the votes now (every member voted, or the deadline passed: R14, R15); the
         signing member (its arbitrator key) signs the resolution."""
         now = self._c.clock.now()
@@ -341,7 +344,7 @@ class Arbitration:
                 )
             return self._decide(conn, dispute, seated, now, {agent: signer})
 
-    def sign_resolution(self, dispute_id: str, signer: Ed25519Signer) -> ResolutionRecord:
+    def sign_resolution(self, dispute_id: str, signer: Signer) -> ResolutionRecord:
         """The signing member (its arbitrator key) signs the panel's decided §6 record; once
         M approving members have, the dispute resolves (R14, R44). A human member signs with
         its reviewer key."""
@@ -445,7 +448,7 @@ class Arbitration:
         signers = {member.agent_id: reviewer.signer}
         self._count(conn, dispute, seated, vote, reason, signers, self._c.clock.now())
 
-    def _signing_member(self, conn: Connection, signer: Ed25519Signer, seated: SeatedPanel) -> str:
+    def _signing_member(self, conn: Connection, signer: Signer, seated: SeatedPanel) -> str:
         return acting_member(registry_within(conn), signer, seated.formation)
 
     def _cancel_papers(self, conn: Connection, seated: SeatedPanel, why: str) -> None:
@@ -484,7 +487,7 @@ class Arbitration:
         seated: SeatedPanel,
         vote: PanelVote,
         reasoning: str,
-        signers: Mapping[str, Ed25519Signer],
+        signers: Mapping[str, Signer],
         now: datetime,
     ) -> None:
         keys = {agent: s.public_key for agent, s in signers.items()}
@@ -506,7 +509,7 @@ class Arbitration:
         dispute: TierDispute,
         seated: SeatedPanel,
         now: datetime,
-        signers: Mapping[str, Ed25519Signer],
+        signers: Mapping[str, Signer],
     ) -> PanelTally:
         counted = tally(seated.ballot, now=now)
         panel_rows.mark_tallied(conn, counted.panel_id, counted.decision.value, now)
@@ -541,7 +544,7 @@ class Arbitration:
         ]
         section["votes_against"] = counted.votes_against + len(counted.absent)
         binding = counted.decision is PanelDecision.BINDING
-        resolution = tier_resolution(
+        resolution = self._c.resolution_draft(
             conn,
             dispute_id=dispute.dispute_id,
             level=Tier.CONTEXTUAL_ARBITRATION,

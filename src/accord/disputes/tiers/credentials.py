@@ -10,7 +10,7 @@ registered for that role, or revoked, acts for nobody.
 from __future__ import annotations
 
 from accord.approvals import Principal
-from accord.crypto import Ed25519Signer
+from accord.crypto import Ed25519Signer, Signer
 from accord.disputes.dcp.refusal import refused
 from accord.disputes.panels import ArbitratorKind, PanelFormation
 from accord.disputes.reviewers import reviewer_for
@@ -25,7 +25,7 @@ class UnknownActor(AccordError):
     code = "disputes.unknown_actor"
 
 
-def acting_agent(registry: KeyRegistry, signer: Ed25519Signer, role: KeyRole) -> str:
+def acting_agent(registry: KeyRegistry, signer: Signer, role: KeyRole) -> str:
     """The agent id ``signer``'s registered ``role`` key belongs to; ``UnknownActor`` else."""
     key = registry.key(signer.kid)
     if (
@@ -45,13 +45,15 @@ def acting_agent(registry: KeyRegistry, signer: Ed25519Signer, role: KeyRole) ->
     return key.principal
 
 
-def acting_member(registry: KeyRegistry, signer: Ed25519Signer, formation: PanelFormation) -> str:
+def acting_member(registry: KeyRegistry, signer: Signer, formation: PanelFormation) -> str:
     """The panel member ``signer`` acts for: an agent member by its arbitrator key, a human
     member by its principal's reviewer key; ``UnknownActor`` for any other key,
     ``panels.not_a_member`` (R14) for a reviewer who sits on no seat of this panel."""
     try:
         return acting_agent(registry, signer, "arbitrator")
     except UnknownActor:
+        if not isinstance(signer, Ed25519Signer):
+            raise  # a human member signs with its reviewer key held by the service
         try:
             reviewer = reviewer_for(registry, signer, lambda p: Principal(principal_id=p))
         except AccordError:

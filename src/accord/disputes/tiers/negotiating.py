@@ -27,7 +27,7 @@ from sqlalchemy import Connection
 
 from accord.clock import isoformat
 from accord.conflicts import Tier
-from accord.crypto import Ed25519Signer
+from accord.crypto import Signer
 from accord.disputes.dcp.refusal import refused
 from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.dcp.signing import cosigned
@@ -40,7 +40,6 @@ from accord.disputes.negotiation import (
 )
 from accord.disputes.tiers import step_rows
 from accord.disputes.tiers.dispute_port import TierDispute
-from accord.disputes.tiers.resolutions import tier_resolution
 from accord.disputes.tiers.tier_context import TierContext, check_text, party_signed
 
 PROPOSAL_EVENT = "dispute_negotiation_proposal"
@@ -63,7 +62,7 @@ class Negotiating:
     def __init__(self, context: TierContext) -> None:
         self._c = context
 
-    def agent_of(self, signer: Ed25519Signer) -> str:
+    def agent_of(self, signer: Signer) -> str:
         """The party ``signer``'s registered agent key belongs to (``UnknownActor`` else)."""
         return self._c.actor(signer, "agent")
 
@@ -80,7 +79,7 @@ class Negotiating:
     def propose(
         self,
         dispute_id: str,
-        signer: Ed25519Signer,
+        signer: Signer,
         terms: str,
         *,
         responds_to: str | None = None,
@@ -91,10 +90,16 @@ class Negotiating:
         with self._c.desk.transaction() as conn:
             agent = self._c.actor_within(conn, signer, "agent")
             dispute, state = self._open(conn, dispute_id)
-            after = state.propose(agent, terms, at=now, responds_to=responds_to)
+            after = state.propose(
+                agent,
+                terms,
+                at=now,
+                responds_to=responds_to,
+                proposal_id=self._c.ids.new_id("prop", now),
+            )
             proposal = after.proposals[-1]
             self._record(conn, dispute, state, after, now)
-            draft = tier_resolution(
+            draft = self._c.resolution_draft(
                 conn,
                 dispute_id=dispute_id,
                 level=Tier.DIRECT_NEGOTIATION,
@@ -133,7 +138,7 @@ class Negotiating:
     def counter_evidence(
         self,
         dispute_id: str,
-        signer: Ed25519Signer,
+        signer: Signer,
         *,
         content_hash: str,
         description: str,
@@ -146,7 +151,12 @@ class Negotiating:
             agent = self._c.actor_within(conn, signer, "agent")
             dispute, state = self._open(conn, dispute_id)
             after = state.submit_counter_evidence(
-                agent, content_hash=content_hash, description=description, at=now, answers=answers
+                agent,
+                content_hash=content_hash,
+                description=description,
+                at=now,
+                answers=answers,
+                evidence_id=self._c.ids.new_id("evid", now),
             )
             item = after.counter_evidence[-1]
             self._record(conn, dispute, state, after, now)
@@ -166,7 +176,7 @@ class Negotiating:
             )
         return after
 
-    def accept(self, dispute_id: str, signer: Ed25519Signer, proposal_id: str) -> NegotiationStep:
+    def accept(self, dispute_id: str, signer: Signer, proposal_id: str) -> NegotiationStep:
         """The signing party accepts ``proposal_id``; once every party has, it resolves (R7)."""
         now = self._c.clock.now()
         with self._c.desk.transaction() as conn:
@@ -219,7 +229,7 @@ class Negotiating:
             raise refused("R8", "dispute_id", "nobody has committed yet", code="coin.not_open")
         return flip.outcome(now=self._c.clock.now())
 
-    def commit(self, dispute_id: str, signer: Ed25519Signer, commitment: str) -> CoinFlip:
+    def commit(self, dispute_id: str, signer: Signer, commitment: str) -> CoinFlip:
         """The signing party commits (``sha256:`` over its nonce and choice, R8)."""
         now = self._c.clock.now()
         with self._c.desk.transaction() as conn:
@@ -251,7 +261,7 @@ class Negotiating:
             )
         return after
 
-    def reveal(self, dispute_id: str, signer: Ed25519Signer, nonce: bytes, choice: str) -> CoinFlip:
+    def reveal(self, dispute_id: str, signer: Signer, nonce: bytes, choice: str) -> CoinFlip:
         """The signing party reveals; checked against its commitment in constant time (R8)."""
         if not isinstance(choice, str) or len(choice) > MAX_CHOICE:
             raise refused(
@@ -343,7 +353,7 @@ class Negotiating:
         proposal_id: str,
         draft: ResolutionRecord,
         agent: str,
-        signer: Ed25519Signer,
+        signer: Signer,
     ) -> dict[str, Any]:
         """The party's signature added to the proposal's §6 draft (kept); returns it."""
         signed = cosigned(draft, agent, signer)

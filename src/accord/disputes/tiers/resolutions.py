@@ -16,6 +16,7 @@ from accord.disputes.dcp.chain import chain_link_at
 from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.dcp.vocabulary import ResolutionType
 from accord.ids import new_id
+from accord.ledger.entry import ChainHead
 from accord.ledger.ledger import head_within
 
 COMPLIANCE_METHOD = "audit_chain_review"
@@ -31,13 +32,17 @@ def tier_resolution(
     reasoning: str,
     at: datetime,
     panel: Mapping[str, Any] | None = None,
+    resolution_id: str | None = None,
+    head: ChainHead | None = None,
 ) -> ResolutionRecord:
-    """An unsigned resolution of ``dispute_id`` decided at ``level`` at ``at``."""
-    link = chain_link_at(head_within(conn))
+    """An unsigned resolution of ``dispute_id`` decided at ``level`` at ``at``, chained to
+    ``head`` (default: the ledger's last entry in ``conn``), named ``resolution_id`` (default:
+    a new ``res:`` id)."""
+    link = chain_link_at(head_within(conn) if head is None else head)
     moment = isoformat(at)
     return ResolutionRecord.model_validate(
         {
-            "resolution_id": new_id("res", at),
+            "resolution_id": resolution_id or new_id("res", at),
             "dispute_id": dispute_id,
             "resolution_level": level.value,
             "resolution_type": resolution_type.value,

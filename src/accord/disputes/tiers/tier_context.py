@@ -3,8 +3,8 @@ the checks that a dispute is open at the tier a step belongs to."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -12,13 +12,17 @@ from sqlalchemy import Connection
 
 from accord.clock import Clock
 from accord.conflicts import Tier
-from accord.crypto import Ed25519Signer, sign_record
+from accord.crypto import Signer, sign_record
 from accord.disputes.dcp.refusal import refused
+from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.tiers.credentials import acting_agent
 from accord.disputes.tiers.dispute_port import DisputeDesk, TierDispute
+from accord.disputes.tiers.resolutions import tier_resolution
 from accord.disputes.tiers.resolving import Resolver
+from accord.ids import IdSource, RandomIds
 from accord.ledger import KeyRole, Ledger
-from accord.ledger.ledger import registry_within
+from accord.ledger.entry import ChainHead
+from accord.ledger.ledger import head_within, registry_within
 from accord.store import Database
 
 MAX_TEXT = 20_000
@@ -27,19 +31,23 @@ MAX_TEXT = 20_000
 
 @dataclass(frozen=True, slots=True)
 class TierContext:
-    """The ports the tier services are built from."""
+    """The ports the tier services are built from: ``ids`` names the records a step makes
+    and ``head`` is the ledger head a §6 draft chains to (a prepared step pins both, with the
+    clock, so its second run signs the bytes its first run showed)."""
 
     db: Database
     ledger: Ledger
     desk: DisputeDesk
     clock: Clock
     resolver: Resolver
+    ids: IdSource = field(default_factory=RandomIds)
+    head: Callable[[Connection], ChainHead] = head_within
 
-    def actor(self, signer: Ed25519Signer, role: KeyRole) -> str:
+    def actor(self, signer: Signer, role: KeyRole) -> str:
         """The agent the signing key belongs to (see :mod:`credentials`)."""
         return acting_agent(self.ledger.key_registry(), signer, role)
 
-    def actor_within(self, conn: Connection, signer: Ed25519Signer, role: KeyRole) -> str:
+    def actor_within(self, conn: Connection, signer: Signer, role: KeyRole) -> str:
         """:meth:`actor` as the step's own transaction sees the key registry (a key revoked
         before the step commits acts for nobody)."""
         return acting_agent(registry_within(conn), signer, role)
@@ -96,6 +104,15 @@ class TierContext:
                 conn, dispute.dispute_id, event_type, actor=actor, details=details
             )
 
+    def resolution_draft(
+        self, conn: Connection, *, at: datetime, **fields: Any
+    ) -> ResolutionRecord:
+        """The tier's unsigned §6 record (:func:`tier_resolution`), named by :attr:`ids` and
+        chained to :attr:`head`."""
+        return tier_resolution(
+            conn, at=at, resolution_id=self.ids.new_id("res", at), head=self.head(conn), **fields
+        )
+
     @staticmethod
     def deadline_of(dispute: TierDispute, requirement: str) -> datetime:
         if dispute.tier_deadline is None:
@@ -128,6 +145,6 @@ def check_text(value: str, field: str, requirement: str) -> str:
     return value
 
 
-def party_signed(record: Mapping[str, Any], signer: Ed25519Signer) -> dict[str, Any]:
+def party_signed(record: Mapping[str, Any], signer: Signer) -> dict[str, Any]:
     """``record`` with the acting party's ``party_signature`` (``DCP-DISPUTE-SIG-v2``)."""
     return {**record, "party_signature": sign_record(record, signer).model_dump()}

@@ -1,0 +1,261 @@
+"""Prepare-then-sign over HTTP (issue 13): a remote agent whose private key never reaches the
+server drives a dispute from filing to its tier-1 resolution, signing every step itself;
+stale, expired, replayed, wrongly signed and foreign completions are refused, writing nothing."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar import Litestar
+from litestar.testing import TestClient
+
+from accord.api import ApiKeyStore, create_app
+from accord.app import Accord
+from accord.clock import FrozenClock
+from accord.crypto import Ed25519Signer
+from accord.disputes.negotiation import commitment
+from accord.disputes.tiers.prepared import PreparedStep, sign_payloads
+from tests.api._reviewers import reviewer_config
+from tests.api.conftest import bearer
+
+BILLING, AUDIT, STRANGER = "agent:billing", "agent:audit", "agent:stranger"
+
+
+def _own_key(agent: str) -> Ed25519Signer:
+    """The agent's private key, held by the agent only (never in the server's key folder)."""
+    return Ed25519Signer.from_seed(hashlib.sha256(f"remote {agent}".encode()).digest())
+
+
+@pytest.fixture
+def accord(database_url: str, tmp_path: Path, frozen_clock: FrozenClock) -> Iterator[Accord]:
+    config_dir = tmp_path / "config"
+    config_dir.mkdir()
+    opened = Accord.open(
+        reviewer_config(config_dir),
+        db_url=database_url,
+        keys_dir=tmp_path / "keys",
+        clock=frozen_clock,
+    )
+    for agent in (BILLING, AUDIT, STRANGER):  # only the public halves reach the server
+        opened.ledger.register_key(_own_key(agent).public_key, "agent", agent)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture
+def client(accord: Accord) -> Iterator[TestClient[Litestar]]:
+    with TestClient(create_app(accord, sweep_every=None, max_body_bytes=64_000)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def keys(accord: Accord) -> dict[str, str]:
+    store = ApiKeyStore(accord.db, accord.clock)
+    made = {a: store.create("agent", agent_id=a)[1] for a in (BILLING, AUDIT, STRANGER)}
+    made["auditor"] = store.create("auditor")[1]
+    return made
+
+
+def _post(client: TestClient[Litestar], token: str, url: str, body: Any) -> Any:
+    return client.post(f"/api/v1/disputes{url}", json=body, headers=bearer(token))
+
+
+def _open(client: TestClient[Litestar], keys: dict[str, str]) -> str:
+    filing = {
+        "dispute_type": "resource_conflict",
+        "severity": "medium",
+        "respondents": [AUDIT],
+        "subject": "both booked the GPU for tonight",
+    }
+    answer = _post(client, keys[BILLING], "", filing)
+    assert answer.status_code == 201, answer.text
+    return str(answer.json()["record"]["dispute_id"])
+
+
+def _prepare(
+    client: TestClient[Litestar], keys: dict[str, str], agent: str, dispute_id: str, step: Any
+) -> PreparedStep:
+    answer = _post(client, keys[agent], f"/{dispute_id}/prepared-steps", step)
+    assert answer.status_code == 201, answer.text
+    return PreparedStep.model_validate(answer.json())
+
+
+def _signatures(prepared: PreparedStep, agent: str) -> dict[str, Any]:
+    signed = sign_payloads(prepared, _own_key(agent))
+    return {"signatures": [s.model_dump() for s in signed]}
+
+
+def _sign(
+    client: TestClient[Litestar], token: str, prepared: PreparedStep, body: dict[str, Any]
+) -> Any:
+    url = f"/{prepared.dispute_id}/prepared-steps/{prepared.prepared_id}/signatures"
+    return _post(client, token, url, body)
+
+
+def _by_own_key(
+    client: TestClient[Litestar], keys: dict[str, str], agent: str, dispute_id: str, step: Any
+) -> Any:
+    prepared = _prepare(client, keys, agent, dispute_id, step)
+    while True:
+        answer = _sign(client, keys[agent], prepared, _signatures(prepared, agent))
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        if body["status"] == "completed":
+            return body["result"]
+        prepared = PreparedStep.model_validate(body["prepared"])
+
+
+def _size(accord: Accord) -> int:
+    return accord.ledger.size()
+
+
+def test_a_remote_agent_negotiates_to_a_resolution_signing_every_step_itself(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    assert not any(accord.keyring.directory.glob("*agent*"))  # the server holds no agent key
+    dispute_id = _open(client, keys)
+    evidence = {"step": "counter_evidence", "content_hash": "sha256:" + "ab" * 32,
+                "description": "the audit window is statutory"}  # fmt: skip
+    _by_own_key(client, keys, AUDIT, dispute_id, evidence)
+    proposal = _by_own_key(
+        client, keys, BILLING, dispute_id, {"step": "propose", "terms": "billing runs first"}
+    )
+    accepted = _by_own_key(
+        client, keys, AUDIT, dispute_id, {"step": "accept", "proposal_id": proposal["proposal_id"]}
+    )
+
+    resolution = accepted["resolution"]
+    assert [s["kid"] for s in resolution["signatures"]] == [
+        _own_key(BILLING).kid,
+        _own_key(AUDIT).kid,
+    ]
+    verified = client.get(
+        f"/api/v1/disputes/{dispute_id}/resolution/verification", headers=bearer(keys["auditor"])
+    )
+    assert verified.status_code == 200, verified.text
+    assert verified.json()["resolution_id"] == resolution["resolution_id"]
+    assert accord.verify().entries > 0
+
+
+def test_the_coin_flip_is_committed_and_revealed_by_the_agents_own_keys(
+    client: TestClient[Litestar], keys: dict[str, str], frozen_clock: FrozenClock
+) -> None:
+    dispute_id = _open(client, keys)
+    nonces = {a: hashlib.sha256(a.encode()).digest() for a in (BILLING, AUDIT)}
+    for agent, nonce in nonces.items():
+        made = commitment(dispute_id, agent, nonce, "heads")
+        _by_own_key(client, keys, agent, dispute_id, {"step": "commit", "commitment": made})
+    frozen_clock.advance(timedelta(seconds=1))
+    flip: Any = None
+    for agent, nonce in nonces.items():
+        reveal = {"step": "reveal", "nonce_hex": nonce.hex(), "choice": "heads"}
+        flip = _by_own_key(client, keys, agent, dispute_id, reveal)
+    assert sorted(r["agent_id"] for r in flip["reveals"]) == [AUDIT, BILLING]
+
+
+def test_a_stale_prepared_step_is_refused_and_nothing_is_written(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    dispute_id = _open(client, keys)
+    prepared = _prepare(client, keys, BILLING, dispute_id, {"step": "propose", "terms": "mine"})
+    _by_own_key(client, keys, AUDIT, dispute_id, {"step": "propose", "terms": "mine, not yours"})
+    size = _size(accord)
+
+    answer = _sign(client, keys[BILLING], prepared, _signatures(prepared, BILLING))
+
+    assert answer.status_code == 409, answer.text
+    assert answer.json()["code"] == "disputes.prepared_stale"
+    assert _size(accord) == size
+
+
+def test_an_expired_prepared_step_is_refused(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord, frozen_clock: FrozenClock
+) -> None:
+    dispute_id = _open(client, keys)
+    prepared = _prepare(client, keys, BILLING, dispute_id, {"step": "propose", "terms": "mine"})
+    frozen_clock.advance(prepared.expires_at - prepared.prepared_at)
+    size = _size(accord)
+
+    answer = _sign(client, keys[BILLING], prepared, _signatures(prepared, BILLING))
+
+    assert answer.status_code == 409, answer.text
+    assert answer.json()["code"] == "disputes.prepared_expired"
+    assert _size(accord) == size
+
+
+def test_a_replayed_completion_is_refused(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    dispute_id = _open(client, keys)
+    made = commitment(dispute_id, BILLING, bytes(32), "heads")
+    prepared = _prepare(client, keys, BILLING, dispute_id, {"step": "commit", "commitment": made})
+    body = _signatures(prepared, BILLING)
+    assert _sign(client, keys[BILLING], prepared, body).json()["status"] == "completed"
+    size = _size(accord)
+
+    again = _sign(client, keys[BILLING], prepared, body)
+
+    assert again.status_code == 409, again.text
+    assert again.json()["code"] == "disputes.prepared_consumed"
+    assert _size(accord) == size
+
+
+def test_a_signature_by_a_key_not_the_agents_is_refused_naming_the_payload(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    dispute_id = _open(client, keys)
+    prepared = _prepare(client, keys, BILLING, dispute_id, {"step": "propose", "terms": "mine"})
+    wrong = _own_key(AUDIT)
+    forged = sign_payloads(prepared.model_copy(update={"kid": wrong.kid}), wrong)
+    size = _size(accord)
+
+    answer = _sign(
+        client, keys[BILLING], prepared, {"signatures": [s.model_dump() for s in forged]}
+    )
+
+    assert answer.status_code == 422, answer.text
+    assert answer.json()["field"] == "signatures[0]"
+    assert _size(accord) == size
+
+
+def test_another_agent_can_neither_complete_nor_act_for_the_preparer(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    dispute_id = _open(client, keys)
+    prepared = _prepare(client, keys, BILLING, dispute_id, {"step": "propose", "terms": "mine"})
+    size = _size(accord)
+
+    foreign = _sign(client, keys[AUDIT], prepared, _signatures(prepared, BILLING))
+    stranger = _post(
+        client, keys[STRANGER], f"/{dispute_id}/prepared-steps", {"step": "propose", "terms": "x"}
+    )
+
+    assert foreign.status_code == 403, foreign.text
+    assert foreign.json()["code"] == "disputes.prepared_not_yours"
+    assert stranger.status_code == 403, stranger.text
+    assert _size(accord) == size
+
+
+def test_the_step_body_is_bounded_and_closed(
+    client: TestClient[Litestar], keys: dict[str, str]
+) -> None:
+    dispute_id = _open(client, keys)
+    url = f"/{dispute_id}/prepared-steps"
+
+    unknown = _post(client, keys[BILLING], url, {"step": "withdraw"})
+    extra = _post(client, keys[BILLING], url, {"step": "propose", "terms": "x", "by": AUDIT})
+    long = _post(client, keys[BILLING], url, {"step": "propose", "terms": "x" * 20_001})
+
+    assert [unknown.status_code, extra.status_code, long.status_code] == [400, 400, 400]
+
+
+def test_both_routes_are_in_the_openapi(client: TestClient[Litestar]) -> None:
+    paths = json.loads(client.get("/schema/openapi.json").text)["paths"]
+    assert "post" in paths["/api/v1/disputes/{dispute_id}/prepared-steps"]
+    assert "post" in paths["/api/v1/disputes/{dispute_id}/prepared-steps/{prepared_id}/signatures"]

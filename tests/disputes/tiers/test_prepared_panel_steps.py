@@ -1,0 +1,74 @@
+"""Prepare-then-sign at tier 2: parties nominate and panel members vote and sign the decided
+record with their own keys, through the same prepared steps as tier 1."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from accord.conflicts import Tier
+from accord.disputes.dcp.signing import verify_resolution
+from accord.disputes.tiers.prepared import sign_payloads
+
+from ._world import AUDIT, BILLING, DISPUTE, POOL_IDS, World
+
+QUESTION = "Who keeps the GPU reservation for the nightly batch?"
+POSITIONS = {
+    BILLING.agent_id: "billing booked first and the invoice run is due",
+    AUDIT.agent_id: "the audit window is statutory",
+}
+
+
+def _by_own_key(world: World, agent: str, step: dict[str, Any]) -> tuple[Any, int]:
+    """The completed step's result and how many payloads the agent signed."""
+    prepared = world.tiers.prepared.prepare(DISPUTE, step, by=agent)
+    while True:
+        outcome = world.tiers.prepared.complete(
+            prepared.prepared_id, sign_payloads(prepared, world.keys[agent]), by=agent
+        )
+        if outcome.status == "completed":
+            return outcome.result, outcome.prepared.signed
+        prepared = outcome.prepared
+
+
+def test_a_panel_is_nominated_voted_and_its_record_signed_by_the_members_own_keys(
+    world: World,
+) -> None:
+    world.open(level=Tier.CONTEXTUAL_ARBITRATION, status="escalated")
+    world.flip()
+    nominated, signed = _by_own_key(
+        world, BILLING.agent_id, {"step": "nominate", "agent_ids": list(POOL_IDS[:2])}
+    )
+    assert signed == 0  # a nomination signs nothing (no payload)
+    assert [n.agent_id for n in nominated.items] == list(POOL_IDS[:2])
+    _by_own_key(world, AUDIT.agent_id, {"step": "nominate", "agent_ids": list(POOL_IDS[2:4])})
+    formation = world.tiers.arbitration.form_panel(
+        DISPUTE,
+        question=QUESTION,
+        positions=POSITIONS,
+        favours=BILLING.agent_id,
+        resolution="billing keeps the slot",
+    )
+    members = [m.agent_id for m in formation.members]
+
+    rounds = []
+    for member in members:
+        vote = {"step": "vote", "vote": "approve", "reasoning": f"{member}: billing was first"}
+        rounds.append(_by_own_key(world, member, vote)[1])
+    for member in members:
+        if world.dispute().status != "resolved" and member not in _signed(world):
+            _by_own_key(world, member, {"step": "sign_resolution"})
+
+    assert rounds[-1] == 2  # the last vote also signs the decided record
+    assert world.dispute().status == "resolved"
+    resolution = world.desk.resolutions[DISPUTE]
+    keys = {m: world.keys[m].public_key for m in members}
+    verify_resolution(resolution, keys)
+    assert len(resolution.signatures) >= 2  # members who signed it after the last vote
+
+
+def _signed(world: World) -> set[str]:
+    """The members who signed the panel's record awaiting signatures."""
+    seated = world.tiers.arbitration.panel(DISPUTE)
+    assert seated is not None
+    assert seated.pending_resolution is not None
+    return {s.agent_id for s in seated.pending_resolution.signatures}
