@@ -9,15 +9,19 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import delete, insert, select
 
+from accord.app import Accord
+from accord.clock import FrozenClock
 from accord.errors import VerificationFailed
 from accord.ledger import Ledger
 from accord.store.tables import ledger_checkpoints, ledger_entries
 
+from ._disputes import AUDIT, BILLING, _filing, key_of
 from .conftest import Populated
 
 Record = dict[str, Any]
@@ -240,4 +244,46 @@ def test_a_resolution_signature_put_in_another_signers_name_fails_on_its_key(
         "ledger_entries.bad_resolution_signature",
         seq,
         "record.details.resolution.signatures.kid",
+    )
+
+
+# -- a principal's reviewer-signed appeal steps ------------------------------------------------
+
+
+@pytest.fixture
+def appealed_in_turn(
+    tmp_path: Path, database_url: str, frozen_clock: FrozenClock
+) -> Iterator[Populated]:
+    """A dispute the two principals decided in turn (a proposal, then a signature)."""
+    accord = Accord.open(db_url=database_url, keys_dir=tmp_path / "keys", clock=frozen_clock)
+    for party in (BILLING, AUDIT):
+        principal = party["principal_id"]
+        accord.ledger.register_key(key_of(principal).public_key, "reviewer", principal)
+    dispute_id = accord.disputes.open(_filing("statutory deadline", {"booked": 1})).dispute_id
+    accord.disputes.escalate(dispute_id, by=AUDIT["agent_id"], to_tier="human_appeal")
+    appeal = accord.disputes.tiers.appeal
+    proposed = appeal.propose_appeal(
+        dispute_id, key_of(BILLING["principal_id"]), outcome="audit first", reasoning="statute"
+    )
+    appeal.sign_appeal(dispute_id, key_of(AUDIT["principal_id"]), proposed.proposal_id)
+    yield Populated(accord, {})
+    accord.close()
+
+
+@pytest.mark.parametrize("kind", ["appeal_proposal", "appeal_signature"])
+def test_a_principals_appeal_step_verifies_and_a_forged_one_fails_naming_it(
+    appealed_in_turn: Populated, kind: str
+) -> None:
+    appealed_in_turn.accord.verify(workers=1)
+    seq = _first(appealed_in_turn, STEP, _step(kind))
+    _rewrite_from(
+        appealed_in_turn,
+        seq,
+        lambda r: _details(r, lambda d: {**d, "principal_id": "human:mallory"}),
+    )
+    error = _failure(appealed_in_turn)
+    assert (error.code, error.context["seq"], error.context["field"]) == (
+        "ledger_entries.bad_party_signature",
+        seq,
+        "record.details.party_signature.kid",
     )
