@@ -20,6 +20,7 @@ from accord.disputes.lifecycle import CaseStatus
 from accord.errors import AccordError
 from accord.store.tables import deadlines
 
+from ..e2e._support import numbers_tied
 from .test_case_deadlines import MEDIUM, START, _open, _tied, _tier_one_only
 
 
@@ -120,3 +121,25 @@ def test_a_read_only_accord_refuses_to_adopt(
     finally:
         reader.close()
     assert refused.value.code == "accord.read_only"
+
+
+def test_a_case_waiting_on_an_items_own_timeout_is_not_undated(
+    tmp_path: Path, database_url: str, clock: FrozenClock
+) -> None:
+    timed = _open(
+        tmp_path,
+        database_url,
+        clock,
+        approvals={
+            "principals": {"human:alice": []},
+            "timeout_policy": {"kind": "deny", "timeout_minutes": 30},
+        },
+    )
+    try:
+        case = timed.settle("Total of invoice 4411", numbers_tied("agent:a", "agent:b"))
+        deadline = timed.case_deadline(case.case_id)
+        assert deadline is not None
+        assert deadline.kind == "approval_timeout"
+        assert timed.adopt_undated_cases() == []
+    finally:
+        timed.close()
