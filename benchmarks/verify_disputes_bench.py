@@ -1,16 +1,21 @@
 """``accord verify`` with the DCP-07 dispute tables audited (SQLite), against itself without.
 
 A database of ``COUNT`` disputes: each filed with two evidence items, a third of them
-escalated by a party, a third withdrawn, then more evidence on every other one. Timed in the
-same run, best of ``ROUNDS``: the whole verification (:func:`accord.auditor.verify_database`:
-the ledger, the cases, the approvals and the dispute tables) and the dispute-table audit alone
-(:func:`accord.disputes.dcp_audit.audit_dispute_tables`); *before* is the whole minus the
-dispute audit, what ``verify`` did before the dispute tables were audited. The figure to
-compare across runs is the ratio whole / before.
+escalated by a party, a third withdrawn, then more evidence on every other one; the last
+third settled by negotiation (both parties' agent keys registered, a party-signed proposal
+and acceptance, a §6 agreement both signed). Timed in the same run, best of ``ROUNDS``: the
+whole verification (:func:`accord.auditor.verify_database`: the ledger, the cases, the
+approvals and the dispute tables), the dispute-table audit alone
+(:func:`accord.disputes.dcp_audit.audit_dispute_tables`) and, inside it, the re-check of the
+parties' own signatures (:func:`~accord.disputes.dcp_audit.party_signatures.party_signature_problem`
+over the already folded records). *Before* is the whole minus the dispute audit, what
+``verify`` did before the dispute tables were audited; the figures to compare across runs are
+the ratio whole / before and the signature check's share.
 """
 
 from __future__ import annotations
 
+import hashlib
 import tempfile
 import time
 from collections.abc import Callable
@@ -22,8 +27,11 @@ from accord.auditor import verify_database
 from accord.clock import SystemClock
 from accord.crypto import Ed25519Signer
 from accord.disputes.dcp_audit import audit_dispute_tables
+from accord.disputes.dcp_audit.party_signatures import party_signature_problem
+from accord.disputes.dcp_audit.signed import SIGNED_EVENTS, signed_ledger
 from accord.disputes.protocol import Disputes
 from accord.ledger import Ledger, TrustRoot
+from accord.ledger.ledger import pinned_registry_within, records_within
 from accord.store import Database, open_database
 
 SEED = bytes(range(32))
@@ -40,8 +48,13 @@ def _best(fn: Callable[[], object]) -> float:
     return min(times)
 
 
+def _party_key(name: str) -> Ed25519Signer:
+    return Ed25519Signer.from_seed(hashlib.sha256(f"bench:{name}".encode()).digest())
+
+
 def _populate(db: Database, signer: Ed25519Signer, count: int) -> None:
-    disputes = Disputes(Ledger(db, signer, SystemClock()), SystemClock())
+    ledger = Ledger(db, signer, SystemClock())
+    disputes = Disputes(ledger, SystemClock())
     ids = []
     for b in range(0, count, BATCH):
         ids += [
@@ -57,6 +70,15 @@ def _populate(db: Database, signer: Ed25519Signer, count: int) -> None:
             evidence = {"evidence_type": "log", "reference": f"log:{i}", "description": "more",
                         "content": {"entry": i}}  # fmt: skip
             disputes.submit_evidence(dispute_id, evidence, by=f"agent:planner-{i}")
+    negotiation = disputes.tiers.negotiation
+    for i, dispute_id in enumerate(ids):
+        if i % 3 != 2:
+            continue
+        planner, trainer = f"agent:planner-{i}", f"agent:trainer-{i}"
+        for agent in (planner, trainer):
+            ledger.register_key(_party_key(agent).public_key, "agent", agent)
+        proposal = negotiation.propose(dispute_id, _party_key(planner), "planner first")
+        negotiation.accept(dispute_id, _party_key(trainer), proposal.proposal_id)
 
 
 def run(quick: bool) -> list[Result]:
@@ -68,13 +90,23 @@ def run(quick: bool) -> list[Result]:
         try:
             _populate(db, signer, count)
             whole = _best(lambda: verify_database(db, root, workers=1))
+            report = verify_database(db, root, workers=1)
+            with db.read() as conn:
+                registry, _ = pinned_registry_within(conn, root, report.entries)
+                folded = signed_ledger(records_within(conn, SIGNED_EVENTS))
 
             def disputes_only() -> None:
                 with db.read() as conn:
-                    assert audit_dispute_tables(conn).problem is None
+                    assert audit_dispute_tables(conn, registry).problem is None
 
             audit = _best(disputes_only)
-            report = verify_database(db, root, workers=1)
+            signatures = _best(lambda: party_signature_problem(folded, registry))
+            signed = sum(
+                len(d.party_steps)
+                + len(d.vote_steps)
+                + len((d.resolution or {}).get("signatures") or ())
+                for d in folded.disputes.values()
+            )
         finally:
             db.dispose()
     before = whole - audit
@@ -92,5 +124,13 @@ def run(quick: bool) -> list[Result]:
             baseline="verify without the dispute tables",
             ratio=whole / before,
             notes=f"dispute audit alone {audit:.3f} s ({report.disputes / audit:,.0f} disputes/s)",
+        ),
+        Result(
+            f"re-checking {signed:,} party, member and principal signatures in dispute records",
+            signatures,
+            "s",
+            baseline="verify with the dispute tables audited, without this check",
+            ratio=whole / (whole - signatures),
+            notes=f"{signed / signatures:,.0f} signatures/s; {signatures / whole:.1%} of verify",
         ),
     ]

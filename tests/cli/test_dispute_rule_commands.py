@@ -34,7 +34,7 @@ def resolved(run: Run) -> tuple[str, str, int]:
     assert made.exit_code == 0, made.output
     accord = Accord.open(Path("accord.yaml"), db_url=DB, keys_dir=Path("keys"))
     try:
-        stored, resolution = resolve(accord.disputes, SystemClock())
+        stored, resolution = resolve(accord.disputes, SystemClock(), registered_on=accord.ledger)
         seq = accord.ledger.append("agent_action_reported", {"actor": RESPONDENT}).seq
     finally:
         accord.close()

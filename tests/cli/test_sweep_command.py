@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from sqlalchemy import delete
 
 from accord.app import Accord
 from accord.cli.sweep_command import watch_sweeps
@@ -14,6 +15,7 @@ from accord.clock import FrozenClock
 from accord.deadlines import SweepReport
 from accord.disputes import SettleRequest
 from accord.errors import AccordError
+from accord.store.tables import deadlines
 
 from .conftest import Run
 
@@ -136,4 +138,28 @@ def test_sweep_abandons_a_settle_case_at_its_human_appeal_deadline_and_case_show
     ]
     ended = json.loads(run("case", case_id, "--db", DB, "--keys", "keys").stdout)
     assert (ended["dcp_status"], ended["escalation_deadline"]) == ("abandoned", None)
+    assert run("verify", "--db", DB, "--keys", "keys").exit_code == 0
+
+
+def test_sweep_adopt_undated_arms_an_old_cases_deadline_then_fires_it_in_the_same_run(
+    run: Run,
+) -> None:
+    Path("accord.yaml").write_text(WAITING)
+    past = FrozenClock(datetime(2020, 1, 1, tzinfo=UTC))
+    accord = Accord.open("accord.yaml", db_url=DB, keys_dir="keys", clock=past)
+    try:
+        case_id = accord.settle("refund 8", POSITIONS).case_id
+        with accord.db.write() as conn:  # as an older version left it: no tier deadline
+            conn.execute(delete(deadlines).where(deadlines.c.subject_id == case_id))
+    finally:
+        accord.close()
+    assert json.loads(run("sweep", "--json", "--db", DB, "--keys", "keys").stdout) == []
+
+    swept = run("sweep", "--adopt-undated", "--db", DB, "--keys", "keys")
+
+    assert swept.exit_code == 0, swept.output
+    assert "1 undated case(s) given a tier deadline" in swept.output
+    assert "1 deadline(s) fired: 1 abandoned" in swept.output
+    again = run("sweep", "--adopt-undated", "--json", "--db", DB, "--keys", "keys")
+    assert json.loads(again.stdout) == []
     assert run("verify", "--db", DB, "--keys", "keys").exit_code == 0

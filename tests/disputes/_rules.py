@@ -13,6 +13,7 @@ from accord.crypto import Ed25519Signer
 from accord.disputes.dcp import ResolutionRecord, cosigned, read_record
 from accord.disputes.protocol import Disputes, StoredDispute
 from accord.ids import new_id
+from accord.ledger import Ledger
 
 COMPLAINANT = "agent-a"
 RESPONDENT = "agent-b"
@@ -51,9 +52,16 @@ def resolve(
     resolution_type: str = "binding_resolution",
     method: str = "audit_chain_review",
     precedents_applied: Sequence[dict[str, str]] = (),
+    registered_on: Ledger | None = None,
 ) -> tuple[StoredDispute, ResolutionRecord]:
     """File a dispute (unless given) and resolve it with a signed resolution whose required
-    actions (agent, action) are due ``due_in`` from now."""
+    actions (agent, action) are due ``due_in`` from now. ``registered_on``: the ledger the
+    parties' agent keys are registered on first (``verify`` checks the signatures)."""
+    if registered_on is not None:
+        registry = registered_on.key_registry()
+        for agent in (COMPLAINANT, RESPONDENT):
+            if registry.key(key_of(agent).kid) is None:
+                registered_on.register_key(key_of(agent).public_key, "agent", agent)
     if dispute_id is None:
         dispute_id = disputes.open(filing()).dispute_id
     now = clock.now()

@@ -40,15 +40,19 @@ from accord.disputes.protocol import Disputes
 from accord.disputes.reliability_cache import ReliabilityCache
 from accord.disputes.reviewers import reviewer_for
 from accord.disputes.session_close import close_session_report
+from accord.disputes.undated_cases import adopt_undated_cases
 from accord.errors import AccordError, ValidationError
 from accord.learning import CaseOutcome
 from accord.ledger import Checkpoint, Ledger, TrustRoot, VerificationReport
 from accord.llm import LanguageModel
+from accord.log import get_logger
 from accord.org import OrgChart
 from accord.plugins import ConfiguredProbes
 from accord.precedents import Precedents
 from accord.resolution import VerifierRegistry
 from accord.store import Database
+
+log = get_logger(__name__)
 
 
 class Accord:
@@ -391,6 +395,22 @@ class Accord:
     def sweep_deadlines(self) -> SweepReport:
         """Fire every due deadline of every kind exactly once, as ``accord sweep`` does."""
         return self.deadline_sweeper().run()
+
+    def adopt_undated_cases(self) -> list[Deadline]:
+        """Give every settle case an older version escalated above tier 1 without a tier
+        deadline the ``case_tier`` deadline settle arms now, due its tier's span after the
+        case escalated (:mod:`accord.disputes.undated_cases`), in one transaction; the
+        deadlines armed (logged). Those already past fire at the next sweep."""
+        self._refuse_if_read_only("adopt undated cases")
+        with self.db.write() as conn:
+            armed = adopt_undated_cases(conn, self.clock.now())
+        if armed:
+            log.info(
+                "cases.undated_adopted",
+                count=len(armed),
+                case_ids=[d.subject_id for d in armed[:100]],
+            )
+        return armed
 
     # --- session hand-off ---------------------------------------------------------------
 

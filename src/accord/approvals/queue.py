@@ -315,17 +315,47 @@ class ApprovalQueue:
     ) -> ApprovalItem:
         """:meth:`cancel` inside the caller's write transaction."""
         before = self._load(conn, item_id)
-        after = withdrawn(before)
-        self._compare_and_set(conn, before, after)
-        self._disarm(conn, after)
-        kind, record = events.transition(before, after)
-        record.update(
-            cancelled_by=cancelled_by,
-            reason=reason,
-            cancelled_at=isoformat(self._clock.now()),
-        )
-        self._emit(conn, [(kind, record)])
-        return after
+        return self._withdraw(conn, [before], cancelled_by=cancelled_by, reason=reason)[0]
+
+    def cancel_pending_within(
+        self, conn: Connection, item_ids: Sequence[str], *, cancelled_by: str, reason: str = ""
+    ) -> builtins.list[ApprovalItem]:
+        """Withdraw those of ``item_ids`` still pending, in the caller's transaction: read in
+        one query, their events emitted together (one ledger append); the items withdrawn."""
+        if not item_ids:
+            return []
+        rows = conn.execute(
+            select(approval_items.c.document)
+            .where(approval_items.c.item_id.in_(sorted(set(item_ids))))
+            .where(approval_items.c.status == ApprovalStatus.PENDING.value)
+            .order_by(approval_items.c.item_id)
+        ).mappings()
+        pending = [item_from_row(row) for row in rows]
+        return self._withdraw(conn, pending, cancelled_by=cancelled_by, reason=reason)
+
+    def _withdraw(
+        self,
+        conn: Connection,
+        items: Sequence[ApprovalItem],
+        *,
+        cancelled_by: str,
+        reason: str,
+    ) -> builtins.list[ApprovalItem]:
+        """Cancel each pending item (compare-and-set), disarm its timeout, and emit every
+        ``approval_cancelled`` event at once."""
+        now = isoformat(self._clock.now())
+        done: builtins.list[ApprovalItem] = []
+        emitted: builtins.list[Event] = []
+        for before in items:
+            after = withdrawn(before)
+            self._compare_and_set(conn, before, after)
+            self._disarm(conn, after)
+            kind, record = events.transition(before, after)
+            record.update(cancelled_by=cancelled_by, reason=reason, cancelled_at=now)
+            emitted.append((kind, record))
+            done.append(after)
+        self._emit(conn, emitted)
+        return done
 
     def sweep(self, now: datetime | None = None, limit: int = 100) -> builtins.list[ApprovalItem]:
         """Apply the timeout policy to up to ``limit`` pending items whose deadline has passed.

@@ -37,8 +37,13 @@ class DecisionWaitTimedOut(AccordError):
 
 def already_decided(item_id: str, status: str, decided_by: str | None) -> AlreadyDecided:
     who = f" by {decided_by}" if decided_by else ""
+    why = (
+        " (withdrawn: what it asked about was settled another way; it can no longer be decided)"
+        if status == "cancelled"
+        else ""
+    )
     return AlreadyDecided(
-        f"approval {item_id} is already {status}{who}",
+        f"approval {item_id} is already {status}{who}{why}",
         item_id=item_id,
         status=status,
         decided_by=decided_by,

@@ -3,6 +3,11 @@
 Run it from cron or a timer, or keep it running with ``--watch`` (a sweep every
 ``--interval`` seconds until Ctrl-C). Deadlines are rows: any number of sweepers, here and in
 ``accord serve``, fire each due row exactly once between them.
+
+``--adopt-undated`` first gives settle cases an older version escalated above tier 1 without
+a tier deadline the one settle arms now (counted from when each escalated; see
+:mod:`accord.disputes.undated_cases`), in one transaction, then sweeps: those already past
+their deadline move in this very sweep.
 """
 
 from __future__ import annotations
@@ -26,6 +31,14 @@ from accord.errors import AccordError
 WatchOption = Annotated[
     bool, typer.Option("--watch", help="Keep sweeping every --interval seconds until Ctrl-C.")
 ]
+AdoptOption = Annotated[
+    bool,
+    typer.Option(
+        "--adopt-undated",
+        help="First arm the tier deadline of cases escalated above tier 1 by a version "
+        "that armed none (counted from when each escalated).",
+    ),
+]
 IntervalOption = Annotated[
     float, typer.Option("--interval", min=0.1, help="Seconds between sweeps with --watch.")
 ]
@@ -38,12 +51,18 @@ def sweep(
     as_json: JsonOption = False,
     watch: WatchOption = False,
     interval: IntervalOption = 30.0,
+    adopt_undated: AdoptOption = False,
 ) -> None:
     """Fire every due deadline exactly once (exit 1 if a deadline's handler failed)."""
     accord = open_accord(config, db, keys)
     try:
         try:
             sweeper = accord.deadline_sweeper()
+            if adopt_undated:
+                adopted = accord.adopt_undated_cases()
+                Console(stderr=as_json).print(
+                    f"{len(adopted)} undated case(s) given a tier deadline"
+                )
         except AccordError as exc:
             report_problem("error", exc)
             raise typer.Exit(2) from exc

@@ -10,18 +10,14 @@ the entry that revoked it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 
-from sqlalchemy import Connection, select
+from sqlalchemy import Connection
 
 from accord.disputes.audit_paths import RowProblem, Unsigned
-from accord.ledger.key_events import KEY_EVENTS
 from accord.ledger.key_registry import KeyRegistry
-from accord.ledger.trust import TrustRoot
 from accord.precedents.bundle import JurisprudenceBundle
 from accord.precedents.registry_check import SignerKey, registry_problem
-from accord.store.tables import ledger_entries
 
 BUNDLE_SIGNER_ROLES = ("service", "arbitrator")
 """Roles whose registered keys may sign a bundle (the service, or a panel's lead)."""
@@ -63,20 +59,9 @@ PRECEDENT_COLUMNS: Mapping[str, Mapping[str, str | Unsigned]] = {
 """Table → column → how the audit checks it."""
 
 
-def ledger_signers(conn: Connection, root: TrustRoot, head: int) -> SignerKey:
-    """The key each bundle's signer may use, as the ledger up to ``head`` (verified) says."""
-    registry = KeyRegistry(root)
-    times: dict[int, str] = {}
-    rows = conn.execute(
-        select(ledger_entries.c.seq, ledger_entries.c.timestamp, ledger_entries.c.body)
-        .where(ledger_entries.c.event_type.in_(KEY_EVENTS))
-        .where(ledger_entries.c.seq >= 1, ledger_entries.c.seq <= head)
-        .order_by(ledger_entries.c.seq)
-    )
-    for seq, timestamp, body in rows:
-        entry = json.loads(bytes(body))
-        registry.apply(int(seq), entry["event_type"], entry["signer_kid"], entry["record"])
-        times[int(seq)] = str(timestamp)
+def ledger_signers(registry: KeyRegistry, times: Mapping[int, str]) -> SignerKey:
+    """The key each bundle's signer may use, as the verified ledger's key registry (and its
+    key events' timestamps, ``pinned_registry_within``) says."""
 
     def signer_key(bundle: JurisprudenceBundle) -> bytes | str:
         kid = bundle.signature.kid

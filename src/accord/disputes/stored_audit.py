@@ -5,6 +5,7 @@ ledger's key registry), each against the signed records read in the same snapsho
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from sqlalchemy import Connection
@@ -18,7 +19,8 @@ from accord.disputes.dcp_audit import audit_dispute_tables
 from accord.disputes.precedent_audit import audit_precedents, ledger_signers
 from accord.disputes.signable import AnswerHashes
 from accord.disputes.stay_audit import STAY_EVENTS, audit_stays, signed_stays
-from accord.ledger.ledger import records_within
+from accord.ledger.key_registry import KeyRegistry
+from accord.ledger.ledger import pinned_registry_within, records_within
 from accord.ledger.outside_chain import row_outside_chain
 from accord.ledger.trust import TrustRoot
 
@@ -36,7 +38,8 @@ class StoredAudit:
 
 def audit_stored_rows(conn: Connection, root: TrustRoot, head: int) -> StoredAudit:
     """Audit every stored row against the signed records, all read through ``conn``; ``root``
-    and the verified ledger's entries up to ``head`` pin who may sign a precedent bundle."""
+    and the verified ledger's entries up to ``head`` pin who may sign a precedent bundle and
+    the parties', members' and principals' signatures inside dispute records."""
     outside = row_outside_chain(conn)
     if outside is not None:
         problem = RowProblem(
@@ -54,24 +57,25 @@ def audit_stored_rows(conn: Connection, root: TrustRoot, head: int) -> StoredAud
     if cases.problem is not None:
         return StoredAudit(cases.checked, 0, cases.problem)
     views = {case_id: case.view for case_id, case in signed.items()}
-    items, found = audit_items(
-        conn, signed_items(records_within(conn, APPROVAL_EVENTS)), views
-    )
+    items, found = audit_items(conn, signed_items(records_within(conn, APPROVAL_EVENTS)), views)
     if found is not None:
         return StoredAudit(cases.checked, items, found)
-    disputes = audit_dispute_tables(conn)
+    registry, times = pinned_registry_within(conn, root, head)
+    disputes = audit_dispute_tables(conn, registry)
     found = disputes.problem
     if found is None:
-        found = _other_tables(conn, root, head)
+        found = _other_tables(conn, registry, times)
     return StoredAudit(cases.checked, items, found, disputes.disputes)
 
 
-def _other_tables(conn: Connection, root: TrustRoot, head: int) -> RowProblem | None:
+def _other_tables(
+    conn: Connection, registry: KeyRegistry, times: Mapping[int, str]
+) -> RowProblem | None:
     """Boundaries and attempts, stays, then the precedent registry."""
     signed, attempts = signed_boundaries(records_within(conn, BOUNDARY_EVENTS))
     _, problem = audit_boundaries(conn, signed, attempts)
     if problem is None:
         _, problem = audit_stays(conn, signed_stays(records_within(conn, STAY_EVENTS)))
     if problem is None:
-        _, problem = audit_precedents(conn, ledger_signers(conn, root, head))
+        _, problem = audit_precedents(conn, ledger_signers(registry, times))
     return problem

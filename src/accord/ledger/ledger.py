@@ -448,6 +448,27 @@ def registry_within(conn: Connection) -> KeyRegistry:
     return registry
 
 
+def pinned_registry_within(
+    conn: Connection, root: TrustRoot, head: int
+) -> tuple[KeyRegistry, dict[int, str]]:
+    """The key registry as the ledger's entries up to ``head`` (verified) state it, pinned
+    to ``root`` (each key event signed by a service key trusted at its entry), and each key
+    event's timestamp by seq: who could sign what, at which entry, for the stored-rows audit."""
+    registry = KeyRegistry(root)
+    times: dict[int, str] = {}
+    rows = conn.execute(
+        select(ledger_entries.c.seq, ledger_entries.c.timestamp, ledger_entries.c.body)
+        .where(ledger_entries.c.event_type.in_(KEY_EVENTS))
+        .where(ledger_entries.c.seq >= 1, ledger_entries.c.seq <= head)
+        .order_by(ledger_entries.c.seq)
+    )
+    for seq, timestamp, body in rows:
+        entry = json.loads(bytes(body))
+        registry.apply(int(seq), entry["event_type"], entry["signer_kid"], entry["record"])
+        times[int(seq)] = str(timestamp)
+    return registry, times
+
+
 def records_within(
     conn: Connection, event_types: Iterable[str], batch: int = 1000
 ) -> Iterator[tuple[int, str, dict[str, Any]]]:

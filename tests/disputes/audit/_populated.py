@@ -28,7 +28,8 @@ from tests.disputes._rules import RESPONDENT, resolve
 from ._disputes import ARBITRATOR_CONFIG, populate_disputes
 
 ORG = Path(__file__).resolve().parents[3] / "src" / "accord" / "examples" / "org.yaml"
-CONFIG = f"""\
+CONFIG = (
+    f"""\
 org: {ORG}
 conflict_resolution:
   strategy: human
@@ -45,7 +46,9 @@ ledger:
   checkpoint_every: 4
 settle:
   allow_unknown_agents: true
-""" + ARBITRATOR_CONFIG
+"""
+    + ARBITRATOR_CONFIG
+)
 EVIDENCE = {"kind": "document", "reference": "erp:4411", "content": {"total": 100}}
 
 
@@ -193,7 +196,7 @@ def _handed_over(accord: Accord) -> None:
 
 
 def _stayed(accord: Accord, reviewer: Ed25519Signer) -> None:
-    stored, resolution = resolve(accord.disputes, accord.clock)
+    stored, resolution = resolve(accord.disputes, accord.clock, registered_on=accord.ledger)
     objection = accord.disputes.object(
         stored.dispute_id,
         resolution.resolution_id,

@@ -109,7 +109,7 @@ def test_a_bundle_created_after_its_key_was_revoked_fails_and_one_before_still_v
 
 
 def _objection(accord: Accord) -> str:
-    stored, resolution = resolve(accord.disputes, accord.clock)
+    stored, resolution = resolve(accord.disputes, accord.clock, registered_on=accord.ledger)
     objection = accord.disputes.object(
         stored.dispute_id,
         resolution.resolution_id,

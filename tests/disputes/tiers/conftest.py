@@ -11,6 +11,7 @@ from accord.crypto import Ed25519Signer
 from accord.ledger import Ledger
 from accord.store import Database, open_database
 
+from ._human_panel import Panel
 from ._world import World
 
 
@@ -29,3 +30,9 @@ def ledger(db: Database, frozen_clock: FrozenClock) -> Ledger:
 @pytest.fixture
 def world(db: Database, ledger: Ledger, frozen_clock: FrozenClock) -> World:
     return World(db, ledger, frozen_clock)
+
+
+@pytest.fixture
+def panel(db: Database, ledger: Ledger, frozen_clock: FrozenClock) -> Panel:
+    """The dispute service with an approval queue and human panel members."""
+    return Panel(db, ledger, frozen_clock)

@@ -1,5 +1,6 @@
-"""The dispute tables' audit: fold the signed events once, then check each table with one
-read (set-based: no query per row)."""
+"""The dispute tables' audit: fold the signed events once, check the parties', members' and
+principals' signatures they carry against the verified key registry, then check each table
+with one read (set-based: no query per row)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from accord.disputes.dcp_audit.after_rows import signed_after_rows
 from accord.disputes.dcp_audit.checks import audit_table
 from accord.disputes.dcp_audit.dispute_rows import signed_dispute_rows
 from accord.disputes.dcp_audit.negotiation_rows import signed_negotiation_rows
+from accord.disputes.dcp_audit.party_signatures import party_signature_problem
 from accord.disputes.dcp_audit.signed import SIGNED_EVENTS, SignedLedger, signed_ledger
 from accord.disputes.dcp_audit.tables import DISPUTE_TABLES
 from accord.disputes.dcp_audit.tier_rows import signed_tier_rows
+from accord.ledger import KeyRegistry
 from accord.ledger.ledger import records_within
 from accord.store.tables import compliance_actions
 
@@ -27,10 +30,14 @@ class DisputeAudit:
     problem: RowProblem | None
 
 
-def audit_dispute_tables(conn: Connection) -> DisputeAudit:
-    """Check every audited dispute table against the signed records, all read through
-    ``conn`` (one snapshot)."""
+def audit_dispute_tables(conn: Connection, registry: KeyRegistry) -> DisputeAudit:
+    """Check the signatures inside the signed dispute records against ``registry`` (the
+    verified ledger's keys, ``pinned_registry_within``), then every audited dispute table
+    against those records, all read through ``conn`` (one snapshot)."""
     ledger = signed_ledger(records_within(conn, SIGNED_EVENTS))
+    signatures = party_signature_problem(ledger, registry)
+    if signatures is not None:
+        return DisputeAudit(0, signatures)
     signed = {
         **signed_dispute_rows(ledger),
         **signed_negotiation_rows(ledger),

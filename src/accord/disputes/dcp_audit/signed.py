@@ -62,6 +62,8 @@ class SignedDispute:
     """The dispute_escalated event of a panel's split decision (it carries the tally)."""
     votes: dict[tuple[str, str], SignedStep] = field(default_factory=dict)
     """(panel id, member) → the vote event."""
+    vote_steps: list[SignedStep] = field(default_factory=list)
+    """Every vote event, in order (a second vote in one member's name is checked too)."""
     panel: SignedStep | None = None
     objections: dict[str, SignedStep] = field(default_factory=dict)
     compliance: dict[str, tuple[str, SignedStep]] = field(default_factory=dict)
@@ -114,6 +116,7 @@ class SignedDispute:
             vote = details.get("vote")
             if isinstance(vote, dict):
                 self.votes[(str(vote.get("panel_id")), str(vote.get("agent_id")))] = step
+            self.vote_steps.append(step)
         elif event_type == "arbitration_panel_formed":
             self.panel = step
         elif event_type == "dispute_objection_filed":

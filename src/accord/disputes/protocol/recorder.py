@@ -5,7 +5,10 @@ is checked by the lifecycle's one table (:func:`~accord.disputes.lifecycle.check
 R6), the step is appended to the record's timeline, the record is chained to the ledger's
 head (``prev_hash``) and signed with the service key under ``DCP-DISPUTE-SIG-v2`` (R36), the
 step's ledger event (:func:`~accord.disputes.records.dispute_event.dispute_event`, R30) is
-appended, and the dispute's rows are written — all in the caller's transaction.
+appended, and the dispute's rows are written — all in the caller's transaction. A step that
+takes a dispute off its tier (a new level, or a final status) is handed to the
+``on_tier_exit`` hook in the same transaction (the ballot papers of that tier are withdrawn,
+:mod:`accord.disputes.tiers.ballot_withdrawal`).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from accord.disputes.dcp.documents import record_document
 from accord.disputes.dcp.evidence_item import EvidenceItem
 from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.dcp.signing import signed
-from accord.disputes.lifecycle import CaseStatus, check_transition
+from accord.disputes.lifecycle import FINAL, CaseStatus, check_transition
 from accord.disputes.protocol.evidence import EvidenceContent, store_contents
 from accord.disputes.protocol.rows import (
     DisputeRow,
@@ -36,10 +39,13 @@ from accord.disputes.protocol.rows import (
     update_disputes,
 )
 from accord.disputes.records.dispute_event import dispute_event
+from accord.disputes.tiers.ballot_withdrawal import TierExit
 from accord.ledger import ChainHead, Ledger
 
 KEEP: Any = object()
 """A step leaves the escalation deadline as it is (the default)."""
+TierExitHook = Callable[[Connection, Sequence[TierExit]], None]
+"""Runs in the step's transaction with the disputes a step took off their tier."""
 
 
 @dataclass(frozen=True)
@@ -70,9 +76,10 @@ class Recorded:
 class DisputeRecorder:
     """Records dispute steps into the ledger and the dispute tables (see the module doc)."""
 
-    def __init__(self, ledger: Ledger) -> None:
+    def __init__(self, ledger: Ledger, on_tier_exit: TierExitHook | None = None) -> None:
         self._ledger = ledger
         self._db = ledger.db
+        self._on_tier_exit = on_tier_exit
 
     def open_many(
         self, conn: Connection, opening: Sequence[tuple[DisputeRecord, DisputeStep]], at: datetime
@@ -117,6 +124,7 @@ class DisputeRecorder:
             resolved_against_complainant=resolved_against_complainant,
         )
         self._write_parts(conn, [recorded], [step])
+        self._exited(conn, [(current, recorded, step)])
         return recorded
 
     def record_many(
@@ -141,7 +149,31 @@ class DisputeRecorder:
             updated_at=isoformat(at),
         )
         self._write_parts(conn, done, [step for _, step in changes])
+        self._exited(
+            conn, [(current, d, step) for (current, step), d in zip(changes, done, strict=True)]
+        )
         return done
+
+    def _exited(
+        self, conn: Connection, steps: Sequence[tuple[DisputeRow, Recorded, DisputeStep]]
+    ) -> None:
+        """Hand the disputes these steps took off their tier to the ``on_tier_exit`` hook."""
+        if self._on_tier_exit is None:
+            return
+        exits = [
+            TierExit(
+                dispute_id=before.record.dispute_id,
+                tier=before.record.current_escalation_level,
+                event_type=step.event_type,
+                actor=step.actor,
+                status=after.record.status.value,
+            )
+            for before, after, step in steps
+            if after.record.current_escalation_level is not before.record.current_escalation_level
+            or (after.record.status in FINAL and before.record.status not in FINAL)
+        ]
+        if exits:
+            self._on_tier_exit(conn, exits)
 
     def _builder(
         self,

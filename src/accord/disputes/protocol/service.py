@@ -45,6 +45,7 @@ from accord.disputes.protocol.rule_calls import RuleCalls
 from accord.disputes.protocol.steps import DisputeSteps
 from accord.disputes.protocol.views import DisputePage, StoredDispute
 from accord.disputes.tiers import ArbitratorSettings, DisputeTiers
+from accord.disputes.tiers.ballot_withdrawal import BallotWithdrawal
 from accord.disputes.tiers.panel_rows import panel_within
 from accord.disputes.tiers.prepared import DEFAULT_TTL
 from accord.disputes.tiers.resolution_check import check_resolution
@@ -82,15 +83,21 @@ class Disputes(RuleCalls):
         approvals: ApprovalQueue | None = None,
         prepared_ttl: timedelta = DEFAULT_TTL,
     ) -> None:
-        """``approvals``: the queue through which human panel members vote (R14);
-        ``prepared_ttl``: how long a prepared tier step waits for its agent's signatures."""
+        """``approvals``: the queue through which human panel members vote (R14); a step
+        that takes a dispute off ``contextual_arbitration`` withdraws its pending ballot
+        papers there, in the step's transaction. ``prepared_ttl``: how long a prepared tier
+        step waits for its agent's signatures."""
         self._db = ledger.db
         self._ledger = ledger
         self._clock = clock
         self._precedents = precedents
         self._read_only = read_only
         self._steps = DisputeSteps(
-            ledger, org=org, policy=policy, max_evidence_bytes=(limits or Limits()).output_bytes
+            ledger,
+            org=org,
+            policy=policy,
+            max_evidence_bytes=(limits or Limits()).output_bytes,
+            on_tier_exit=None if approvals is None else BallotWithdrawal(approvals),
         )
         self.deadlines = DisputeDeadlines(self._steps)
         """The :class:`EscalateOnDeadline` port ``deadline_sweep(..., disputes=...)`` takes."""

@@ -40,7 +40,13 @@ from accord.disputes.protocol.filing import (
     EvidenceInput,
     PartyInput,
 )
-from accord.disputes.protocol.recorder import KEEP, DisputeRecorder, DisputeStep, Recorded
+from accord.disputes.protocol.recorder import (
+    KEEP,
+    DisputeRecorder,
+    DisputeStep,
+    Recorded,
+    TierExitHook,
+)
 from accord.disputes.protocol.refusals import dispute_refused, not_a_party, not_found
 from accord.disputes.protocol.rows import DisputeRow, load_dispute, load_disputes, past_filings
 from accord.disputes.records.dispute_event import DISPUTE_EVENTS, R30_EVENTS
@@ -81,8 +87,11 @@ class DisputeSteps:
         org: OrgChart | None = None,
         policy: FilingPolicy | None = None,
         max_evidence_bytes: int,
+        on_tier_exit: TierExitHook | None = None,
     ) -> None:
-        self._recorder = DisputeRecorder(ledger)
+        """``on_tier_exit`` runs in the transaction of every step that takes a dispute off
+        its tier (the ballot papers of that tier are withdrawn)."""
+        self._recorder = DisputeRecorder(ledger, on_tier_exit)
         self._org = org
         self.policy = policy or FilingPolicy()
         self._max_evidence_bytes = max_evidence_bytes

@@ -71,6 +71,7 @@ from accord.disputes.panels import (
 from accord.disputes.reviewers import reviewer_for
 from accord.disputes.tiers import panel_rows, step_rows
 from accord.disputes.tiers.ballot_papers import until_vote_deadline
+from accord.disputes.tiers.ballot_withdrawal import withdraw_ballot_papers
 from accord.disputes.tiers.credentials import acting_member
 from accord.disputes.tiers.dispute_port import TierDispute
 from accord.disputes.tiers.panel_rows import BallotPaper, SeatedPanel
@@ -455,10 +456,13 @@ class Arbitration:
         """Withdraw the ballot papers still pending once the panel has decided."""
         if self._human is None:
             return
-        queue = self._human.queue
-        for paper in panel_rows.ballot_papers_within(conn, seated.formation.panel_id):
-            if queue.get_within(conn, paper.item_id).is_pending:
-                queue.cancel_within(conn, paper.item_id, cancelled_by=PANEL_ACTOR, reason=why)
+        withdraw_ballot_papers(
+            conn,
+            self._human.queue,
+            [seated.formation.dispute_id],
+            cancelled_by=PANEL_ACTOR,
+            reason=why,
+        )
 
     # -- inside ---------------------------------------------------------------------------------
 

@@ -7,29 +7,47 @@ signer in the role the tier signs with, and everyone who must sign has:
   arbitrator key, human members with their principal's reviewer key);
 * ``human_appeal``: every party's principal, each with its reviewer key.
 
-A key revoked after it signed still verifies what it signed then.
+Without ``carried_at`` a key revoked after it signed still verifies what it signed then (the
+live check). With it (``accord verify``), each signature is checked against the registry as
+of the first ledger entry that carries it: its key registered before that entry and not
+revoked at or before it (a signature first published after its key was revoked is not
+trusted).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
 from accord.conflicts import Tier
+from accord.disputes.dcp.parties import Party
 from accord.disputes.dcp.resolution_record import ResolutionRecord
+from accord.disputes.dcp.signature_fields import SignerSignature
 from accord.disputes.dcp.signing import verify_resolution
 from accord.disputes.panels import ArbitratorKind, PanelFormation
-from accord.disputes.tiers.dispute_port import TierDispute
 from accord.errors import SignatureInvalid
 from accord.ledger import KeyRegistry, KeyRole
 
 
+class WithParties(Protocol):
+    """A dispute as the check reads it (a ``TierDispute`` or a §4 ``DisputeRecord``)."""
+
+    @property
+    def parties(self) -> Sequence[Party]: ...
+
+
 def check_resolution(
     resolution: ResolutionRecord,
-    dispute: TierDispute,
+    dispute: WithParties,
     registry: KeyRegistry,
     formation: PanelFormation | None = None,
+    *,
+    carried_at: Callable[[SignerSignature], int] | None = None,
 ) -> ResolutionRecord:
     """``resolution`` once every signature and every required signer checks out (see the
     module docstring); ``SignatureInvalid`` naming the signer otherwise. ``formation`` is the
-    panel's, for a resolution decided at ``contextual_arbitration``."""
+    panel's, for a resolution decided at ``contextual_arbitration``; ``carried_at`` the seq of
+    the first ledger entry carrying a signature (the registry is then read as of it)."""
     level = resolution.resolution_level
     if level is Tier.CONTEXTUAL_ARBITRATION and formation is None:
         raise SignatureInvalid(
@@ -42,10 +60,17 @@ def check_resolution(
     for signature in resolution.signatures:
         role, principal = _expected(level, signature.agent_id, formation)
         key = registry.key(signature.kid)
-        if key is None or key.role != role or key.principal != principal:
+        at = None if carried_at is None else carried_at(signature)
+        if (
+            key is None
+            or key.role != role
+            or key.principal != principal
+            or (at is not None and not key.valid_at(at))
+        ):
+            when = "" if at is None else f" at entry {at}"
             raise SignatureInvalid(
                 f"{resolution.resolution_id}: {signature.agent_id}'s signature is not made with "
-                f"a registered {role} key of {principal}",
+                f"a registered {role} key of {principal}{when}",
                 record=resolution.resolution_id,
                 signer=signature.agent_id,
                 kid=signature.kid,
@@ -56,7 +81,7 @@ def check_resolution(
         keys[signature.agent_id] = key.public_key
     required: tuple[str, ...] = ()
     if level is Tier.DIRECT_NEGOTIATION:
-        required = dispute.party_ids
+        required = tuple(p.agent_id for p in dispute.parties)
     elif level is Tier.HUMAN_APPEAL:
         required = tuple(dict.fromkeys(p.principal_id for p in dispute.parties))
     return verify_resolution(resolution, keys, required_signers=required)
