@@ -7,13 +7,14 @@ so ledger appends from many processes serialize and the hash chain never forks. 
 one process first queue on an in-process lock, so at most one of them waits at the database:
 SQLite's busy handler sleeps and retries (1 ms growing to 100 ms a time), so threads that
 collide there see seconds-long tails under load; a Python lock wakes the next writer the
-moment the previous one commits. Other processes still meet at the database's own lock.
+moment the previous one commits. On SQLite, processes then queue the same way on a file lock
+beside the database (``writer_file_lock``) before they meet at the database's own lock.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from threading import RLock
 from typing import Any, Literal
@@ -25,6 +26,7 @@ from sqlalchemy.pool import StaticPool
 
 from accord.errors import StoreError
 from accord.store.migrate import upgrade_to_head
+from accord.store.writer_file_lock import WriterFileLock
 
 DEFAULT_DATABASE_URL = "sqlite:///accord.db"
 #: Key of the PostgreSQL advisory lock that serializes writers ("accord" in ASCII).
@@ -107,6 +109,12 @@ class Database:
         # Reentrant: a nested write (another connection, same thread) behaves as it did
         # without this lock (it meets the database's lock), instead of hanging here.
         self._writers = RLock()
+        # other processes' writers on the same SQLite file queue on this (see its module)
+        self._file_lock: AbstractContextManager[object] = (
+            WriterFileLock(Path(self.url.database or "").expanduser().resolve())
+            if self.dialect == "sqlite" and not self._in_memory
+            else nullcontext()
+        )
 
     @property
     def is_sqlite(self) -> bool:
@@ -162,7 +170,7 @@ class Database:
         This process's writers queue on an in-process lock first (see the module docstring).
         """
         try:
-            with self._writers, self.engine.connect() as raw:
+            with self._writers, self._file_lock, self.engine.connect() as raw:
                 conn = raw.execution_options(accord_write=True)
                 try:
                     with conn.begin():
@@ -298,6 +306,8 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+        if isinstance(self._file_lock, WriterFileLock):
+            self._file_lock.close()
 
 
 def open_database(url: str | None = None, **kwargs: Any) -> Database:
