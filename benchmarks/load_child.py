@@ -2,7 +2,10 @@
 connections on raw asyncio streams (no client library), each looping list / settle / decide
 like the in-process httpx clients, so the client costs the machine as little as it can.
 
-Usage: python load_child.py BASE_URL SECONDS CLIENTS ADMIN_TOKEN REVIEWER_TOKEN ITEMS_FILE
+Usage: python load_child.py BASE_URL SECONDS CLIENTS ADMIN_TOKEN REVIEWER_TOKEN ITEMS_FILE [KIND]
+KIND is ``mix`` (the default: 40 % list, 40 % settle, 20 % decide) or one of ``list``,
+``settle``, ``decide`` alone (to measure what one kind of request costs the server), or
+``health`` (``GET /health``: what the HTTP stack alone costs per request).
 Prints one JSON object: latencies by kind (seconds) and the error statuses.
 """
 
@@ -52,6 +55,7 @@ async def _answer(reader: asyncio.StreamReader) -> int:
 
 async def main() -> None:
     base, seconds, clients, admin, reviewer, items_file = sys.argv[1:7]
+    only = sys.argv[7] if len(sys.argv) > 7 else "mix"
     with open(items_file, encoding="utf-8") as fh:
         items: list[str] = json.load(fh)
     parts = urlsplit(base)
@@ -66,11 +70,16 @@ async def main() -> None:
         n = 0
         while time.perf_counter() < stop_at:
             n += 1
-            if n % 5 == 0 and items:
+            if only == "decide" and not items:
+                break
+            if (only == "decide" or (only == "mix" and n % 5 == 0)) and items:
                 kind = "decide"
                 path = f"/api/v1/approvals/{items.pop()}/decision"
                 raw = _request("POST", path, parts.netloc, reviewer, decision)
-            elif n % 2 == 0:
+            elif only == "health":
+                kind = "list"
+                raw = _request("GET", "/health", parts.netloc, admin)
+            elif only == "settle" or (only == "mix" and n % 2 == 0):
                 kind = "settle"
                 raw = _request(
                     "POST", "/api/v1/settle", parts.netloc, admin, _labels(index * 100_000 + n)

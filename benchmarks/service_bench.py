@@ -8,6 +8,11 @@ this process (as before). Both share the machine's cores with the server, so the
 are a floor for what a remote client fleet would see; the server's own CPU time per request
 (from /proc) is reported too, with the rate one core would reach at that cost.
 
+``ACCORD_BENCH_SERVICE_WORKERS=N`` serves with ``--workers N`` (the CPU time is then the
+sum over the worker processes). ``ACCORD_BENCH_SERVICE_KINDS=1`` adds one short phase per kind
+of request (list alone, settle alone, decide alone, and ``GET /health`` for the HTTP stack
+alone) with the server's CPU-ms per request of each.
+
 With ``ACCORD_BENCH_SERVICE_BASELINE=<git revision>`` (e.g. the previous release) the same
 separate-client load also runs against that revision's code and dependency set (its ``src``
 from ``git archive``; uvloop and httptools hidden unless its pyproject lists them), in this
@@ -34,6 +39,9 @@ from accord.app import Accord
 
 CLIENTS = 50
 _CHILD = Path(__file__).with_name("load_child.py")
+_WORKERS = int(os.environ.get("ACCORD_BENCH_SERVICE_WORKERS") or 1)
+#: The single-kind phases of ``ACCORD_BENCH_SERVICE_KINDS=1`` (``health``: the HTTP stack).
+_KINDS = ("list", "settle", "decide", "health")
 
 
 def _labels(i: int) -> dict[str, object]:
@@ -149,9 +157,12 @@ def _results(phase: dict[str, object], library: float, entries: int) -> list[Res
     name = phase["name"]
     return [
         Result(
-            f"service ({name}): {CLIENTS} clients, list+settle+decide (SQLite, 1 worker)",
+            f"service ({name}): {CLIENTS} clients, list+settle+decide (SQLite, "
+            f"{_WORKERS} worker{'s' if _WORKERS > 1 else ''})",
             round(rate, 1),
             "requests/s",
+            baseline=f"library settle() {library:.0f} cases/s",
+            ratio=round(rate / library, 3),
             target=">= 1000 req/s",
             passed=rate >= 1000,
             notes=(
@@ -181,6 +192,26 @@ def _results(phase: dict[str, object], library: float, entries: int) -> list[Res
             notes="while the same server also answers lists and decisions",
         ),
     ]
+
+
+def _per_kind() -> bool:
+    return bool(os.environ.get("ACCORD_BENCH_SERVICE_KINDS"))
+
+
+def _kind_result(phase: dict[str, object]) -> Result:
+    """One single-kind phase: the server's CPU-ms per request of that kind."""
+    every: list[float] = phase["every"]  # type: ignore[assignment]
+    cpu_ms = float(phase["server_cpu_ms"])  # type: ignore[arg-type]
+    errors = len(phase["errors"])  # type: ignore[arg-type]
+    return Result(
+        f"service: {phase['name']} alone, {CLIENTS} clients ({len(every)} requests)",
+        round(cpu_ms, 3),
+        "server CPU-ms/request",
+        notes=(
+            f"{float(phase['rate']):.0f} req/s, p99 {p99(every) * 1000:.0f} ms, "  # type: ignore[arg-type]
+            f"{errors} error answers"
+        ),
+    )
 
 
 def _baseline(revision: str, seconds: float, n: int) -> dict[str, object]:
@@ -234,16 +265,23 @@ def run(quick: bool) -> list[Result]:
         items_file.write_text(json.dumps(child_items), encoding="utf-8")
         reviewer = instance.reviewers[0]
         phases = []
-        with serving(instance) as (base, pid):
+        kinds_file = base_dir / "kind_items.json"
+        kind_items = _escalated(instance, per_phase) if _per_kind() else []
+        per_kind: list[Result] = []
+        serve_options = ("--workers", str(_WORKERS)) if _WORKERS > 1 else ()
+        with serving(instance, *serve_options) as (base, pid):
 
-            def separate() -> tuple[dict[str, list[float]], list[int], float]:
+            def separate(
+                kind: str = "mix", listed: Path = items_file, seconds: float = seconds
+            ) -> tuple[dict[str, list[float]], list[int], float]:
                 child = subprocess.run(
                     [sys.executable, str(_CHILD), base, str(seconds), str(CLIENTS),
-                     instance.admin, reviewer, str(items_file)],
+                     instance.admin, reviewer, str(listed), kind],
                     capture_output=True, text=True, check=True,
                 )
                 answer = json.loads(child.stdout)
                 return answer["latencies"], answer["errors"], float(answer.get("cpu", 0.0))
+
 
             def in_process() -> tuple[dict[str, list[float]], list[int], float]:
                 cpu = time.process_time()
@@ -253,10 +291,17 @@ def run(quick: bool) -> list[Result]:
 
             phases.append(_phase("separate lean client process", separate, pid))
             phases.append(_phase("httpx clients in the bench process", in_process, pid))
+            if kind_items:  # after the mixed phases, so that they match the baseline's
+                kinds_file.write_text(json.dumps(kind_items), encoding="utf-8")
+                for kind in _KINDS:
+                    one = _phase(
+                        kind, lambda k=kind: separate(k, kinds_file, seconds / 4), pid
+                    )
+                    per_kind.append(_kind_result(one))
         accord = instance.open()
         entries = accord.verify().entries
         accord.close()
-    results = [r for phase in phases for r in _results(phase, library, entries)]
+    results = [r for phase in phases for r in _results(phase, library, entries)] + per_kind
     revision = os.environ.get("ACCORD_BENCH_SERVICE_BASELINE")
     if revision:
         old = _baseline(revision, seconds, per_phase)

@@ -69,10 +69,30 @@ def free_port() -> int:
 
 
 def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of one process so far."""
+    """User + system CPU time so far of a process and its live child processes (the worker
+    processes of ``accord serve --workers N``)."""
     with open(f"/proc/{pid}/stat", encoding="ascii") as fh:
         fields = fh.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(_ended_as_zero(child) for child in _children(pid))
+
+
+def _ended_as_zero(pid: int) -> float:
+    try:
+        return cpu_seconds(pid)
+    except OSError:  # a child that ended meanwhile
+        return 0.0
+
+
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as fh:
+                found += [int(c) for c in fh.read().split()]
+    except OSError:  # the process (or a thread) just ended
+        pass
+    return found
 
 
 @contextmanager

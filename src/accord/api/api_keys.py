@@ -187,8 +187,7 @@ class ApiKeyStore:
 
     def _still_usable(self, digest: str, key: ApiKey) -> ApiKey:
         """A known key, refused as :meth:`authenticate` refuses it once revoked or expired."""
-        with self._db.read() as conn:
-            row = conn.exec_driver_sql(self._revoked_sql, (digest,)).first()
+        row = self._db.read_row(self._revoked_sql, (digest,))
         if row is None:  # no longer stored: as for a wrong key
             self._known.pop(digest, None)
             raise Unauthenticated("invalid API key", field="authorization", rule="wrong key")

@@ -35,16 +35,18 @@ def item_from_row(row: Mapping[Any, Any]) -> ApprovalItem:
     return ApprovalItem.model_validate_json(row["document"])
 
 
-_DOCUMENT = msgspec.json.Decoder(dict[str, Any])
+#: Top-level fields only: each value stays its raw JSON text (never parsed, sent as it is).
+_DOCUMENT = msgspec.json.Decoder(dict[str, msgspec.Raw])
 _FIELDS = frozenset(ApprovalItem.model_fields)
 
 
-def item_document(row: Mapping[Any, Any]) -> dict[str, Any]:
-    """The item's stored document as JSON values, without building the model: equal to
-    ``item_from_row(row).model_dump(mode="json")`` (the document is that dump), at a tenth
-    of the cost, for answering it as JSON. A document written before a field existed goes
-    through the model, which fills in the field's default."""
+def item_document(row: Mapping[Any, Any]) -> dict[str, msgspec.Raw]:
+    """The item's stored document, each top-level field as its raw JSON text, without
+    building the model or parsing the values: encoded again (``msgspec.json.encode``) it is
+    ``item_from_row(row).model_dump(mode="json")`` (the document is that dump), at a
+    fraction of the cost, for answering it as JSON. A document written before a field existed
+    goes through the model, which fills in the field's default."""
     document = _DOCUMENT.decode(row["document"])
     if document.keys() != _FIELDS:
-        return item_from_row(row).model_dump(mode="json")
+        return _DOCUMENT.decode(item_from_row(row).model_dump_json())
     return document

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+import msgspec
 from sqlalchemy import Select, exists, func, select, tuple_
 
 from accord.approvals import ApprovalItem
@@ -71,10 +72,11 @@ class QueueEntry:
 
 @dataclass(frozen=True)
 class QueueDocument:
-    """An approval item as stored (its JSON document, decoded, not validated again: it was
-    written from a validated ``ApprovalItem``) with the same case columns as ``QueueEntry``."""
+    """An approval item as stored (its JSON document's top-level fields as raw JSON, not
+    parsed nor validated again: it was written from a validated ``ApprovalItem``) with the
+    same case columns as ``QueueEntry``."""
 
-    document: dict[str, Any]
+    document: dict[str, msgspec.Raw]
     kind: str | None
     severity: str | None
     subject: str | None

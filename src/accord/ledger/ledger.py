@@ -101,6 +101,7 @@ class Ledger:
         self.checkpoint_every = checkpoint_every
         self.on_checkpoint = on_checkpoint
         """Called with each new checkpoint once its transaction has committed (witnesses)."""
+        self._registry: tuple[tuple[int, int], KeyRegistry] | None = None
 
     # --- writing ------------------------------------------------------------------------
 
@@ -435,9 +436,27 @@ class Ledger:
         return self.append(*KeyRevoked(kid=kid, reason=reason).event())
 
     def key_registry(self) -> KeyRegistry:
-        """The registered keys as stored (not verified: :meth:`verify` does that)."""
+        """The registered keys as stored (not verified: :meth:`verify` does that), as of now:
+        every call reads the newest key event's seq and the number of key events (one index
+        read), and replays the key events only when those changed since the last call (the
+        ledger is append-only, so they name the registry's state). Treat it as read-only."""
         with self.db.read() as conn:
-            return registry_within(conn)
+            row = conn.exec_driver_sql(_KEY_STAMP_SQL).one()
+            stamp = (int(row[0] or 0), int(row[1]))
+            cached = self._registry
+            if cached is not None and cached[0] == stamp:
+                return cached[1]
+            registry = registry_within(conn)
+        self._registry = (stamp, registry)
+        return registry
+
+
+#: The key events' newest seq and count (the event types are this module's constants).
+_KEY_STAMP_SQL = (
+    "SELECT max(seq), count(*) FROM ledger_entries WHERE event_type IN ("
+    + ", ".join(f"'{kind}'" for kind in KEY_EVENTS)
+    + ")"
+)
 
 
 def registry_within(conn: Connection) -> KeyRegistry:

@@ -7,13 +7,14 @@ so ledger appends from many processes serialize and the hash chain never forks. 
 one process first queue on an in-process lock, so at most one of them waits at the database:
 SQLite's busy handler sleeps and retries (1 ms growing to 100 ms a time), so threads that
 collide there see seconds-long tails under load; a Python lock wakes the next writer the
-moment the previous one commits. Other processes still meet at the database's own lock.
+moment the previous one commits. On SQLite, processes then queue the same way on a file lock
+beside the database (``writer_file_lock``) before they meet at the database's own lock.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from pathlib import Path
 from threading import RLock
 from typing import Any, Literal
@@ -25,6 +26,7 @@ from sqlalchemy.pool import StaticPool
 
 from accord.errors import StoreError
 from accord.store.migrate import upgrade_to_head
+from accord.store.writer_file_lock import WriterFileLock
 
 DEFAULT_DATABASE_URL = "sqlite:///accord.db"
 #: Key of the PostgreSQL advisory lock that serializes writers ("accord" in ASCII).
@@ -103,9 +105,16 @@ class Database:
         self._in_memory = self.dialect == "sqlite" and self.url.database in (None, "", ":memory:")
         self.engine: Engine = self._create_engine(sqlite_synchronous, pool_size)
         self._insert_sql: dict[str, str] = {}
+        self._update_sql: dict[tuple[str, tuple[str, ...], tuple[str, ...]], str] = {}
         # Reentrant: a nested write (another connection, same thread) behaves as it did
         # without this lock (it meets the database's lock), instead of hanging here.
         self._writers = RLock()
+        # other processes' writers on the same SQLite file queue on this (see its module)
+        self._file_lock: AbstractContextManager[object] = (
+            WriterFileLock(Path(self.url.database or "").expanduser().resolve())
+            if self.dialect == "sqlite" and not self._in_memory
+            else nullcontext()
+        )
 
     @property
     def is_sqlite(self) -> bool:
@@ -161,7 +170,7 @@ class Database:
         This process's writers queue on an in-process lock first (see the module docstring).
         """
         try:
-            with self._writers, self.engine.connect() as raw:
+            with self._writers, self._file_lock, self.engine.connect() as raw:
                 conn = raw.execution_options(accord_write=True)
                 try:
                     with conn.begin():
@@ -209,6 +218,29 @@ class Database:
         except OperationalError as exc:
             raise StoreError(f"database read failed: {exc.orig}", code="store.read_failed") from exc
 
+    def read_row(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        """The first row of one driver-level ``SELECT`` (the driver's own parameter marks:
+        ``?`` on SQLite, ``%s`` on PostgreSQL), or None: a per-request lookup (an API key's
+        revocation). One statement is its own consistent snapshot, so it skips
+        :meth:`read`'s transaction bookkeeping (~60 µs a call through SQLAlchemy's
+        connection, measured); the pool rolls the driver connection back on return."""
+        try:
+            raw = self.engine.raw_connection()
+        except OperationalError as exc:
+            raise StoreError(f"database read failed: {exc.orig}", code="store.read_failed") from exc
+        try:
+            cursor = raw.cursor()
+            try:
+                cursor.execute(sql, tuple(params))
+                row = cursor.fetchone()
+            finally:
+                cursor.close()
+        except self.engine.dialect.loaded_dbapi.Error as exc:
+            raise StoreError(f"database read failed: {exc}", code="store.read_failed") from exc
+        finally:
+            raw.close()  # back to the pool (rolled back there)
+        return None if row is None else tuple(row)
+
     def insert_rows(
         self, conn: Connection, table: Table, rows: Sequence[Mapping[str, Any]]
     ) -> None:
@@ -222,12 +254,43 @@ class Database:
         sql = self._insert_sql.get(table.name)
         if sql is None:
             names = [c.name for c in table.columns]
-            marks = [f":{n}" if self.is_sqlite else f"%({n})s" for n in names]
+            marks = [self._mark(n) for n in names]
             sql = f"INSERT INTO {table.name} ({', '.join(names)}) VALUES ({', '.join(marks)})"
             self._insert_sql[table.name] = sql
         # Rows must carry every column (the row builders next to each table do).
         params = list(rows)
         conn.exec_driver_sql(sql, params if len(params) > 1 else params[0])
+
+    def update_rows(
+        self,
+        conn: Connection,
+        table: Table,
+        keys: Sequence[str],
+        rows: Sequence[Mapping[str, Any]],
+    ) -> None:
+        """``UPDATE table SET ... WHERE`` each of ``keys`` equals the row's value, once per
+        row, through the driver directly (as :meth:`insert_rows`, for the same reason). Every
+        row names the same columns; those not in ``keys`` are the ones set."""
+        if not rows:
+            return
+        names = tuple(rows[0])
+        where = tuple(keys)
+        sql = self._update_sql.get((table.name, names, where))
+        if sql is None:
+            columns = {c.name for c in table.columns}
+            unknown = [n for n in (*names, *where) if n not in columns]
+            if unknown or not set(where) <= set(names):
+                raise ValueError(f"update_rows on {table.name}: bad columns {unknown or where}")
+            assigned = ", ".join(f"{n} = {self._mark(n)}" for n in names if n not in where)
+            matched = " AND ".join(f"{n} = {self._mark(n)}" for n in where)
+            sql = f"UPDATE {table.name} SET {assigned} WHERE {matched}"
+            self._update_sql[(table.name, names, where)] = sql
+        params = list(rows)
+        conn.exec_driver_sql(sql, params if len(params) > 1 else params[0])
+
+    def _mark(self, name: str) -> str:
+        """The driver's named parameter mark for ``name``."""
+        return f":{name}" if self.is_sqlite else f"%({name})s"
 
     def migrate(self) -> None:
         """Bring the schema to the newest Alembic revision (idempotent)."""
@@ -243,6 +306,8 @@ class Database:
 
     def dispose(self) -> None:
         self.engine.dispose()
+        if isinstance(self._file_lock, WriterFileLock):
+            self._file_lock.close()
 
 
 def open_database(url: str | None = None, **kwargs: Any) -> Database:

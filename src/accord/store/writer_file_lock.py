@@ -1,0 +1,69 @@
+"""The SQLite writers' queue across processes: an exclusive ``flock`` on a file beside the
+database, taken before ``BEGIN IMMEDIATE``.
+
+SQLite's own write lock stays what makes writes exclusive; this lock only makes a writer of
+another process (another ``accord serve`` worker, a CLI command) wait in the kernel, woken
+the moment the holder lets go, instead of in SQLite's busy handler, which sleeps and retries
+(1 ms growing to 100 ms a time): with two server processes those sleeps were seconds of
+tail latency under load (issue 13). A process that does not take it (an older Accord) still
+meets SQLite's lock, as before. Linux and other POSIX systems; elsewhere it does nothing.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from types import TracebackType
+
+try:
+    import fcntl
+except ImportError:  # not POSIX: SQLite's busy handler alone queues the processes
+    fcntl = None  # type: ignore[assignment]
+
+#: What the lock file's name adds to the database file's name.
+SUFFIX = "-writers.lock"
+
+
+def writer_lock_path(database: Path) -> Path:
+    """The lock file beside ``database``."""
+    return database.with_name(database.name + SUFFIX)
+
+
+class WriterFileLock:
+    """Held while a write transaction of this process is open. Not thread-safe by itself:
+    the caller holds its in-process writer lock (an ``RLock``) around it, so only one thread
+    enters at a time; a nested entry by that thread only counts (the lock is held once)."""
+
+    def __init__(self, database: Path) -> None:
+        self.path = writer_lock_path(database)
+        self._fd: int | None = None
+        self._depth = 0
+        self._unavailable = False
+
+    def __enter__(self) -> WriterFileLock:
+        if self._depth == 0 and fcntl is not None and not self._unavailable:
+            if self._fd is None:
+                try:
+                    self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+                except OSError:  # e.g. a read-only folder: SQLite's lock alone, as before
+                    self._unavailable = True
+            if self._fd is not None:
+                fcntl.flock(self._fd, fcntl.LOCK_EX)  # waits without the GIL
+        self._depth += 1
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self._depth -= 1
+        if self._depth == 0 and self._fd is not None and fcntl is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+
+    def close(self) -> None:
+        """Close the file (the lock is released with it)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
