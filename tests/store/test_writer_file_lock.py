@@ -4,6 +4,7 @@ waits in SQLite's busy handler, and every write lands."""
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 
 from sqlalchemy import func, select
@@ -91,3 +92,19 @@ def test_a_folder_where_the_lock_file_cannot_be_made_still_lets_the_holder_in(
         entered = True
     assert entered
     assert not writer_lock_path(tmp_path / "missing-folder" / "c.db").exists()
+
+
+def test_a_writer_waits_only_so_long_for_a_lock_that_is_never_released(tmp_path: Path) -> None:
+    holder = WriterFileLock(tmp_path / "d.db")
+    waiter = WriterFileLock(tmp_path / "d.db", wait_seconds=0.2)
+    with holder:
+        began = time.monotonic()
+        with waiter:  # goes on to SQLite's own lock instead of hanging
+            waited = time.monotonic() - began
+            assert not waiter.held
+        assert holder.held
+    assert 0.2 <= waited < 5
+    with waiter:
+        assert waiter.held  # released by the holder: taken again
+    holder.close()
+    waiter.close()

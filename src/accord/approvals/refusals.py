@@ -38,7 +38,7 @@ class DecisionWaitTimedOut(AccordError):
 def already_decided(item_id: str, status: str, decided_by: str | None) -> AlreadyDecided:
     who = f" by {decided_by}" if decided_by else ""
     why = (
-        " (withdrawn: what it asked about was settled another way; it can no longer be decided)"
+        " (withdrawn or cancelled: it can no longer be decided)"
         if status == "cancelled"
         else ""
     )

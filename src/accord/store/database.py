@@ -22,7 +22,7 @@ from typing import Any, Literal
 from sqlalchemy import Connection, Engine, Table, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, OperationalError
-from sqlalchemy.pool import StaticPool
+from sqlalchemy.pool import QueuePool, StaticPool
 
 from accord.errors import StoreError
 from accord.store.migrate import upgrade_to_head
@@ -119,6 +119,11 @@ class Database:
     @property
     def is_sqlite(self) -> bool:
         return self.dialect == "sqlite"
+
+    def idle_connections(self) -> int:
+        """Connections the pool holds ready now: a checkout takes one without waiting."""
+        pool = self.engine.pool
+        return pool.checkedin() if isinstance(pool, QueuePool) else 0
 
     @property
     def shareable(self) -> bool:

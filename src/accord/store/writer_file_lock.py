@@ -7,11 +7,18 @@ the moment the holder lets go, instead of in SQLite's busy handler, which sleeps
 (1 ms growing to 100 ms a time): with two server processes those sleeps were seconds of
 tail latency under load (issue 13). A process that does not take it (an older Accord) still
 meets SQLite's lock, as before. Linux and other POSIX systems; elsewhere it does nothing.
+
+The wait is bounded: a holder that never lets go (a paused process mid-transaction) must not
+hang every writer of every other process, so after ``wait_seconds`` (SQLite's own busy
+timeout, by default) the writer goes on without this lock and meets SQLite's, whose busy
+timeout then ends the wait with an error as it did before this lock existed.
 """
 
 from __future__ import annotations
 
+import logging
 import os
+import time
 from pathlib import Path
 from types import TracebackType
 
@@ -22,6 +29,11 @@ except ImportError:  # not POSIX: SQLite's busy handler alone queues the process
 
 #: What the lock file's name adds to the database file's name.
 SUFFIX = "-writers.lock"
+#: How long a writer waits for the lock before it goes on to SQLite's own (its busy timeout).
+DEFAULT_WAIT_SECONDS = 30.0
+_FIRST_POLL, _LONGEST_POLL = 0.0005, 0.005
+
+_log = logging.getLogger(__name__)
 
 
 def writer_lock_path(database: Path) -> Path:
@@ -34,11 +46,18 @@ class WriterFileLock:
     the caller holds its in-process writer lock (an ``RLock``) around it, so only one thread
     enters at a time; a nested entry by that thread only counts (the lock is held once)."""
 
-    def __init__(self, database: Path) -> None:
+    def __init__(self, database: Path, *, wait_seconds: float = DEFAULT_WAIT_SECONDS) -> None:
         self.path = writer_lock_path(database)
+        self._wait_seconds = wait_seconds
         self._fd: int | None = None
         self._depth = 0
+        self._held = False
         self._unavailable = False
+
+    @property
+    def held(self) -> bool:
+        """Whether this handle holds the file lock now."""
+        return self._held
 
     def __enter__(self) -> WriterFileLock:
         if self._depth == 0 and fcntl is not None and not self._unavailable:
@@ -48,9 +67,31 @@ class WriterFileLock:
                 except OSError:  # e.g. a read-only folder: SQLite's lock alone, as before
                     self._unavailable = True
             if self._fd is not None:
-                fcntl.flock(self._fd, fcntl.LOCK_EX)  # waits without the GIL
+                self._held = self._take(self._fd)
         self._depth += 1
         return self
+
+    def _take(self, fd: int) -> bool:
+        """Take the lock, polling (briefly at first) until ``wait_seconds`` have passed;
+        False when they have and the lock is still held elsewhere."""
+        assert fcntl is not None
+        give_up = time.monotonic() + self._wait_seconds
+        pause = _FIRST_POLL
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return True
+            except BlockingIOError:
+                if time.monotonic() >= give_up:
+                    _log.warning(
+                        "sqlite.writer_lock_timeout: %s held for over %.0f s; writing "
+                        "under SQLite's own lock",
+                        self.path,
+                        self._wait_seconds,
+                    )
+                    return False
+                time.sleep(pause)
+                pause = min(pause * 2, _LONGEST_POLL)
 
     def __exit__(
         self,
@@ -59,8 +100,9 @@ class WriterFileLock:
         traceback: TracebackType | None,
     ) -> None:
         self._depth -= 1
-        if self._depth == 0 and self._fd is not None and fcntl is not None:
+        if self._depth == 0 and self._held and self._fd is not None and fcntl is not None:
             fcntl.flock(self._fd, fcntl.LOCK_UN)
+            self._held = False
 
     def close(self) -> None:
         """Close the file (the lock is released with it)."""

@@ -52,7 +52,12 @@ async def list_approvals(
         status=status, risk=risk, kind=kind, severity=severity, agent=agent, case_id=case_id
     )
     db = accord_of(state).db
-    page = await short_read(db, lambda: queue_documents(db, filters, limit=limit, cursor=cursor))
+    page = await short_read(
+        db,
+        lambda: queue_documents(db, filters, limit=limit, cursor=cursor),
+        # the plain queue reads one index range; a filter may scan many rows
+        indexed=filters == QueueFilter(status=status),
+    )
     # each item as stored (the ApprovalItem's own JSON, its fields' raw text copied into the
     # answer): validating it into the model and dumping it again was most of a listing's
     # cost, and parsing it all then encoding it again a tenth more (issue 13)
