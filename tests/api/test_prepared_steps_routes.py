@@ -25,6 +25,7 @@ from tests.api._reviewers import reviewer_config
 from tests.api.conftest import bearer
 
 BILLING, AUDIT, STRANGER = "agent:billing", "agent:audit", "agent:stranger"
+MINE = {"step": "propose", "terms": "mine"}
 
 
 def _own_key(agent: str) -> Ed25519Signer:
@@ -86,8 +87,17 @@ def _prepare(
     return PreparedStep.model_validate(answer.json())
 
 
-def _signatures(prepared: PreparedStep, agent: str) -> dict[str, Any]:
-    signed = sign_payloads(prepared, _own_key(agent))
+def _signatures(
+    prepared: PreparedStep, agent: str, step: Any, resolves_with: str | None = None
+) -> dict[str, Any]:
+    signed = sign_payloads(
+        prepared,
+        _own_key(agent),
+        agent_id=agent,
+        dispute_id=prepared.dispute_id,
+        step=step,
+        resolves_with=resolves_with,
+    )
     return {"signatures": [s.model_dump() for s in signed]}
 
 
@@ -99,11 +109,17 @@ def _sign(
 
 
 def _by_own_key(
-    client: TestClient[Litestar], keys: dict[str, str], agent: str, dispute_id: str, step: Any
+    client: TestClient[Litestar],
+    keys: dict[str, str],
+    agent: str,
+    dispute_id: str,
+    step: Any,
+    resolves_with: str | None = None,
 ) -> Any:
     prepared = _prepare(client, keys, agent, dispute_id, step)
     while True:
-        answer = _sign(client, keys[agent], prepared, _signatures(prepared, agent))
+        signed = _signatures(prepared, agent, step, resolves_with)
+        answer = _sign(client, keys[agent], prepared, signed)
         assert answer.status_code == 200, answer.text
         body = answer.json()
         if body["status"] == "completed":
@@ -126,9 +142,8 @@ def test_a_remote_agent_negotiates_to_a_resolution_signing_every_step_itself(
     proposal = _by_own_key(
         client, keys, BILLING, dispute_id, {"step": "propose", "terms": "billing runs first"}
     )
-    accepted = _by_own_key(
-        client, keys, AUDIT, dispute_id, {"step": "accept", "proposal_id": proposal["proposal_id"]}
-    )
+    accept = {"step": "accept", "proposal_id": proposal["proposal_id"]}
+    accepted = _by_own_key(client, keys, AUDIT, dispute_id, accept, "billing runs first")
 
     resolution = accepted["resolution"]
     assert [s["kid"] for s in resolution["signatures"]] == [
@@ -163,11 +178,11 @@ def test_a_stale_prepared_step_is_refused_and_nothing_is_written(
     client: TestClient[Litestar], keys: dict[str, str], accord: Accord
 ) -> None:
     dispute_id = _open(client, keys)
-    prepared = _prepare(client, keys, BILLING, dispute_id, {"step": "propose", "terms": "mine"})
+    prepared = _prepare(client, keys, BILLING, dispute_id, MINE)
     _by_own_key(client, keys, AUDIT, dispute_id, {"step": "propose", "terms": "mine, not yours"})
     size = _size(accord)
 
-    answer = _sign(client, keys[BILLING], prepared, _signatures(prepared, BILLING))
+    answer = _sign(client, keys[BILLING], prepared, _signatures(prepared, BILLING, MINE))
 
     assert answer.status_code == 409, answer.text
     assert answer.json()["code"] == "disputes.prepared_stale"
@@ -178,11 +193,11 @@ def test_an_expired_prepared_step_is_refused(
     client: TestClient[Litestar], keys: dict[str, str], accord: Accord, frozen_clock: FrozenClock
 ) -> None:
     dispute_id = _open(client, keys)
-    prepared = _prepare(client, keys, BILLING, dispute_id, {"step": "propose", "terms": "mine"})
+    prepared = _prepare(client, keys, BILLING, dispute_id, MINE)
     frozen_clock.advance(prepared.expires_at - prepared.prepared_at)
     size = _size(accord)
 
-    answer = _sign(client, keys[BILLING], prepared, _signatures(prepared, BILLING))
+    answer = _sign(client, keys[BILLING], prepared, _signatures(prepared, BILLING, MINE))
 
     assert answer.status_code == 409, answer.text
     assert answer.json()["code"] == "disputes.prepared_expired"
@@ -195,7 +210,7 @@ def test_a_replayed_completion_is_refused(
     dispute_id = _open(client, keys)
     made = commitment(dispute_id, BILLING, bytes(32), "heads")
     prepared = _prepare(client, keys, BILLING, dispute_id, {"step": "commit", "commitment": made})
-    body = _signatures(prepared, BILLING)
+    body = _signatures(prepared, BILLING, {"step": "commit", "commitment": made})
     assert _sign(client, keys[BILLING], prepared, body).json()["status"] == "completed"
     size = _size(accord)
 
@@ -210,9 +225,15 @@ def test_a_signature_by_a_key_not_the_agents_is_refused_naming_the_payload(
     client: TestClient[Litestar], keys: dict[str, str], accord: Accord
 ) -> None:
     dispute_id = _open(client, keys)
-    prepared = _prepare(client, keys, BILLING, dispute_id, {"step": "propose", "terms": "mine"})
+    prepared = _prepare(client, keys, BILLING, dispute_id, MINE)
     wrong = _own_key(AUDIT)
-    forged = sign_payloads(prepared.model_copy(update={"kid": wrong.kid}), wrong)
+    forged = sign_payloads(
+        prepared.model_copy(update={"kid": wrong.kid}),
+        wrong,
+        agent_id=BILLING,
+        dispute_id=dispute_id,
+        step=MINE,
+    )
     size = _size(accord)
 
     answer = _sign(
@@ -228,10 +249,10 @@ def test_another_agent_can_neither_complete_nor_act_for_the_preparer(
     client: TestClient[Litestar], keys: dict[str, str], accord: Accord
 ) -> None:
     dispute_id = _open(client, keys)
-    prepared = _prepare(client, keys, BILLING, dispute_id, {"step": "propose", "terms": "mine"})
+    prepared = _prepare(client, keys, BILLING, dispute_id, MINE)
     size = _size(accord)
 
-    foreign = _sign(client, keys[AUDIT], prepared, _signatures(prepared, BILLING))
+    foreign = _sign(client, keys[AUDIT], prepared, _signatures(prepared, BILLING, MINE))
     stranger = _post(
         client, keys[STRANGER], f"/{dispute_id}/prepared-steps", {"step": "propose", "terms": "x"}
     )

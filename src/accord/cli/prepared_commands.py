@@ -1,11 +1,17 @@
-"""``accord disputes sign-prepared FILE --key KEYFILE``: sign a prepared tier step by hand.
+"""``accord disputes sign-prepared FILE --key KEYFILE --agent ID --dispute ID --request
+STEP``: sign a prepared tier step by hand.
 
 ``FILE`` is the service's answer to ``POST /disputes/{id}/prepared-steps`` (or to a
-``.../signatures`` round still ``awaiting_signatures``) as JSON. Each payload is checked —
-its sha256, the ``DCP-DISPUTE-SIG-v2`` tag, a record of the prepared dispute — and signed
-with your own key file (its passphrase from ``ACCORD_KEY_PASSPHRASE`` when sealed); the
-``{"signatures": [...]}`` body to post to ``.../signatures`` is printed, or written to
-``--out``. Nothing is opened but the two files: no database, no configuration.
+``.../signatures`` round still ``awaiting_signatures``) as JSON; it is not trusted. ``STEP``
+is the body you posted to prepare, and ``--agent`` / ``--dispute`` who you are and the
+dispute you asked about. Each payload is checked against them (see
+:mod:`accord.disputes.tiers.prepared.agent_side`: sha256, ``DCP-DISPUTE-SIG-v2`` tag, the
+dispute, your agent id, the step kind and the arguments its record carries, the terms a §6
+resolution resolves with — ``--resolves-with`` for an acceptance or a panel step), what each
+payload is goes to stderr, and it is signed with your own key file (its passphrase from
+``ACCORD_KEY_PASSPHRASE`` when sealed); the ``{"signatures": [...]}`` body to post to
+``.../signatures`` is printed, or written to ``--out``. Nothing is opened but the files: no
+database, no configuration.
 """
 
 from __future__ import annotations
@@ -21,9 +27,11 @@ from pydantic import ValidationError as PydanticValidationError
 from accord.app import PASSPHRASE_ENV
 from accord.cli.problems import refused_exit
 from accord.cli.tables import print_json
+from accord.crypto.encoding import b64decode
 from accord.crypto.keyring import signer_from_file
 from accord.disputes.dcp.refusal import from_pydantic
 from accord.disputes.tiers.prepared import PreparedStep, sign_payloads
+from accord.disputes.tiers.prepared.models import payload_of
 from accord.errors import AccordError, ValidationError
 from accord.limits import Limits
 from accord.strict_json import parse_json
@@ -35,6 +43,19 @@ MAX_FILE_BYTES = 1_000_000
 def sign_prepared(
     file: Annotated[Path, typer.Argument(help="The prepared step's JSON (the service's answer).")],
     key: Annotated[Path, typer.Option("--key", help="Your own key file (*.key.json).")],
+    agent: Annotated[str, typer.Option("--agent", help="Your agent id (the key's agent).")],
+    dispute: Annotated[str, typer.Option("--dispute", help="The dispute you prepared on.")],
+    request: Annotated[
+        Path, typer.Option("--request", help="The step body you posted to prepare (JSON).")
+    ],
+    resolves_with: Annotated[
+        str | None,
+        typer.Option(
+            "--resolves-with",
+            help="The terms a §6 resolution you sign resolves with (an acceptance: the "
+            "proposal's terms; a panel step: the resolution put to the panel).",
+        ),
+    ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", help="Write the signatures JSON here.")
     ] = None,
@@ -44,11 +65,27 @@ def sign_prepared(
 ) -> None:
     """Sign the payloads a prepared tier step awaits with your own key (prepare-then-sign)."""
     try:
-        prepared = _read(file)
+        prepared = _prepared_of(_read(file))
+        step = _read(request)
+        if not isinstance(step, dict):
+            raise _bad(request, "the JSON object of the step you posted")
         signer = signer_from_file(
             key, os.environ.get(PASSPHRASE_ENV), allow_unsafe_permissions=allow_unsafe_permissions
         )
-        body = {"signatures": [s.model_dump() for s in sign_payloads(prepared, signer)]}
+        signed = sign_payloads(
+            prepared,
+            signer,
+            agent_id=agent,
+            dispute_id=dispute,
+            step=step,
+            resolves_with=resolves_with,
+        )
+        for payload in prepared.payloads:
+            what = payload_of(
+                payload.index, b64decode(payload.payload_b64)
+            ).what  # from the bytes
+            typer.echo(f"signed payloads[{payload.index}]: {what}", err=True)
+        body = {"signatures": [s.model_dump() for s in signed]}
     except AccordError as exc:
         raise refused_exit(exc) from exc
     if out is None:
@@ -57,7 +94,7 @@ def sign_prepared(
         out.write_text(json.dumps(body, indent=2) + "\n", encoding="utf-8")
 
 
-def _read(file: Path) -> PreparedStep:
+def _read(file: Path) -> Any:
     try:
         size = file.stat().st_size
         if size > MAX_FILE_BYTES:
@@ -65,7 +102,10 @@ def _read(file: Path) -> PreparedStep:
         text = file.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise _bad(file, f"a readable UTF-8 file ({exc.__class__.__name__})") from None
-    data: Any = parse_json(text, Limits(), where=str(file))
+    return parse_json(text, Limits(), where=str(file))
+
+
+def _prepared_of(data: Any) -> PreparedStep:
     if isinstance(data, dict) and isinstance(data.get("prepared"), dict):
         data = data["prepared"]  # a signatures round's answer: the step it still awaits
     try:

@@ -11,6 +11,7 @@ from accord.disputes.tiers.prepared import sign_payloads
 
 from ._world import AUDIT, BILLING, DISPUTE, POOL_IDS, World
 
+RESOLUTION = "billing keeps the slot"
 QUESTION = "Who keeps the GPU reservation for the nightly batch?"
 POSITIONS = {
     BILLING.agent_id: "billing booked first and the invoice run is due",
@@ -22,9 +23,15 @@ def _by_own_key(world: World, agent: str, step: dict[str, Any]) -> tuple[Any, in
     """The completed step's result and how many payloads the agent signed."""
     prepared = world.tiers.prepared.prepare(DISPUTE, step, by=agent)
     while True:
-        outcome = world.tiers.prepared.complete(
-            prepared.prepared_id, sign_payloads(prepared, world.keys[agent]), by=agent
+        signed = sign_payloads(
+            prepared,
+            world.keys[agent],
+            agent_id=agent,
+            dispute_id=DISPUTE,
+            step=step,
+            resolves_with=RESOLUTION,
         )
+        outcome = world.tiers.prepared.complete(prepared.prepared_id, signed, by=agent)
         if outcome.status == "completed":
             return outcome.result, outcome.prepared.signed
         prepared = outcome.prepared
@@ -46,7 +53,7 @@ def test_a_panel_is_nominated_voted_and_its_record_signed_by_the_members_own_key
         question=QUESTION,
         positions=POSITIONS,
         favours=BILLING.agent_id,
-        resolution="billing keeps the slot",
+        resolution=RESOLUTION,
     )
     members = [m.agent_id for m in formation.members]
 

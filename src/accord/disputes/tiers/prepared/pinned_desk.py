@@ -20,15 +20,25 @@ from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.tiers.dispute_port import DisputeDesk, TierDispute
 
 Hook = Callable[[Connection], None]
+StopHook = Callable[[Connection, Exception], None]
 
 
 class PinnedDesk:
-    """``desk`` with ``opened`` run first in each transaction and ``finishing`` last."""
+    """``desk`` with ``opened`` run first in each transaction and ``finishing`` last;
+    ``stopped`` sees the transaction (before it rolls back) when the step raises."""
 
-    def __init__(self, desk: DisputeDesk, *, opened: Hook, finishing: Hook) -> None:
+    def __init__(
+        self,
+        desk: DisputeDesk,
+        *,
+        opened: Hook,
+        finishing: Hook,
+        stopped: StopHook | None = None,
+    ) -> None:
         self._desk = desk
         self._opened = opened
         self._finishing = finishing
+        self._stopped = stopped
 
     def transaction(self) -> AbstractContextManager[Connection]:
         return self._transaction()
@@ -37,7 +47,12 @@ class PinnedDesk:
     def _transaction(self) -> Iterator[Connection]:
         with self._desk.transaction() as conn:
             self._opened(conn)
-            yield conn
+            try:
+                yield conn
+            except Exception as stop:
+                if self._stopped is not None:
+                    self._stopped(conn, stop)
+                raise
             self._finishing(conn)
 
     def load_within(self, conn: Connection, dispute_id: str) -> TierDispute:

@@ -20,8 +20,9 @@ prepared step. Nothing outside the database keeps state from a rolled-back run: 
 reads its head in the transaction, and after-commit callbacks run only on commit.
 
 A step is judged at the instant it was prepared (its records carry that instant). It expires
-``ttl`` later, never after the dispute's tier deadline.
-"""
+``ttl`` later, never after the dispute's tier deadline nor the end of the step's own window
+(a coin flip's commit or reveal deadline, a panel's vote deadline, read in the step's
+transaction); completion re-checks the expiry inside its write transaction."""
 
 from __future__ import annotations
 
@@ -31,7 +32,6 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from pydantic import TypeAdapter
 from pydantic import ValidationError as PydanticValidationError
 from sqlalchemy import Connection
 
@@ -57,7 +57,7 @@ from accord.disputes.tiers.prepared.models import (
 )
 from accord.disputes.tiers.prepared.pinned_desk import PinnedDesk
 from accord.disputes.tiers.prepared.prepared_rows import PreparedRow
-from accord.disputes.tiers.prepared.step_kinds import PreparedStepArgs, StepResult
+from accord.disputes.tiers.prepared.step_kinds import PreparedStepArgs, StepResult, validated_step
 from accord.disputes.tiers.tier_context import TierContext
 from accord.errors import AccordError, NotFound
 from accord.ids import SeededIds, new_id
@@ -72,7 +72,6 @@ MAX_TTL = timedelta(hours=1)
 PURGE_AFTER = timedelta(days=1)
 """Prepared rows that expired longer ago than this are deleted by the next prepare."""
 MAX_SIGNATURES = 8
-_ARGS: TypeAdapter[PreparedStepArgs] = TypeAdapter(PreparedStepArgs)
 _REQ = "R36"
 
 ServicesFor = Callable[[TierContext], tuple[Negotiating, Arbitration]]
@@ -111,7 +110,7 @@ class PreparedSteps:
         """Prepare ``step`` on ``dispute_id`` for agent ``by`` (its registered key of the
         step's role; ``kid`` picks one when it has several): the payloads to sign, or none
         for a step that signs nothing (complete it with no signatures)."""
-        args = _validated(step)
+        args = validated_step(step)
         key = self._key_of(by, args.role, kid)
         now = self._c.clock.now()
         seed = secrets.token_bytes(32)
@@ -121,10 +120,15 @@ class PreparedSteps:
             seen["dispute"] = self._c.desk.load_within(conn, dispute_id)
             seen["head"] = head_within(conn)
 
-        def finishing(_conn: Connection) -> None:
+        def finishing(conn: Connection) -> None:
+            seen["window"] = args.window_end_within(conn, seen["dispute"])
             raise _NothingToSign
 
-        context = self._pinned(now, seed, lambda _conn: seen["head"], opened, finishing)
+        def stopped(conn: Connection, stop: Exception) -> None:
+            if isinstance(stop, SignatureNeeded):  # the step's own writes are visible here
+                seen["window"] = args.window_end_within(conn, seen["dispute"])
+
+        context = self._pinned(now, seed, lambda _conn: seen["head"], opened, finishing, stopped)
         shown: tuple[Payload, ...] = ()
         try:
             self._run(context, args, dispute_id, AnsweringSigner(key.kid, key.public_key))
@@ -140,9 +144,8 @@ class PreparedSteps:
                 rule="a prepared step is one tier step in one transaction",
             )
         dispute = seen["dispute"]
-        expires = now + self.ttl
-        if dispute.tier_deadline is not None:
-            expires = min(expires, dispute.tier_deadline)
+        ends = (now + self.ttl, dispute.tier_deadline, seen.get("window"))
+        expires = min(end for end in ends if end is not None)
         row = PreparedRow(
             prepared_id=new_id("prep", now),
             dispute_id=dispute_id,
@@ -227,13 +230,15 @@ class PreparedSteps:
                 raise _stale(prepared_id, "the dispute has moved since it was prepared")
 
         def finishing(conn: Connection) -> None:
+            if self._c.clock.now() >= row.expires_at:
+                raise _expired(row)
             if not prepared_rows.consume_within(conn, row, every, now):
                 raise _raced(prepared_id)
 
         head: ChainHead = row.head
         context = self._pinned(row.pinned_at, row.id_seed, lambda _conn: head, opened, finishing)
         signer = AnsweringSigner(key.kid, key.public_key, answers, given_from=row.round)
-        args = _ARGS.validate_python(row.arguments)
+        args = validated_step(row.arguments)
         try:
             result = self._run(context, args, row.dispute_id, signer)
         except SignatureNeeded as need:
@@ -285,13 +290,14 @@ class PreparedSteps:
         head: Callable[[Connection], ChainHead],
         opened: Callable[[Connection], None],
         finishing: Callable[[Connection], None],
+        stopped: Callable[[Connection, Exception], None] | None = None,
     ) -> TierContext:
         return replace(
             self._c,
             clock=FrozenClock(at),
             ids=SeededIds(seed),
             head=head,
-            desk=PinnedDesk(self._c.desk, opened=opened, finishing=finishing),
+            desk=PinnedDesk(self._c.desk, opened=opened, finishing=finishing, stopped=stopped),
         )
 
     def _run(
@@ -299,15 +305,6 @@ class PreparedSteps:
     ) -> StepResult:
         negotiation, arbitration = self._services_for(context)
         return args.run(dispute_id, signer, negotiation, arbitration)
-
-
-def _validated(step: PreparedStepArgs | Mapping[str, Any]) -> PreparedStepArgs:
-    if not isinstance(step, Mapping):
-        return step
-    try:
-        return _ARGS.validate_python(dict(step))
-    except PydanticValidationError as error:
-        raise from_pydantic(error, requirement="R7", record="prepared_step") from None
 
 
 def _signatures(given: Sequence[PayloadSignature | Mapping[str, Any]]) -> list[PayloadSignature]:
@@ -367,15 +364,20 @@ def _usable(row: PreparedRow | None, prepared_id: str, by: str, now: datetime) -
             prepared_id=prepared_id,
         )
     if now >= row.expires_at:
-        raise AccordError(
-            f"prepared step {prepared_id} expired at {row.expires_at.isoformat()}: prepare "
-            "it again",
-            code="disputes.prepared_expired",
-            field="prepared_id",
-            rule="a prepared step is completed before it expires",
-            prepared_id=prepared_id,
-        )
+        raise _expired(row)
     return row
+
+
+def _expired(row: PreparedRow) -> AccordError:
+    return AccordError(
+        f"prepared step {row.prepared_id} expired at {row.expires_at.isoformat()}: prepare "
+        "it again",
+        code="disputes.prepared_expired",
+        field="prepared_id",
+        rule="a prepared step is completed before it expires (the TTL, the tier's deadline "
+        "and the step's own window, whichever ends first)",
+        prepared_id=row.prepared_id,
+    )
 
 
 def _stale(prepared_id: str, why: str) -> AccordError:

@@ -8,16 +8,25 @@ stands for. ``PreparedStepArgs`` is their union, told apart by ``step``.
 from __future__ import annotations
 
 from abc import abstractmethod
-from typing import Annotated, ClassVar, Literal
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import ValidationError as PydanticValidationError
+from sqlalchemy import Connection
 
+from accord.conflicts import Tier
 from accord.crypto import Signer
 from accord.disputes.dcp.fields import SHA256_PATTERN
+from accord.disputes.dcp.refusal import from_pydantic
 from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.negotiation import CoinFlip, Negotiation, Proposal
 from accord.disputes.panels import Nomination, PanelTally, PanelVote
+from accord.disputes.panels.votes import VOTE_RECORD_TYPE, reasoning_hash
+from accord.disputes.tiers import panel_rows, step_rows
 from accord.disputes.tiers.arbitration import MAX_NOMINEES, Arbitration
+from accord.disputes.tiers.dispute_port import TierDispute
 from accord.disputes.tiers.negotiating import MAX_CHOICE, Negotiating, NegotiationStep
 from accord.disputes.tiers.tier_context import MAX_TEXT
 from accord.ledger import KeyRole
@@ -56,6 +65,24 @@ class _Step(BaseModel):
 
     role: ClassVar[KeyRole] = "agent"
     """The key role that performs the step."""
+    record_kind: ClassVar[str | None] = None
+    """The ``step`` (or ``record_type``) of the record the agent signs for it, if any."""
+    resolution_level: ClassVar[Tier | None] = None
+    """The level of a §6 resolution the step may have the agent sign, if any."""
+
+    def carried(self) -> dict[str, Any]:
+        """The fields of the signed record that must equal the step's own arguments."""
+        return {}
+
+    def resolves_with(self) -> str | None:
+        """The terms a §6 resolution it signs resolves with, when the arguments say."""
+        return None
+
+    def window_end_within(self, conn: Connection, dispute: TierDispute) -> datetime | None:
+        """When the step's own window closes (a flip's commit or reveal deadline, a panel's
+        vote deadline), read inside the step's transaction; None when only the tier's
+        deadline bounds it."""
+        return None
 
     @abstractmethod
     def run(
@@ -70,6 +97,14 @@ class ProposeStep(_Step):
     step: Literal["propose"]
     terms: Text
     responds_to: Id | None = None
+    record_kind: ClassVar[str | None] = "proposal"
+    resolution_level: ClassVar[Tier | None] = Tier.DIRECT_NEGOTIATION
+
+    def carried(self) -> dict[str, Any]:
+        return {"terms": self.terms, "responds_to": self.responds_to}
+
+    def resolves_with(self) -> str | None:
+        return self.terms
 
     def run(
         self, dispute_id: str, signer: Signer, negotiation: Negotiating, arbitration: Arbitration
@@ -82,6 +117,11 @@ class AcceptStep(_Step):
 
     step: Literal["accept"]
     proposal_id: Id
+    record_kind: ClassVar[str | None] = "acceptance"
+    resolution_level: ClassVar[Tier | None] = Tier.DIRECT_NEGOTIATION
+
+    def carried(self) -> dict[str, Any]:
+        return {"proposal_id": self.proposal_id}
 
     def run(
         self, dispute_id: str, signer: Signer, negotiation: Negotiating, arbitration: Arbitration
@@ -96,6 +136,14 @@ class CounterEvidenceStep(_Step):
     content_hash: Sha256
     description: Text
     answers: Id | None = None
+    record_kind: ClassVar[str | None] = "counter_evidence"
+
+    def carried(self) -> dict[str, Any]:
+        return {
+            "content_hash": self.content_hash,
+            "description": self.description,
+            "answers": self.answers,
+        }
 
     def run(
         self, dispute_id: str, signer: Signer, negotiation: Negotiating, arbitration: Arbitration
@@ -114,6 +162,14 @@ class CommitStep(_Step):
 
     step: Literal["commit"]
     commitment: Sha256
+    record_kind: ClassVar[str | None] = "coin_commit"
+
+    def carried(self) -> dict[str, Any]:
+        return {"commitment": self.commitment}
+
+    def window_end_within(self, conn: Connection, dispute: TierDispute) -> datetime | None:
+        flip = step_rows.coin_flip_within(conn, dispute.dispute_id, dispute.party_ids)
+        return None if flip is None else flip.commit_deadline
 
     def run(
         self, dispute_id: str, signer: Signer, negotiation: Negotiating, arbitration: Arbitration
@@ -127,6 +183,14 @@ class RevealStep(_Step):
     step: Literal["reveal"]
     nonce_hex: Annotated[str, Field(min_length=64, max_length=256, pattern=r"^(?:[0-9a-f]{2})+$")]
     choice: Annotated[str, Field(min_length=1, max_length=MAX_CHOICE, pattern=_NO_NUL)]
+    record_kind: ClassVar[str | None] = "coin_reveal"
+
+    def carried(self) -> dict[str, Any]:
+        return {"nonce_hex": self.nonce_hex, "choice": self.choice}
+
+    def window_end_within(self, conn: Connection, dispute: TierDispute) -> datetime | None:
+        flip = step_rows.coin_flip_within(conn, dispute.dispute_id, dispute.party_ids)
+        return None if flip is None else flip.reveal_deadline
 
     def run(
         self, dispute_id: str, signer: Signer, negotiation: Negotiating, arbitration: Arbitration
@@ -153,6 +217,15 @@ class VoteStep(_Step):
     step: Literal["vote"]
     vote: Literal["approve", "dissent"]
     reasoning: Text
+    record_kind: ClassVar[str | None] = VOTE_RECORD_TYPE
+    resolution_level: ClassVar[Tier | None] = Tier.CONTEXTUAL_ARBITRATION
+
+    def carried(self) -> dict[str, Any]:
+        return {"vote": self.vote, "reasoning_hash": reasoning_hash(self.reasoning)}
+
+    def window_end_within(self, conn: Connection, dispute: TierDispute) -> datetime | None:
+        seated = panel_rows.panel_within(conn, dispute.dispute_id)
+        return None if seated is None else seated.formation.vote_deadline
 
     def run(
         self, dispute_id: str, signer: Signer, negotiation: Negotiating, arbitration: Arbitration
@@ -165,6 +238,7 @@ class TallyStep(_Step):
 
     role: ClassVar[KeyRole] = "arbitrator"
     step: Literal["tally"]
+    resolution_level: ClassVar[Tier | None] = Tier.CONTEXTUAL_ARBITRATION
 
     def run(
         self, dispute_id: str, signer: Signer, negotiation: Negotiating, arbitration: Arbitration
@@ -177,6 +251,7 @@ class SignResolutionStep(_Step):
 
     role: ClassVar[KeyRole] = "arbitrator"
     step: Literal["sign_resolution"]
+    resolution_level: ClassVar[Tier | None] = Tier.CONTEXTUAL_ARBITRATION
 
     def run(
         self, dispute_id: str, signer: Signer, negotiation: Negotiating, arbitration: Arbitration
@@ -197,3 +272,14 @@ PreparedStepArgs = Annotated[
     Field(discriminator="step"),
 ]
 """One step an agent prepares, its kind named by ``step``."""
+_ARGS: TypeAdapter[PreparedStepArgs] = TypeAdapter(PreparedStepArgs)
+
+
+def validated_step(step: PreparedStepArgs | Mapping[str, Any]) -> PreparedStepArgs:
+    """``step`` as its kind's model (a refusal naming the field otherwise)."""
+    if not isinstance(step, Mapping):
+        return step
+    try:
+        return _ARGS.validate_python(dict(step))
+    except PydanticValidationError as error:
+        raise from_pydantic(error, requirement="R7", record="prepared_step") from None
