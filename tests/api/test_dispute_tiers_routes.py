@@ -19,10 +19,10 @@ from accord.app import Accord
 from accord.cli.key_commands import register_new_key
 from accord.clock import FrozenClock
 from accord.disputes.negotiation import commitment
+from tests.api._disputes import AUDIT, BILLING, open_gpu_dispute, post_dispute
 from tests.api._reviewers import register_reviewers, reviewer_config
 from tests.api.conftest import bearer
 
-BILLING, AUDIT = "agent:billing", "agent:audit"
 POOL = ("arb:1", "arb:2", "arb:3")
 PRINCIPAL = "human:controller"  # both parties' principal in the demo org chart
 
@@ -84,20 +84,6 @@ def keys(accord: Accord) -> dict[str, str]:
     return made
 
 
-def _post(client: TestClient[Litestar], token: str, url: str, body: Any = None) -> Any:
-    return client.post(f"/api/v1/disputes{url}", json=body, headers=bearer(token))
-
-
-def _open(client: TestClient[Litestar], keys: dict[str, str]) -> str:
-    filing = {
-        "dispute_type": "resource_conflict",
-        "severity": "medium",
-        "respondents": [AUDIT],
-        "subject": "both booked the GPU for tonight",
-    }
-    answer = _post(client, keys[BILLING], "", filing)
-    assert answer.status_code == 201, answer.text
-    return str(answer.json()["record"]["dispute_id"])
 
 
 def _status(client: TestClient[Litestar], keys: dict[str, str], dispute_id: str) -> Any:
@@ -110,13 +96,13 @@ def _flip(client: TestClient[Litestar], keys: dict[str, str], dispute_id: str, c
     nonces = {a: hashlib.sha256(a.encode()).digest() for a in (BILLING, AUDIT)}
     for agent, nonce in nonces.items():
         made = commitment(dispute_id, agent, nonce, choice)
-        committed = _post(
+        committed = post_dispute(
             client, keys[agent], f"/{dispute_id}/coin/commitments", {"commitment": made}
         )
         assert committed.status_code == 201, committed.text
     answer = None
     for agent, nonce in nonces.items():
-        answer = _post(
+        answer = post_dispute(
             client,
             keys[agent],
             f"/{dispute_id}/coin/reveals",
@@ -129,8 +115,8 @@ def _flip(client: TestClient[Litestar], keys: dict[str, str], dispute_id: str, c
 def test_r07_a_proposal_both_parties_accept_over_http_resolves_the_dispute(
     client: TestClient[Litestar], keys: dict[str, str], accord: Accord
 ) -> None:
-    dispute_id = _open(client, keys)
-    proposed = _post(
+    dispute_id = open_gpu_dispute(client, keys)
+    proposed = post_dispute(
         client, keys[BILLING], f"/{dispute_id}/proposals", {"terms": "alternate nights"}
     )
     assert proposed.status_code == 201, proposed.text
@@ -138,7 +124,7 @@ def test_r07_a_proposal_both_parties_accept_over_http_resolves_the_dispute(
     assert proposal["proposed_by"] == BILLING  # from the key, never the body
     state = client.get(f"/api/v1/disputes/{dispute_id}/negotiation", headers=bearer(keys[AUDIT]))
     assert [p["proposal_id"] for p in state.json()["proposals"]] == [proposal["proposal_id"]]
-    accepted = _post(
+    accepted = post_dispute(
         client, keys[AUDIT], f"/{dispute_id}/proposals/{proposal['proposal_id']}/acceptance"
     )
     assert accepted.status_code == 200, accepted.text
@@ -146,7 +132,7 @@ def test_r07_a_proposal_both_parties_accept_over_http_resolves_the_dispute(
     assert resolution["resolution_level"] == "direct_negotiation"
     assert _status(client, keys, dispute_id)[0] == "resolved"
     assert accord.disputes.show(dispute_id).resolution is not None
-    again = _post(client, keys[BILLING], f"/{dispute_id}/proposals", {"terms": "one more"})
+    again = post_dispute(client, keys[BILLING], f"/{dispute_id}/proposals", {"terms": "one more"})
     assert again.status_code in (409, 422)
     assert again.json()["requirement"]
 
@@ -154,16 +140,16 @@ def test_r07_a_proposal_both_parties_accept_over_http_resolves_the_dispute(
 def test_r07_a_stranger_cannot_negotiate_and_a_key_without_a_signing_key_is_refused(
     client: TestClient[Litestar], keys: dict[str, str], accord: Accord
 ) -> None:
-    dispute_id = _open(client, keys)
+    dispute_id = open_gpu_dispute(client, keys)
     before = accord.ledger.size()
-    stranger = _post(client, keys["stranger"], f"/{dispute_id}/proposals", {"terms": "mine"})
+    stranger = post_dispute(client, keys["stranger"], f"/{dispute_id}/proposals", {"terms": "mine"})
     assert stranger.status_code == 403
     assert (stranger.json()["code"], stranger.json()["requirement"]) == (
         "negotiation.not_a_party",
         "R7",
     )
     unkeyed = ApiKeyStore(accord.db, accord.clock).create("agent", agent_id="agent:keyless")[1]
-    no_key = _post(client, unkeyed, f"/{dispute_id}/proposals", {"terms": "mine"})
+    no_key = post_dispute(client, unkeyed, f"/{dispute_id}/proposals", {"terms": "mine"})
     assert no_key.status_code == 403
     assert (no_key.json()["code"], no_key.json()["field"]) == ("api.no_signing_key", "principal")
     read = client.get(
@@ -176,11 +162,13 @@ def test_r07_a_stranger_cannot_negotiate_and_a_key_without_a_signing_key_is_refu
 def test_r08_the_parties_commit_and_reveal_over_http(
     client: TestClient[Litestar], keys: dict[str, str]
 ) -> None:
-    dispute_id = _open(client, keys)
+    dispute_id = open_gpu_dispute(client, keys)
     early = client.get(f"/api/v1/disputes/{dispute_id}/coin/outcome", headers=bearer(keys[AUDIT]))
     assert early.status_code == 422
     assert early.json()["requirement"] == "R8"
-    proposal = _post(client, keys[BILLING], f"/{dispute_id}/proposals", {"terms": "I go first"})
+    proposal = post_dispute(
+        client, keys[BILLING], f"/{dispute_id}/proposals", {"terms": "I go first"}
+    )
     flip = _flip(client, keys, dispute_id, proposal.json()["proposal_id"])
     assert sorted(r["agent_id"] for r in flip["reveals"]) == [AUDIT, BILLING]
     shown = client.get(f"/api/v1/disputes/{dispute_id}/coin", headers=bearer(keys[AUDIT]))
@@ -191,7 +179,7 @@ def test_r08_the_parties_commit_and_reveal_over_http(
     assert outcome.status_code == 200, outcome.text
     assert outcome.json()["winner"] in (BILLING, AUDIT)
     assert sorted(outcome.json()["revealed_by"]) == [AUDIT, BILLING]
-    bad = _post(
+    bad = post_dispute(
         client,
         keys[BILLING],
         f"/{dispute_id}/coin/reveals",
@@ -204,12 +192,12 @@ def test_r08_the_parties_commit_and_reveal_over_http(
 def test_r10_r14_a_panel_seated_over_http_resolves_on_its_members_votes(
     client: TestClient[Litestar], keys: dict[str, str], accord: Accord
 ) -> None:
-    dispute_id = _open(client, keys)
-    assert _post(client, keys[AUDIT], f"/{dispute_id}/escalate", {}).status_code == 200
+    dispute_id = open_gpu_dispute(client, keys)
+    assert post_dispute(client, keys[AUDIT], f"/{dispute_id}/escalate", {}).status_code == 200
     assert _status(client, keys, dispute_id) == ("escalated", "contextual_arbitration")
     _flip(client, keys, dispute_id, "seed")
     for agent, nominees in ((BILLING, list(POOL[:2])), (AUDIT, [POOL[2]])):
-        nominated = _post(
+        nominated = post_dispute(
             client, keys[agent], f"/{dispute_id}/nominations", {"agent_ids": nominees}
         )
         assert nominated.status_code == 201, nominated.text
@@ -220,18 +208,18 @@ def test_r10_r14_a_panel_seated_over_http_resolves_on_its_members_votes(
         "favours": BILLING,
         "resolution": "billing keeps the slot",
     }
-    by_agent = _post(client, keys[BILLING], f"/{dispute_id}/panel", question)
+    by_agent = post_dispute(client, keys[BILLING], f"/{dispute_id}/panel", question)
     assert by_agent.status_code == 403  # seating a panel is the operator's step
-    seated = _post(client, keys["admin"], f"/{dispute_id}/panel", question)
+    seated = post_dispute(client, keys["admin"], f"/{dispute_id}/panel", question)
     assert seated.status_code == 201, seated.text
     members = [m["agent_id"] for m in seated.json()["members"]]
     assert sorted(members) == sorted(POOL)
-    outsider = _post(
+    outsider = post_dispute(
         client, keys[BILLING], f"/{dispute_id}/panel/votes", {"vote": "approve", "reasoning": "me"}
     )
     assert outsider.status_code == 403  # a party holds no arbitrator key: it is not a member
     for member in members:
-        voted = _post(
+        voted = post_dispute(
             client,
             keys[member],
             f"/{dispute_id}/panel/votes",
@@ -244,7 +232,7 @@ def test_r10_r14_a_panel_seated_over_http_resolves_on_its_members_votes(
     for member in members:
         if _status(client, keys, dispute_id)[0] == "resolved":
             break
-        signed = _post(client, keys[member], f"/{dispute_id}/panel/signatures")
+        signed = post_dispute(client, keys[member], f"/{dispute_id}/panel/signatures")
         assert signed.status_code == 201, signed.text
     assert _status(client, keys, dispute_id)[0] == "resolved"
     resolution = accord.disputes.show(dispute_id).resolution
@@ -255,20 +243,23 @@ def test_r10_r14_a_panel_seated_over_http_resolves_on_its_members_votes(
 def test_r16_r17_the_parties_principal_decides_the_appeal_over_http(
     client: TestClient[Litestar], keys: dict[str, str], accord: Accord
 ) -> None:
-    dispute_id = _open(client, keys)
-    escalated = _post(client, keys[BILLING], f"/{dispute_id}/escalate", {"to_tier": "human_appeal"})
+    dispute_id = open_gpu_dispute(client, keys)
+    escalated = post_dispute(
+        client, keys[BILLING], f"/{dispute_id}/escalate", {"to_tier": "human_appeal"}
+    )
     assert escalated.status_code == 200
     decision = {"outcome": "billing keeps the slot", "reasoning": "it booked first"}
     treasurer = ApiKeyStore(accord.db, accord.clock).create(
         "reviewer", principal_id="human:treasurer"
     )[1]
-    not_theirs = _post(client, treasurer, f"/{dispute_id}/appeal/decision", decision)
+    not_theirs = post_dispute(client, treasurer, f"/{dispute_id}/appeal/decision", decision)
     assert not_theirs.status_code == 422
     assert not_theirs.json()["requirement"] == "R16"
     assert (
-        _post(client, keys[BILLING], f"/{dispute_id}/appeal/decision", decision).status_code == 403
+        post_dispute(client, keys[BILLING], f"/{dispute_id}/appeal/decision", decision).status_code
+        == 403
     )
-    decided = _post(client, keys["appeal"], f"/{dispute_id}/appeal/decision", decision)
+    decided = post_dispute(client, keys["appeal"], f"/{dispute_id}/appeal/decision", decision)
     assert decided.status_code == 201, decided.text
     assert decided.json()["resolution_level"] == "human_appeal"
     assert [s["agent_id"] for s in decided.json()["signatures"]] == [PRINCIPAL]
@@ -291,15 +282,15 @@ def test_r16_two_principals_decide_an_appeal_in_turn_each_with_only_its_own_key(
         "respondents": [outside],
         "subject": "both booked the GPU for tonight",
     }
-    opened = _post(client, keys[BILLING], "", filing)
+    opened = post_dispute(client, keys[BILLING], "", filing)
     assert opened.status_code == 201, opened.text
     dispute_id = opened.json()["record"]["dispute_id"]
     assert (
-        _post(client, keys[BILLING], f"/{dispute_id}/escalate", {"to_tier": "human_appeal"})
+        post_dispute(client, keys[BILLING], f"/{dispute_id}/escalate", {"to_tier": "human_appeal"})
     ).status_code == 200
     before = accord.ledger.size()
     decision = {"outcome": "billing keeps the slot", "reasoning": "it booked first"}
-    alone = _post(client, keys["appeal"], f"/{dispute_id}/appeal/decision", decision)
+    alone = post_dispute(client, keys["appeal"], f"/{dispute_id}/appeal/decision", decision)
     assert alone.status_code == 422
     assert (alone.json()["code"], alone.json()["field"], alone.json()["requirement"]) == (
         "appeal.wrong_principals",
@@ -307,7 +298,7 @@ def test_r16_two_principals_decide_an_appeal_in_turn_each_with_only_its_own_key(
         "R16",
     )
     assert accord.ledger.size() == before
-    proposed = _post(client, keys["appeal"], f"/{dispute_id}/appeal/proposals", decision)
+    proposed = post_dispute(client, keys["appeal"], f"/{dispute_id}/appeal/proposals", decision)
     assert proposed.status_code == 201, proposed.text
     proposal = proposed.json()
     assert (proposal["signed_by"], proposal["outstanding"]) == ([PRINCIPAL], ["human:treasurer"])
@@ -317,14 +308,14 @@ def test_r16_two_principals_decide_an_appeal_in_turn_each_with_only_its_own_key(
     assert pending.status_code == 200, pending.text
     assert pending.json()["proposal"]["proposal_id"] == proposal["proposal_id"]
     signatures = f"/{dispute_id}/appeal/proposals/{proposal['proposal_id']}/signatures"
-    twice = _post(client, keys["appeal"], signatures)
+    twice = post_dispute(client, keys["appeal"], signatures)
     assert (twice.status_code, twice.json()["code"], twice.json()["requirement"]) == (
         422,
         "appeal.already_signed",
         "R16",
     )
-    assert _post(client, keys[BILLING], signatures).status_code == 403
-    signed = _post(client, treasurer, signatures)
+    assert post_dispute(client, keys[BILLING], signatures).status_code == 403
+    signed = post_dispute(client, treasurer, signatures)
     assert signed.status_code == 201, signed.text
     resolution = signed.json()["resolution"]
     assert resolution["resolution_level"] == "human_appeal"

@@ -21,10 +21,11 @@ from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer
 from accord.disputes.negotiation import commitment
 from accord.disputes.tiers.prepared import PreparedStep, sign_payloads
+from tests.api._disputes import AUDIT, BILLING, open_gpu_dispute, post_dispute
 from tests.api._reviewers import reviewer_config
 from tests.api.conftest import bearer
 
-BILLING, AUDIT, STRANGER = "agent:billing", "agent:audit", "agent:stranger"
+STRANGER = "agent:stranger"
 MINE = {"step": "propose", "terms": "mine"}
 
 
@@ -63,26 +64,12 @@ def keys(accord: Accord) -> dict[str, str]:
     return made
 
 
-def _post(client: TestClient[Litestar], token: str, url: str, body: Any) -> Any:
-    return client.post(f"/api/v1/disputes{url}", json=body, headers=bearer(token))
-
-
-def _open(client: TestClient[Litestar], keys: dict[str, str]) -> str:
-    filing = {
-        "dispute_type": "resource_conflict",
-        "severity": "medium",
-        "respondents": [AUDIT],
-        "subject": "both booked the GPU for tonight",
-    }
-    answer = _post(client, keys[BILLING], "", filing)
-    assert answer.status_code == 201, answer.text
-    return str(answer.json()["record"]["dispute_id"])
 
 
 def _prepare(
     client: TestClient[Litestar], keys: dict[str, str], agent: str, dispute_id: str, step: Any
 ) -> PreparedStep:
-    answer = _post(client, keys[agent], f"/{dispute_id}/prepared-steps", step)
+    answer = post_dispute(client, keys[agent], f"/{dispute_id}/prepared-steps", step)
     assert answer.status_code == 201, answer.text
     return PreparedStep.model_validate(answer.json())
 
@@ -105,7 +92,7 @@ def _sign(
     client: TestClient[Litestar], token: str, prepared: PreparedStep, body: dict[str, Any]
 ) -> Any:
     url = f"/{prepared.dispute_id}/prepared-steps/{prepared.prepared_id}/signatures"
-    return _post(client, token, url, body)
+    return post_dispute(client, token, url, body)
 
 
 def _by_own_key(
@@ -135,7 +122,7 @@ def test_a_remote_agent_negotiates_to_a_resolution_signing_every_step_itself(
     client: TestClient[Litestar], keys: dict[str, str], accord: Accord
 ) -> None:
     assert not any(accord.keyring.directory.glob("*agent*"))  # the server holds no agent key
-    dispute_id = _open(client, keys)
+    dispute_id = open_gpu_dispute(client, keys)
     evidence = {"step": "counter_evidence", "content_hash": "sha256:" + "ab" * 32,
                 "description": "the audit window is statutory"}  # fmt: skip
     _by_own_key(client, keys, AUDIT, dispute_id, evidence)
@@ -161,7 +148,7 @@ def test_a_remote_agent_negotiates_to_a_resolution_signing_every_step_itself(
 def test_the_coin_flip_is_committed_and_revealed_by_the_agents_own_keys(
     client: TestClient[Litestar], keys: dict[str, str], frozen_clock: FrozenClock
 ) -> None:
-    dispute_id = _open(client, keys)
+    dispute_id = open_gpu_dispute(client, keys)
     nonces = {a: hashlib.sha256(a.encode()).digest() for a in (BILLING, AUDIT)}
     for agent, nonce in nonces.items():
         made = commitment(dispute_id, agent, nonce, "heads")
@@ -177,7 +164,7 @@ def test_the_coin_flip_is_committed_and_revealed_by_the_agents_own_keys(
 def test_a_stale_prepared_step_is_refused_and_nothing_is_written(
     client: TestClient[Litestar], keys: dict[str, str], accord: Accord
 ) -> None:
-    dispute_id = _open(client, keys)
+    dispute_id = open_gpu_dispute(client, keys)
     prepared = _prepare(client, keys, BILLING, dispute_id, MINE)
     _by_own_key(client, keys, AUDIT, dispute_id, {"step": "propose", "terms": "mine, not yours"})
     size = _size(accord)
@@ -192,7 +179,7 @@ def test_a_stale_prepared_step_is_refused_and_nothing_is_written(
 def test_an_expired_prepared_step_is_refused(
     client: TestClient[Litestar], keys: dict[str, str], accord: Accord, frozen_clock: FrozenClock
 ) -> None:
-    dispute_id = _open(client, keys)
+    dispute_id = open_gpu_dispute(client, keys)
     prepared = _prepare(client, keys, BILLING, dispute_id, MINE)
     frozen_clock.advance(prepared.expires_at - prepared.prepared_at)
     size = _size(accord)
@@ -207,7 +194,7 @@ def test_an_expired_prepared_step_is_refused(
 def test_a_replayed_completion_is_refused(
     client: TestClient[Litestar], keys: dict[str, str], accord: Accord
 ) -> None:
-    dispute_id = _open(client, keys)
+    dispute_id = open_gpu_dispute(client, keys)
     made = commitment(dispute_id, BILLING, bytes(32), "heads")
     prepared = _prepare(client, keys, BILLING, dispute_id, {"step": "commit", "commitment": made})
     body = _signatures(prepared, BILLING, {"step": "commit", "commitment": made})
@@ -224,7 +211,7 @@ def test_a_replayed_completion_is_refused(
 def test_a_signature_by_a_key_not_the_agents_is_refused_naming_the_payload(
     client: TestClient[Litestar], keys: dict[str, str], accord: Accord
 ) -> None:
-    dispute_id = _open(client, keys)
+    dispute_id = open_gpu_dispute(client, keys)
     prepared = _prepare(client, keys, BILLING, dispute_id, MINE)
     wrong = _own_key(AUDIT)
     forged = sign_payloads(
@@ -248,12 +235,12 @@ def test_a_signature_by_a_key_not_the_agents_is_refused_naming_the_payload(
 def test_another_agent_can_neither_complete_nor_act_for_the_preparer(
     client: TestClient[Litestar], keys: dict[str, str], accord: Accord
 ) -> None:
-    dispute_id = _open(client, keys)
+    dispute_id = open_gpu_dispute(client, keys)
     prepared = _prepare(client, keys, BILLING, dispute_id, MINE)
     size = _size(accord)
 
     foreign = _sign(client, keys[AUDIT], prepared, _signatures(prepared, BILLING, MINE))
-    stranger = _post(
+    stranger = post_dispute(
         client, keys[STRANGER], f"/{dispute_id}/prepared-steps", {"step": "propose", "terms": "x"}
     )
 
@@ -266,12 +253,12 @@ def test_another_agent_can_neither_complete_nor_act_for_the_preparer(
 def test_the_step_body_is_bounded_and_closed(
     client: TestClient[Litestar], keys: dict[str, str]
 ) -> None:
-    dispute_id = _open(client, keys)
+    dispute_id = open_gpu_dispute(client, keys)
     url = f"/{dispute_id}/prepared-steps"
 
-    unknown = _post(client, keys[BILLING], url, {"step": "withdraw"})
-    extra = _post(client, keys[BILLING], url, {"step": "propose", "terms": "x", "by": AUDIT})
-    long = _post(client, keys[BILLING], url, {"step": "propose", "terms": "x" * 20_001})
+    unknown = post_dispute(client, keys[BILLING], url, {"step": "withdraw"})
+    extra = post_dispute(client, keys[BILLING], url, {"step": "propose", "terms": "x", "by": AUDIT})
+    long = post_dispute(client, keys[BILLING], url, {"step": "propose", "terms": "x" * 20_001})
 
     assert [unknown.status_code, extra.status_code, long.status_code] == [400, 400, 400]
 

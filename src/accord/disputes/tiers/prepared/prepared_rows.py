@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, delete, select, update
+from sqlalchemy import Connection, Update, delete, select, update
 
 from accord.clock import isoformat
 from accord.ledger.entry import ChainHead
@@ -101,11 +101,7 @@ def advance_within(
     """Record a round: ``payloads`` shown and ``signatures`` given, if nobody else recorded
     one since ``row`` was read (compare-and-set on ``round``). True when it did."""
     changed = conn.execute(
-        update(_t)
-        .where(_t.c.prepared_id == row.prepared_id)
-        .where(_t.c.round == row.round)
-        .where(_t.c.consumed_at.is_(None))
-        .values(
+        _unchanged_since(row).values(
             payloads=_json(list(payloads)),
             signatures=_json(list(signatures)),
             round=len(signatures),
@@ -119,15 +115,21 @@ def consume_within(
 ) -> bool:
     """Mark the step recorded (compare-and-set: not consumed, no round since ``row``)."""
     changed = conn.execute(
-        update(_t)
-        .where(_t.c.prepared_id == row.prepared_id)
-        .where(_t.c.round == row.round)
-        .where(_t.c.consumed_at.is_(None))
-        .values(
+        _unchanged_since(row).values(
             signatures=_json(list(signatures)), round=len(signatures), consumed_at=isoformat(at)
         )
     )
     return changed.rowcount == 1
+
+
+def _unchanged_since(row: PreparedRow) -> Update:
+    """The compare-and-set both writes make: ``row``'s step, not consumed, no round since."""
+    return (
+        update(_t)
+        .where(_t.c.prepared_id == row.prepared_id)
+        .where(_t.c.round == row.round)
+        .where(_t.c.consumed_at.is_(None))
+    )
 
 
 def purge_within(conn: Connection, expired_before: datetime) -> None:
