@@ -17,9 +17,12 @@ from accord.api import ApiKeyStore, create_app
 from accord.app import Accord
 from accord.cli.key_commands import register_new_key
 from accord.clock import FrozenClock
+from tests.api._disputes import AUDIT, BILLING
+from tests.api._disputes import open_gpu_dispute as _open
+from tests.api._disputes import post_dispute as _post
 from tests.api._reviewers import register_reviewers, reviewer_config
 from tests.api.conftest import bearer
-from tests.api.test_dispute_tiers_routes import AUDIT, BILLING, _flip, _open, _post, _status
+from tests.api.test_dispute_tiers_routes import _flip, _status
 from tests.api.test_reviewer_page import _csrf, _sign_in
 
 POOL = ("arb:1", "arb:2", "arb:3")

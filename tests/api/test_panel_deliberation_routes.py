@@ -19,17 +19,11 @@ from accord.app import Accord
 from accord.cli.key_commands import register_new_key
 from accord.clock import FrozenClock
 from accord.llm import ModelRequest, ModelTimeout, ScriptedModel
+from tests.api._disputes import AUDIT, BILLING
+from tests.api._disputes import open_gpu_dispute as _open
+from tests.api._disputes import post_dispute as _post
 from tests.api._reviewers import register_reviewers
-from tests.api.test_dispute_tiers_routes import (
-    AUDIT,
-    BILLING,
-    POOL,
-    _config,
-    _flip,
-    _open,
-    _post,
-    _status,
-)
+from tests.api.test_dispute_tiers_routes import POOL, _config, _flip, _status
 
 QUESTION = {
     "question": "who keeps the GPU tonight?",
