@@ -1,5 +1,6 @@
-"""``Database.update_rows`` and ``Database.read_row``: driver-level statements on the hot
-paths, the same on SQLite and PostgreSQL."""
+"""``Database.insert_rows``, ``update_rows``, ``read_row`` and the driver-level statements
+under them (``driver_execute``, ``driver_row``): the hot paths, the same on SQLite and
+PostgreSQL, with SQLAlchemy's own exceptions."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ from collections.abc import Iterator
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.exc import DBAPIError, IntegrityError
 
+from accord.errors import StoreError
 from accord.store import Database, open_database
+from accord.store.database import driver_execute, driver_row
 from accord.store.tables import api_keys
 
 
@@ -21,9 +25,15 @@ def db(database_url: str) -> Iterator[Database]:
 
 def _key(key_id: str, label: str = "") -> dict[str, object]:
     return {
-        "key_id": key_id, "token_hash": f"hash:{key_id}", "role": "auditor", "agent_id": None,
-        "principal_id": None, "label": label, "created_at": "2026-01-01T00:00:00Z",
-        "expires_at": None, "revoked_at": None,
+        "key_id": key_id,
+        "token_hash": f"hash:{key_id}",
+        "role": "auditor",
+        "agent_id": None,
+        "principal_id": None,
+        "label": label,
+        "created_at": "2026-01-01T00:00:00Z",
+        "expires_at": None,
+        "revoked_at": None,
     }
 
 
@@ -67,3 +77,39 @@ def test_read_row_sees_a_write_committed_after_an_earlier_read(db: Database) -> 
     with db.write() as conn:
         db.insert_rows(conn, api_keys, [_key("key:a", "late")])
     assert db.read_row(sql, ("key:a",)) == ("late",)
+
+
+def test_a_duplicate_row_is_refused_as_sqlalchemys_integrity_error_and_rolls_back(
+    db: Database,
+) -> None:
+    with db.write() as conn:
+        db.insert_rows(conn, api_keys, [_key("key:a", "kept")])
+    def insert_b_then_a_again() -> None:
+        with db.write() as conn:
+            db.insert_rows(conn, api_keys, [_key("key:b")])
+            db.insert_rows(conn, api_keys, [_key("key:a", "again")])
+
+    with pytest.raises(IntegrityError):
+        insert_b_then_a_again()
+    assert _labels(db) == {"key:a": "kept"}  # key:b went with the failed transaction
+
+
+def test_driver_row_reads_inside_the_writing_transaction_what_it_wrote(db: Database) -> None:
+    mark = "?" if db.is_sqlite else "%s"
+    sql = f"SELECT label FROM api_keys WHERE key_id = {mark}"
+    named = ":label" if db.is_sqlite else "%(label)s"
+    with db.write() as conn:
+        db.insert_rows(conn, api_keys, [_key("key:a")])
+        driver_execute(conn, f"UPDATE api_keys SET label = {named}", [{"label": "own"}])
+        assert driver_row(conn, sql, ("key:a",)) == ("own",)
+        assert driver_row(conn, sql, ("key:missing",)) is None
+
+
+def test_a_bad_driver_statement_raises_sqlalchemys_error_naming_the_table(db: Database) -> None:
+    # as through exec_driver_sql: SQLAlchemy's error (which a write turns into a StoreError
+    # where it is an OperationalError, as on SQLite)
+    with pytest.raises((DBAPIError, StoreError)) as failed, db.write() as conn:
+        driver_row(conn, "SELECT 1 FROM no_such_table")
+    error = failed.value if isinstance(failed.value, DBAPIError) else failed.value.__cause__
+    assert isinstance(error, DBAPIError)
+    assert "no_such_table" in str(error)

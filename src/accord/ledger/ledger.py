@@ -45,6 +45,7 @@ from accord.ledger.verify import (
     encode_frontier,
 )
 from accord.store import Database
+from accord.store.database import driver_row
 from accord.store.tables import ledger_checkpoints, ledger_entries
 
 Event = tuple[str, Mapping[str, Any]]
@@ -441,7 +442,8 @@ class Ledger:
         read), and replays the key events only when those changed since the last call (the
         ledger is append-only, so they name the registry's state). Treat it as read-only."""
         with self.db.read() as conn:
-            row = conn.exec_driver_sql(_KEY_STAMP_SQL).one()
+            row = driver_row(conn, _KEY_STAMP_SQL)
+            assert row is not None  # an aggregate always answers one row
             stamp = (int(row[0] or 0), int(row[1]))
             cached = self._registry
             if cached is not None and cached[0] == stamp:
@@ -522,16 +524,22 @@ _HEAD_SQL = (
 
 
 def _head(conn: Connection) -> ChainHead:
-    row = conn.exec_driver_sql(_HEAD_SQL).first()
+    row = driver_row(conn, _HEAD_SQL)
     if row is None:
         return ChainHead.genesis()
-    if not (_SHA256.match(row.entry_hash) and _SHA3.match(row.entry_hash_secondary)):
+    seq, entry_hash, secondary = row
+    if not (
+        isinstance(entry_hash, str)
+        and isinstance(secondary, str)
+        and _SHA256.match(entry_hash)
+        and _SHA3.match(secondary)
+    ):
         raise LedgerError(
-            f"the stored head entry {row.seq} has malformed hashes; run `accord verify`",
+            f"the stored head entry {seq} has malformed hashes; run `accord verify`",
             code="ledger.corrupt_head",
-            seq=int(row.seq),
+            seq=int(seq),
         )
-    return ChainHead(int(row.seq), row.entry_hash, row.entry_hash_secondary)
+    return ChainHead(int(seq), entry_hash, secondary)
 
 
 def _latest_checkpoint_row(conn: Connection, at_most: int | None = None) -> Any:

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from sqlalchemy import Connection, Engine, Table, create_engine, event, text
 from sqlalchemy.engine import URL, make_url
-from sqlalchemy.exc import ArgumentError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 from sqlalchemy.pool import QueuePool, StaticPool
 
 from accord.errors import StoreError
@@ -263,8 +263,7 @@ class Database:
             sql = f"INSERT INTO {table.name} ({', '.join(names)}) VALUES ({', '.join(marks)})"
             self._insert_sql[table.name] = sql
         # Rows must carry every column (the row builders next to each table do).
-        params = list(rows)
-        conn.exec_driver_sql(sql, params if len(params) > 1 else params[0])
+        driver_execute(conn, sql, rows)
 
     def update_rows(
         self,
@@ -290,8 +289,7 @@ class Database:
             matched = " AND ".join(f"{n} = {self._mark(n)}" for n in where)
             sql = f"UPDATE {table.name} SET {assigned} WHERE {matched}"
             self._update_sql[(table.name, names, where)] = sql
-        params = list(rows)
-        conn.exec_driver_sql(sql, params if len(params) > 1 else params[0])
+        driver_execute(conn, sql, rows)
 
     def _mark(self, name: str) -> str:
         """The driver's named parameter mark for ``name``."""
@@ -313,6 +311,49 @@ class Database:
         self.engine.dispose()
         if isinstance(self._file_lock, WriterFileLock):
             self._file_lock.close()
+
+
+def driver_execute(conn: Connection, sql: str, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Run one driver-level statement (the driver's own parameter marks) once per row, on
+    the DBAPI connection of ``conn``'s transaction.
+
+    The hot paths (ledger entries, cases) come here instead of ``Connection.exec_driver_sql``:
+    SQLAlchemy's execution context and result object cost ~30 µs a statement, several times
+    the statement itself on SQLite. A driver error is raised as the SQLAlchemy exception
+    ``exec_driver_sql`` would raise (``IntegrityError``, ``OperationalError``…).
+    """
+    if not rows:
+        return
+    cursor = conn.connection.cursor()
+    try:
+        if len(rows) == 1:
+            cursor.execute(sql, rows[0])
+        else:
+            cursor.executemany(sql, list(rows))
+    except conn.dialect.loaded_dbapi.Error as exc:
+        raise _wrapped(conn, sql, rows, exc) from exc
+    finally:
+        cursor.close()
+
+
+def driver_row(conn: Connection, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+    """The first row of one driver-level ``SELECT`` inside ``conn``'s transaction, or None
+    (see :func:`driver_execute` for why)."""
+    cursor = conn.connection.cursor()
+    try:
+        cursor.execute(sql, tuple(params))
+        row = cursor.fetchone()
+    except conn.dialect.loaded_dbapi.Error as exc:
+        raise _wrapped(conn, sql, params, exc) from exc
+    finally:
+        cursor.close()
+    return None if row is None else tuple(row)
+
+
+def _wrapped(conn: Connection, sql: str, params: Any, exc: Exception) -> BaseException:
+    """A driver error as the SQLAlchemy exception (``IntegrityError``…) it maps to."""
+    dbapi_error = conn.dialect.loaded_dbapi.Error
+    return DBAPIError.instance(sql, params, exc, dbapi_error, dialect=conn.dialect)
 
 
 def open_database(url: str | None = None, **kwargs: Any) -> Database:
