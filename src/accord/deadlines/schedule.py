@@ -16,17 +16,18 @@ from accord.clock import isoformat
 from accord.deadlines.deadline import Deadline, DeadlineState, deadline_from_row, deadline_row
 from accord.errors import AccordError, ValidationError
 from accord.ids import new_id
+from accord.store.driver_query import DriverQuery
 from accord.store.tables import deadlines
 
 # Built once: a decision cancels two or three deadlines, and building these statements anew
 # each time (SQLAlchemy's construction and cache key) was ~7 % of a decision (issue 13).
-_ARMED = (
+_ARMED = DriverQuery(
     select(deadlines)
     .where(deadlines.c.kind == bindparam("kind"))
     .where(deadlines.c.subject_id == bindparam("subject_id"))
     .where(deadlines.c.state == DeadlineState.ARMED.value)
 )
-_CANCEL = (
+_CANCEL = DriverQuery(
     update(deadlines)
     .where(deadlines.c.deadline_id == bindparam("target"))
     .where(deadlines.c.state == DeadlineState.ARMED.value)
@@ -103,8 +104,8 @@ def cancel(conn: Connection, *, kind: str, subject_id: str, now: datetime) -> De
     existing = armed_for(conn, kind, subject_id)
     if existing is None:
         return None
-    conn.execute(
-        _CANCEL,
+    _CANCEL.execute(
+        conn,
         {
             "target": existing.deadline_id,
             "at": isoformat(now),
@@ -136,7 +137,7 @@ def rearm(
 
 def armed_for(conn: Connection, kind: str, subject_id: str) -> Deadline | None:
     """The armed deadline of ``kind`` for ``subject_id``, if any."""
-    row = conn.execute(_ARMED, {"kind": kind, "subject_id": subject_id}).mappings().first()
+    row = _ARMED.first(conn, {"kind": kind, "subject_id": subject_id})
     return None if row is None else deadline_from_row(row)
 
 

@@ -13,6 +13,7 @@ from accord.disputes.shared_outputs import shared_dissent_outputs, shared_output
 from accord.disputes.signable import AnswerHashes, basis_points
 from accord.errors import NotFound, ValidationError
 from accord.store import Database
+from accord.store.driver_query import DriverQuery
 from accord.store.tables import case_parties, cases, dissents
 
 VALID_STATUSES = tuple(s.value for s in SettleStatus)
@@ -20,8 +21,10 @@ VALID_STATUSES = tuple(s.value for s in SettleStatus)
 
 # Built once: a decision reads and rewrites its case, and building these per call was a few %
 # of it (issue 13).
-_DOCUMENT = select(cases.c.document).where(cases.c.case_id == bindparam("of_case"))
-_DISSENT_IDS = select(dissents.c.dissent_id).where(dissents.c.case_id == bindparam("of_case"))
+_DOCUMENT = DriverQuery(select(cases.c.document).where(cases.c.case_id == bindparam("of_case")))
+_DISSENT_IDS = DriverQuery(
+    select(dissents.c.dissent_id).where(dissents.c.case_id == bindparam("of_case"))
+)
 
 
 def case_row(case: Case) -> dict[str, Any]:
@@ -126,20 +129,20 @@ class CaseStore:
                 for p in party_rows(case)
             ],
         )
-        known = set(conn.execute(_DISSENT_IDS, {"of_case": case.case_id}).scalars())
+        known = set(_DISSENT_IDS.scalars(conn, {"of_case": case.case_id}))
         self.db.insert_rows(
             conn, dissents, [dissent_row(d) for d in case.dissent if d.dissent_id not in known]
         )
 
     def get_within(self, conn: Connection, case_id: str) -> Case:
-        document = conn.execute(_DOCUMENT, {"of_case": case_id}).scalar_one_or_none()
+        document = _DOCUMENT.scalar(conn, {"of_case": case_id})
         if document is None:
             raise NotFound(f"no case {case_id}", code="cases.not_found", case_id=case_id)
         return Case.model_validate_json(document)
 
     def get(self, case_id: str) -> Case:
         with self.db.read() as conn:
-            document = conn.execute(_DOCUMENT, {"of_case": case_id}).scalar_one_or_none()
+            document = _DOCUMENT.scalar(conn, {"of_case": case_id})
         if document is None:
             raise NotFound(f"no case {case_id}", code="cases.not_found", case_id=case_id)
         return Case.model_validate_json(document)

@@ -313,47 +313,45 @@ class Database:
             self._file_lock.close()
 
 
-def driver_execute(conn: Connection, sql: str, rows: Sequence[Mapping[str, Any]]) -> None:
-    """Run one driver-level statement (the driver's own parameter marks) once per row, on
-    the DBAPI connection of ``conn``'s transaction.
+@contextmanager
+def driver_cursor(conn: Connection) -> Iterator[Any]:
+    """A DBAPI cursor on the connection of ``conn``'s transaction, closed after the block;
+    a driver error inside is raised as the SQLAlchemy exception ``Connection.execute`` would
+    raise for it (``IntegrityError``, ``OperationalError``…).
 
-    The hot paths (ledger entries, cases) come here instead of ``Connection.exec_driver_sql``:
-    SQLAlchemy's execution context and result object cost ~30 µs a statement, several times
-    the statement itself on SQLite. A driver error is raised as the SQLAlchemy exception
-    ``exec_driver_sql`` would raise (``IntegrityError``, ``OperationalError``…).
+    The hot paths (ledger entries, cases, approval items) run their statements here rather
+    than through ``Connection.exec_driver_sql``: SQLAlchemy's execution context and result
+    object cost ~30 µs a statement, several times the statement itself on SQLite.
     """
-    if not rows:
-        return
     cursor = conn.connection.cursor()
     try:
+        yield cursor
+    except conn.dialect.loaded_dbapi.Error as exc:
+        dbapi_error = conn.dialect.loaded_dbapi.Error
+        raise DBAPIError.instance(None, None, exc, dbapi_error, dialect=conn.dialect) from exc
+    finally:
+        cursor.close()
+
+
+def driver_execute(conn: Connection, sql: str, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Run one driver-level statement (the driver's own parameter marks) once per row, on
+    ``conn``'s transaction (see :func:`driver_cursor`)."""
+    if not rows:
+        return
+    with driver_cursor(conn) as cursor:
         if len(rows) == 1:
             cursor.execute(sql, rows[0])
         else:
             cursor.executemany(sql, list(rows))
-    except conn.dialect.loaded_dbapi.Error as exc:
-        raise _wrapped(conn, sql, rows, exc) from exc
-    finally:
-        cursor.close()
 
 
 def driver_row(conn: Connection, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
     """The first row of one driver-level ``SELECT`` inside ``conn``'s transaction, or None
-    (see :func:`driver_execute` for why)."""
-    cursor = conn.connection.cursor()
-    try:
+    (see :func:`driver_cursor`)."""
+    with driver_cursor(conn) as cursor:
         cursor.execute(sql, tuple(params))
         row = cursor.fetchone()
-    except conn.dialect.loaded_dbapi.Error as exc:
-        raise _wrapped(conn, sql, params, exc) from exc
-    finally:
-        cursor.close()
     return None if row is None else tuple(row)
-
-
-def _wrapped(conn: Connection, sql: str, params: Any, exc: Exception) -> BaseException:
-    """A driver error as the SQLAlchemy exception (``IntegrityError``…) it maps to."""
-    dbapi_error = conn.dialect.loaded_dbapi.Error
-    return DBAPIError.instance(sql, params, exc, dbapi_error, dialect=conn.dialect)
 
 
 def open_database(url: str | None = None, **kwargs: Any) -> Database:

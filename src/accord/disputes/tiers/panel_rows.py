@@ -6,12 +6,13 @@ from __future__ import annotations
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
-from sqlalchemy import Connection, select, update
+from sqlalchemy import Connection, bindparam, select, update
 
 from accord.clock import isoformat
 from accord.disputes.dcp.resolution_record import ResolutionRecord
 from accord.disputes.panels import PanelBallot, PanelFormation, PanelQuestion, PanelVote
 from accord.disputes.tiers.step_rows import to_json
+from accord.store.driver_query import DriverQuery
 from accord.store.tables import dispute_ballot_papers, dispute_panel_votes, dispute_panels
 
 
@@ -128,14 +129,14 @@ def add_ballot_paper(conn: Connection, paper: BallotPaper) -> None:
 
 def ballot_paper_within(conn: Connection, item_id: str) -> BallotPaper | None:
     """The ballot paper ``item_id`` is, or None for any other approval item."""
-    row = (
-        conn.execute(
-            select(dispute_ballot_papers).where(dispute_ballot_papers.c.item_id == item_id)
-        )
-        .mappings()
-        .first()
-    )
+    row = _PAPER.first(conn, {"item_id": item_id})
     return None if row is None else BallotPaper(**row)
+
+
+#: Asked of every human decision (is this item a ballot paper?), so built once.
+_PAPER = DriverQuery(
+    select(dispute_ballot_papers).where(dispute_ballot_papers.c.item_id == bindparam("item_id"))
+)
 
 
 def ballot_papers_within(conn: Connection, panel_id: str) -> tuple[BallotPaper, ...]:
