@@ -280,3 +280,37 @@ def test_a_key_file_read_by_path_needs_safe_permissions(keyring: Keyring, direct
         "0640",
     )
     assert signer_from_file(path, "pw", allow_unsafe_permissions=True).kid == info.kid
+
+
+def test_a_key_handed_out_again_is_checked_again_once_its_file_changes_mode(
+    keyring: Keyring, directory: Path
+) -> None:
+    keyring.create("svc")
+    first = keyring.signer("svc")
+    assert keyring.signer("svc").kid == first.kid  # unchanged: the same key
+    private = next(directory.glob("svc*.key.json"))
+    private.chmod(0o644)
+    with pytest.raises(CryptoError, match="private key accessible to group or other"):
+        keyring.signer("svc")
+
+
+def test_a_key_file_replaced_under_the_same_name_hands_out_the_new_key(
+    keyring: Keyring, tmp_path: Path, directory: Path
+) -> None:
+    keyring.create("svc")
+    old = keyring.signer("svc")
+    other = Keyring(tmp_path / "other", FrozenClock())
+    other.create("svc")
+    replacement = next((tmp_path / "other").glob("svc*.key.json"))
+    private = next(directory.glob("svc*.key.json"))
+    shutil.copy2(replacement, private)
+    assert keyring.signer("svc").kid == other.signer("svc").kid != old.kid
+
+
+def test_a_sealed_key_handed_out_once_still_needs_its_passphrase(keyring: Keyring) -> None:
+    keyring.create("sealed", passphrase="right horse")
+    keyring.signer("sealed", passphrase="right horse")
+    with pytest.raises(CryptoError):
+        keyring.signer("sealed", passphrase="wrong")
+    with pytest.raises(CryptoError):
+        keyring.signer("sealed")

@@ -72,6 +72,7 @@ class Keyring:
         self._directory = Path(directory)
         self._clock = clock
         self._allow_unsafe = allow_unsafe_permissions
+        self._unlocked: dict[str, tuple[_Stamp, tuple[Ed25519Signer, MlDsa65Signer | None]]] = {}
 
     @property
     def directory(self) -> Path:
@@ -187,11 +188,21 @@ class Keyring:
     def _unlock(
         self, name: str, passphrase: str | None
     ) -> tuple[Ed25519Signer, MlDsa65Signer | None]:
-        check_directory(self._directory, allow_unsafe=self._allow_unsafe)
+        """The key's signers. A service signs with the same few keys on every request, so an
+        unlocked key is kept while the folder's and the file's ``stat`` (mode, owner, inode,
+        size, modification time) and the passphrase stay the same: then the permission checks
+        and the file would answer as they did. Any change reads and checks it all again."""
         path = private_path(self._directory, name)
+        stamp = (_stat_stamp(self._directory), _stat_stamp(path), passphrase)
+        cached = self._unlocked.get(name)
+        if cached is not None and cached[0] == stamp and None not in stamp[:2]:
+            return cached[1]
+        check_directory(self._directory, allow_unsafe=self._allow_unsafe)
         check_private_file(path, allow_unsafe=self._allow_unsafe)
         path, key_file = self._read_private(name)
-        return _unlock_file(path, key_file, passphrase)
+        signers = _unlock_file(path, key_file, passphrase)
+        self._unlocked[name] = (stamp, signers)
+        return signers
 
     def _public_files(self, name: str) -> builtins.list[Path]:
         """The public files of key ``name``: ``<name>-<kid>.pub.json`` and the legacy name."""
@@ -303,3 +314,16 @@ def role_key_name(role: str, principal_id: str) -> str:
     what ``accord keys new --role reviewer --principal human:alice`` makes and what the
     service looks up to sign that reviewer's decisions."""
     return f"{role}-{principal_id}".lower()
+
+
+_FileStamp = tuple[int, int, int, int, int, int]
+_Stamp = tuple[_FileStamp | None, _FileStamp | None, str | None]
+
+
+def _stat_stamp(path: Path) -> _FileStamp | None:
+    """What a cached unlocked key depends on in ``path``'s ``stat``; None when absent."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return (st.st_mode, st.st_uid, st.st_ino, st.st_dev, st.st_size, st.st_mtime_ns)

@@ -440,17 +440,23 @@ class Ledger:
         """The registered keys as stored (not verified: :meth:`verify` does that), as of now:
         every call reads the newest key event's seq and the number of key events (one index
         read), and replays the key events only when those changed since the last call (the
-        ledger is append-only, so they name the registry's state). Treat it as read-only."""
+        ledger is append-only, so they name the registry's state). Treat it as read-only.
+
+        The unchanged case, every request of a service, is one driver-level statement with no
+        read transaction around it (``Database.read_row``)."""
+        cached = self._registry
+        if cached is not None and cached[0] == _key_stamp(self.db.read_row(_KEY_STAMP_SQL)):
+            return cached[1]
         with self.db.read() as conn:
-            row = driver_row(conn, _KEY_STAMP_SQL)
-            assert row is not None  # an aggregate always answers one row
-            stamp = (int(row[0] or 0), int(row[1]))
-            cached = self._registry
-            if cached is not None and cached[0] == stamp:
-                return cached[1]
+            stamp = _key_stamp(driver_row(conn, _KEY_STAMP_SQL))
             registry = registry_within(conn)
         self._registry = (stamp, registry)
         return registry
+
+
+def _key_stamp(row: tuple[Any, ...] | None) -> tuple[int, int]:
+    assert row is not None  # an aggregate always answers one row
+    return int(row[0] or 0), int(row[1])
 
 
 #: The key events' newest seq and count (the event types are this module's constants).
