@@ -87,6 +87,8 @@ class LearningSettings(StrictSettings):
 
     reliability: bool = True
     refit_every: int = Field(default=1000, ge=1)
+    refit_growth: float = Field(default=0.1, ge=0, le=10)
+    """Refit only once the history grew by this fraction too (0: every ``refit_every``)."""
     min_answers: int = Field(default=5, ge=1)
 
 

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+from pydantic import ValidationError
+
 from accord.clock import FrozenClock
+from accord.config import LearningSettings
 from accord.disputes import CaseStore, DecideSettings, Settler, SettleStatus
 from accord.disputes.reliability_cache import ReliabilityCache
 from accord.ledger import Ledger
@@ -36,10 +40,20 @@ def majority_and_contrarian(cases: int) -> list[tuple[str, str, str]]:
     ]
 
 
-def cache(history: History, *, refit_every: int = 3, min_answers: int = 3) -> ReliabilityCache:
+def cache(
+    history: History, *, refit_every: int = 3, min_answers: int = 3, growth: float = 0.0
+) -> ReliabilityCache:
     return ReliabilityCache(
-        history, refit_every=refit_every, min_answers=min_answers
+        history, refit_every=refit_every, min_answers=min_answers, refit_growth=growth
     )
+
+
+def _reads_over(weights: ReliabilityCache, history: History, calls: int) -> list[int]:
+    reads = []
+    for _ in range(calls):
+        weights.weights()
+        reads.append(history.reads)
+    return reads
 
 
 def test_weights_are_fitted_on_first_use_then_again_after_refit_every_calls() -> None:
@@ -52,6 +66,43 @@ def test_weights_are_fitted_on_first_use_then_again_after_refit_every_calls() ->
         reads.append(history.reads)
 
     assert reads == [1, 1, 1, 2, 2, 2, 3]
+
+
+def test_with_growth_a_long_history_is_refit_only_once_it_grew_by_that_fraction() -> None:
+    history = History(majority_and_contrarian(40))  # 40 cases fitted
+    weights = cache(history, refit_every=3, growth=0.25)
+
+    reads = _reads_over(weights, history, 11)
+
+    assert weights.due_after == 10  # 25 % of 40 cases, more than refit_every
+    assert reads == [1] * 10 + [2]
+
+
+def test_with_growth_a_short_history_is_still_refit_every_refit_every_settles() -> None:
+    history = History(majority_and_contrarian(4))  # 10 % of 4 is less than 3
+    weights = cache(history, refit_every=3, growth=0.1)
+
+    assert _reads_over(weights, history, 7) == [1, 1, 1, 2, 2, 2, 3]
+    assert weights.due_after == 3
+
+
+def test_the_growth_schedule_follows_the_history_as_it_grows() -> None:
+    history = History(majority_and_contrarian(10))
+    weights = cache(history, refit_every=2, growth=0.5)
+    weights.weights()
+    assert weights.due_after == 5
+
+    history.record(majority_and_contrarian(30))  # c0..c29: 30 distinct cases now
+    _reads_over(weights, history, 5)  # the fifth call refits
+
+    assert history.reads == 2
+    assert weights.due_after == 15
+
+
+def test_the_default_config_refits_on_growth_and_the_setting_is_validated() -> None:
+    assert LearningSettings().refit_growth == 0.1
+    with pytest.raises(ValidationError):
+        LearningSettings(refit_growth=-0.5)
 
 
 def test_a_refit_sees_history_written_since_the_last_fit() -> None:

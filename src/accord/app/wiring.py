@@ -172,7 +172,10 @@ def wire(
     cases = CaseStore(db)
     learning = settings.learning
     reliability = ReliabilityCache(
-        cases, refit_every=learning.refit_every, min_answers=learning.min_answers
+        cases,
+        refit_every=learning.refit_every,
+        min_answers=learning.min_answers,
+        refit_growth=learning.refit_growth,
     )
     verifiers = verifiers if verifiers is not None else VerifierRegistry()
     tier_two = TierTwo(
