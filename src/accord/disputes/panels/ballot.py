@@ -37,6 +37,42 @@ class PanelBallot(BaseModel):
         """Members who have not voted yet, in panel order."""
         return tuple(a for a in self.formation.member_ids if not self.voted(a))
 
+    def refuse_unless_open_to(self, agent_id: str, now: datetime) -> None:
+        """``PanelRefused`` unless ``agent_id`` may still vote at ``now``: a member, who has
+        not voted, before the deadline. These need no vote, so a caller checks them before
+        it has one signed (a prepared vote is refused before the agent is asked to sign)."""
+        formation = self.formation
+        if not formation.is_member(agent_id):
+            raise _refused(
+                f"{agent_id} is not a member of {formation.panel_id}",
+                "panels.not_a_member",
+                "R14",
+                "agent_id",
+                "only panel members vote",
+                agent_id,
+                formation.panel_id,
+            )
+        if self.voted(agent_id):
+            raise _refused(
+                f"{agent_id} has already voted",
+                "panels.second_vote",
+                "R14",
+                "agent_id",
+                "each member votes once",
+                agent_id,
+                formation.panel_id,
+            )
+        if now > formation.vote_deadline:
+            raise _refused(
+                f"the voting deadline {formation.vote_deadline.isoformat()} has passed",
+                "panels.vote_after_deadline",
+                "R4",
+                "cast_at",
+                "votes are accepted up to the panel's deadline",
+                agent_id,
+                formation.panel_id,
+            )
+
     def cast(
         self, vote: PanelVote, *, member_keys: Mapping[str, bytes], now: datetime
     ) -> PanelBallot:
@@ -49,35 +85,10 @@ class PanelBallot(BaseModel):
                 "R14",
                 "panel_id",
                 "a vote names the panel and dispute it is cast in",
-                vote,
+                vote.agent_id,
+                vote.panel_id,
             )
-        if not formation.is_member(vote.agent_id):
-            raise _refused(
-                f"{vote.agent_id} is not a member of {formation.panel_id}",
-                "panels.not_a_member",
-                "R14",
-                "agent_id",
-                "only panel members vote",
-                vote,
-            )
-        if self.voted(vote.agent_id):
-            raise _refused(
-                f"{vote.agent_id} has already voted",
-                "panels.second_vote",
-                "R14",
-                "agent_id",
-                "each member votes once",
-                vote,
-            )
-        if now > formation.vote_deadline:
-            raise _refused(
-                f"the voting deadline {formation.vote_deadline.isoformat()} has passed",
-                "panels.vote_after_deadline",
-                "R4",
-                "cast_at",
-                "votes are accepted up to the panel's deadline",
-                vote,
-            )
+        self.refuse_unless_open_to(vote.agent_id, now)
         if vote.resolution_hash != self.resolution_hash:
             raise _refused(
                 "the vote is on another resolution than the one put to the panel",
@@ -85,7 +96,8 @@ class PanelBallot(BaseModel):
                 "R14",
                 "resolution_hash",
                 "members vote on the resolution put to the panel",
-                vote,
+                vote.agent_id,
+                vote.panel_id,
             )
         key = member_keys.get(vote.agent_id)
         if key is None:
@@ -95,7 +107,8 @@ class PanelBallot(BaseModel):
                 "R36",
                 "signature",
                 "each vote is verified under its member's key",
-                vote,
+                vote.agent_id,
+                vote.panel_id,
             )
         try:
             verify_vote(vote, key)
@@ -106,13 +119,20 @@ class PanelBallot(BaseModel):
                 "R36",
                 "signature",
                 "each vote is signed by its member under DCP-DISPUTE-SIG-v2",
-                vote,
+                vote.agent_id,
+                vote.panel_id,
             ) from error
         return self.model_copy(update={"votes": (*self.votes, vote)})
 
 
 def _refused(
-    message: str, code: str, requirement: str, field: str, rule: str, vote: PanelVote
+    message: str,
+    code: str,
+    requirement: str,
+    field: str,
+    rule: str,
+    agent_id: str,
+    panel_id: str,
 ) -> PanelRefused:
     return PanelRefused(
         message,
@@ -120,6 +140,6 @@ def _refused(
         requirement=requirement,
         field=field,
         rule=rule,
-        agent_id=vote.agent_id,
-        panel_id=vote.panel_id,
+        agent_id=agent_id,
+        panel_id=panel_id,
     )

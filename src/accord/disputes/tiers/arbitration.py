@@ -288,6 +288,8 @@ class Arbitration:
                     code="panels.human_votes_through_queue",
                     agent_id=agent,
                 )
+            # before the vote is signed: a prepared step stops at that signature (R14, R4)
+            seated.ballot.refuse_unless_open_to(agent, now)
             vote = cast_vote(
                 dispute_id=dispute_id,
                 panel_id=seated.formation.panel_id,
