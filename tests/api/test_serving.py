@@ -3,6 +3,8 @@ and sign-ins started on one worker hold on another (shared CSRF secret and sessi
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,25 @@ from accord.app import Accord
 from accord.cli.demo import demo_config
 from tests.api.conftest import REFUND
 from tests.api.test_reviewer_page import _csrf
+
+
+@pytest.fixture(autouse=True)
+def _unfrozen_afterwards() -> Iterator[None]:
+    """A worker's startup freezes its heap (``freeze_startup_heap``); not the test process's."""
+    yield
+    gc.unfreeze()
+
+
+def test_a_started_worker_moves_its_startup_heap_out_of_the_collectors_reach(
+    database_url: str, tmp_path: Path
+) -> None:
+    gc.unfreeze()
+    env = serve_environment(config=None, db=database_url, keys=str(tmp_path), sweep_every=None)
+    app = app_from_environment(env)
+    assert gc.get_freeze_count() == 0  # built, not started
+    with TestClient(app) as client:
+        assert gc.get_freeze_count() > 10_000  # the modules, the app and the opened Accord
+        assert client.get("/ready").status_code == 200
 
 
 def test_two_workers_share_sign_ins_and_csrf_tokens(database_url: str, tmp_path: Path) -> None:

@@ -158,6 +158,11 @@ class ApiKeyStore:
             raise NotFound(f"no API key {key_id!r}", code="auth.key_not_found", key_id=key_id)
         return _key(found)
 
+    @property
+    def database(self) -> Database:
+        """The database the keys are stored in."""
+        return self._db
+
     def authenticate(self, token: str | None) -> ApiKey:
         """The key a token belongs to; ``Unauthenticated`` if missing, wrong, expired or revoked."""
         if not token:

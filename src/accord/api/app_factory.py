@@ -71,6 +71,7 @@ def create_app(
     *,
     sweep_every: float | None = DEFAULT_SWEEP_SECONDS,
     max_body_bytes: int = DEFAULT_MAX_BODY_BYTES,
+    on_startup: Sequence[Callable[[], object]] = (),
     on_shutdown: Sequence[Callable[[], object]] = (),
     secure_cookies: bool = False,
     csrf_secret: str | None = None,
@@ -79,7 +80,8 @@ def create_app(
 ) -> Litestar:
     """The service for ``accord``; ``sweep_every=None`` runs no deadline sweeper.
 
-    ``on_shutdown`` runs after the sweeper has stopped (e.g. closing what opened ``accord``).
+    ``on_startup`` runs after the sweeper has started; ``on_shutdown`` after it has stopped
+    (e.g. closing what opened ``accord``).
     Several worker processes must share ``csrf_secret`` and a ``session_store`` (a
     ``FileStore``); one process may keep the defaults (a random secret, memory).
     ``secure_cookies`` marks cookies Secure: set it when served behind TLS.
@@ -193,6 +195,6 @@ def create_app(
                 security_schemes={"apiKey": SecurityScheme(type="http", scheme="bearer")}
             ),
         ),
-        on_startup=[sweeper.start] if sweeper else [],
+        on_startup=[*([sweeper.start] if sweeper else []), *on_startup],
         on_shutdown=[*([sweeper.stop] if sweeper else []), *on_shutdown],
     )

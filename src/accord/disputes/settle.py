@@ -45,6 +45,7 @@ from accord.org import OrgChart
 from accord.printable import printable_problem
 from accord.resolution import VerifierRegistry, option_texts_of
 from accord.store.group_commit import GroupCommit
+from accord.store.short_work import short_write
 from accord.values import signable
 
 WeightsSource = Callable[[], Mapping[str, float]]
@@ -210,7 +211,10 @@ def check_positions(
     count = len(raw) if isinstance(raw, Sequence) else 0
     if count > limits.positions_per_case:
         raise exceeded(
-            "positions_per_case", limits.positions_per_case, count, field="positions",
+            "positions_per_case",
+            limits.positions_per_case,
+            count,
+            field="positions",
             unit="positions",
         )
     positions = _positions(raw)
@@ -224,8 +228,12 @@ def check_positions(
             size = len(canonical_bytes(signable(position.output)))
             if size > limits.output_bytes:
                 raise exceeded(
-                    "output_bytes", limits.output_bytes, size,
-                    field=f"positions[{index}].output", unit="bytes", position=index,
+                    "output_bytes",
+                    limits.output_bytes,
+                    size,
+                    field=f"positions[{index}].output",
+                    unit="bytes",
+                    position=index,
                 )
     except CanonicalizationError:
         for index, position in enumerate(positions):
@@ -411,9 +419,7 @@ class Settler:
         arm_many(conn, armed)
         return out
 
-    def _write_request(
-        self, conn: Connection, case: Case, request: StagedRequest
-    ) -> ApprovalItem:
+    def _write_request(self, conn: Connection, case: Case, request: StagedRequest) -> ApprovalItem:
         assert self.approvals is not None
         return request_case_approval(
             conn,
@@ -468,8 +474,11 @@ class Settler:
         """Settle several cases in one transaction: all are recorded, or none."""
         if len(requests) > self.limits.cases_per_batch:
             raise exceeded(
-                "cases_per_batch", self.limits.cases_per_batch, len(requests),
-                field="requests", unit="cases",
+                "cases_per_batch",
+                self.limits.cases_per_batch,
+                len(requests),
+                field="requests",
+                unit="cases",
             )
         decided = []
         for index, request in enumerate(requests):  # every request is checked before any
@@ -509,4 +518,5 @@ class Settler:
         staged = StagedApprovals(self.clock.now)
         case = await self._beyond_tier_one(self._decide(request, positions, started), staged)
         prepared = self._prepare(case, AnswerHashes(), staged)
-        return await asyncio.to_thread(self.commits.submit, prepared)
+        # in place on SQLite when nothing waits there, else on a worker thread (store.short_work)
+        return await short_write(self.ledger.db, lambda: self.commits.submit(prepared))

@@ -125,6 +125,14 @@ class Database:
         pool = self.engine.pool
         return pool.checkedin() if isinstance(pool, QueuePool) else 0
 
+    def writer_idle(self) -> bool:
+        """Whether a :meth:`write` would take this process's writer lock without waiting now
+        (true as well in the thread that holds it: the lock is re-entrant)."""
+        if not self._writers.acquire(blocking=False):
+            return False
+        self._writers.release()
+        return True
+
     @property
     def shareable(self) -> bool:
         """Whether other processes can open the same database (false for in-memory SQLite)."""

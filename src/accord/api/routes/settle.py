@@ -28,19 +28,19 @@ def _request(body: SettleIn) -> SettleRequest:
 @post(
     "/settle",
     guards=[allow(Role.AGENT, Role.ADMIN)],
-    sync_to_thread=True,
     status_code=200,
     responses=_ERRORS,
     tags=["settle"],
 )
-def settle_one(
+async def settle_one(
     request: Request[object, object, State], state: State, data: JSONBody[SettleIn]
 ) -> CaseSummary:
     """Settle one set of positions (an agent key submits only its own agent's positions)."""
     require_own_positions(caller(request), [p.agent for p in data.positions])
     one = _request(data)
-    # settle() joins the library's group commit: concurrent requests share one transaction
-    case = accord_of(state).settle(
+    # decided on the event loop (a tier-2 model call is awaited there), recorded through the
+    # library's group commit: in place on SQLite, on a worker thread on PostgreSQL
+    case = await accord_of(state).settle_async(
         one.subject, one.positions, task_type=one.task_type, session_id=one.session_id
     )
     return CaseSummary.of(case)
