@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
@@ -204,3 +205,78 @@ def test_a_writer_that_returns_the_wrong_number_of_results_fails_its_callers() -
 def test_max_batch_must_be_positive() -> None:
     with pytest.raises(ValueError, match="max_batch"):
         GroupCommit(Recorder(), max_batch=0)
+
+
+async def _in_place(write: Callable[[], None]) -> None:
+    write()
+
+
+def test_callers_of_one_event_loop_turn_share_one_transaction() -> None:
+    recorder = Recorder()
+    commits = GroupCommit(recorder)
+
+    async def main() -> list[int]:
+        return await asyncio.gather(*(commits.submit_async(i, _in_place) for i in range(6)))
+
+    assert asyncio.run(main()) == [i * 10 for i in range(6)]
+    assert recorder.batches == [list(range(6))]
+
+
+def test_a_lone_async_caller_is_written_in_a_batch_of_one() -> None:
+    recorder = Recorder()
+    commits = GroupCommit(recorder)
+    assert asyncio.run(commits.submit_async(3, _in_place)) == 30
+    assert asyncio.run(commits.submit_async(4, _in_place)) == 40
+    assert recorder.batches == [[3], [4]]
+
+
+def test_a_bad_item_in_an_async_batch_fails_only_its_own_caller() -> None:
+    recorder = Recorder()
+    commits = GroupCommit(recorder)
+
+    async def main() -> list[object]:
+        calls = (commits.submit_async(i, _in_place) for i in (1, -2, 3))
+        return await asyncio.gather(*calls, return_exceptions=True)
+
+    one, bad, three = asyncio.run(main())
+    assert (one, three) == (10, 30)
+    assert isinstance(bad, ValueError)
+
+
+def test_an_async_caller_cancelled_before_its_batch_is_taken_is_never_written() -> None:
+    recorder = Recorder()
+    commits = GroupCommit(recorder)
+
+    async def main() -> int:
+        gone = asyncio.ensure_future(commits.submit_async(7, _in_place))
+        await asyncio.sleep(0)  # it has queued its item and waits for the next turn
+        gone.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await gone
+        return await commits.submit_async(8, _in_place)
+
+    assert asyncio.run(main()) == 80
+    assert recorder.batches == [[8]]
+    assert commits.queued == 0
+
+
+def test_an_async_caller_and_a_thread_share_the_writer_without_losing_either() -> None:
+    recorder = Recorder(hold_first=True)
+    commits = GroupCommit(recorder)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        first = pool.submit(commits.submit, 1)
+        assert recorder.first_started.wait(10)
+
+        async def on_a_thread(write: Callable[[], None]) -> None:
+            await asyncio.to_thread(write)
+
+        async def main() -> int:
+            later = asyncio.ensure_future(commits.submit_async(2, on_a_thread))
+            while commits.queued < 1:
+                await asyncio.sleep(0.001)
+            recorder.release.set()
+            return await later
+
+        assert asyncio.run(main()) == 20
+        assert first.result(10) == 10
+    assert recorder.batches == [[1], [2]]

@@ -518,5 +518,7 @@ class Settler:
         staged = StagedApprovals(self.clock.now)
         case = await self._beyond_tier_one(self._decide(request, positions, started), staged)
         prepared = self._prepare(case, AnswerHashes(), staged)
-        # in place on SQLite when nothing waits there, else on a worker thread (store.short_work)
-        return await short_write(self.ledger.db, lambda: self.commits.submit(prepared))
+        # batched with the callers of this loop turn, written in place on SQLite when nothing
+        # waits there, else on a worker thread (store.short_work)
+        db = self.ledger.db
+        return await self.commits.submit_async(prepared, lambda write: short_write(db, write))

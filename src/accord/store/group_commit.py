@@ -5,6 +5,8 @@ disk, not the CPU. :class:`GroupCommit` queues every submitted item; whichever c
 the leader lock writes *everything* queued so far in one batch, and the callers it carried
 return with their own results. A caller alone is written at once (no timer, no added
 latency); under contention batches form by themselves.
+On an event loop, where callers take turns instead of overlapping, :meth:`GroupCommit.submit_async`
+waits one turn of the loop before it writes, so the callers that loop turn runs share the batch.
 
 A batch is one transaction, so a failed batch wrote nothing. When the failure may come from
 one item, the batch is split in halves and each half retried, so a bad item fails only its
@@ -14,14 +16,17 @@ own caller (and costs O(log n) extra transactions). Failures of the database its
 
 from __future__ import annotations
 
+import asyncio
 import threading
-from collections.abc import Callable, Sequence
-from typing import Generic, TypeVar
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Generic, TypeAlias, TypeVar
 
 from accord.errors import AccordError
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
+#: How :meth:`GroupCommit.submit_async` runs its blocking write (in place or on a thread).
+Runner: TypeAlias = Callable[[Callable[[], None]], Awaitable[None]]
 
 
 class _Ticket(Generic[Item, Result]):
@@ -67,9 +72,38 @@ class GroupCommit(Generic[Item, Result]):
 
     def submit(self, item: Item) -> Result:
         """Write ``item`` (with whatever else is queued); durable when this returns."""
+        ticket = self._queued(item)
+        self._lead_until_done(ticket)
+        return _outcome(ticket)
+
+    async def submit_async(self, item: Item, run: Runner) -> Result:
+        """As :meth:`submit`, from an event loop: the item first waits one turn of the loop,
+        so that the callers the loop runs in that turn queue theirs and one transaction writes
+        them all (on an event loop, callers take turns instead of overlapping as threads do).
+        ``run`` runs the blocking write, e.g. ``store.short_work.short_write`` bound to the
+        database; a caller whose item an earlier batch carried does not call it."""
+        ticket = self._queued(item)
+        try:
+            await asyncio.sleep(0)
+        except asyncio.CancelledError:  # a caller gone before any leader took its item
+            self._withdraw(ticket)
+            raise
+        if not ticket.done:
+            await run(lambda: self._lead_until_done(ticket))
+        return _outcome(ticket)
+
+    def _queued(self, item: Item) -> _Ticket[Item, Result]:
         ticket: _Ticket[Item, Result] = _Ticket(item)
         with self._queue_lock:
             self._queue.append(ticket)
+        return ticket
+
+    def _withdraw(self, ticket: _Ticket[Item, Result]) -> None:
+        with self._queue_lock:
+            if ticket in self._queue:
+                self._queue.remove(ticket)
+
+    def _lead_until_done(self, ticket: _Ticket[Item, Result]) -> None:
         while not ticket.done:
             with self._leader:
                 if ticket.done:  # an earlier leader carried it
@@ -80,7 +114,6 @@ class GroupCommit(Generic[Item, Result]):
                 if not batch:  # pragma: no cover  (every queued ticket is completed)
                     raise AccordError("group commit lost a queued write", code="store.lost_write")
                 self._flush(batch)
-        return _outcome(ticket)
 
     def _flush(self, batch: list[_Ticket[Item, Result]]) -> None:
         try:
