@@ -3,6 +3,7 @@ refused one fails only its own caller, on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from typing import Any
 
@@ -81,3 +82,40 @@ def test_a_decision_alone_is_its_own_transaction(queue: ApprovalQueue) -> None:
     decided = queue.decide(item.item_id, reviewer("user:alice", "reviewer"), outcome="denied")
     assert decided.status is ApprovalStatus.DENIED
     assert queue.get(item.item_id) == decided
+
+
+def test_decisions_of_one_event_loop_turn_share_one_transaction_and_a_refused_one_fails_alone(
+    queue: ApprovalQueue, db: Database, event_log: EventLog
+) -> None:
+    first, second = ask(queue, case_id="case:1"), ask(queue, case_id="case:2")
+    commits: list[int] = []
+
+    def counted(_: Any) -> None:
+        commits.append(1)
+
+    async def decide_all() -> list[ApprovalItem | BaseException]:
+        calls = [
+            queue.decide_async(
+                item_id, reviewer(who, "reviewer"), outcome="approved", choice="approve"
+            )
+            for item_id, who in (
+                (first.item_id, "user:alice"),
+                (first.item_id, "user:bob"),
+                (second.item_id, "user:carol"),
+            )
+        ]
+        return await asyncio.gather(*calls, return_exceptions=True)
+
+    event.listen(db.engine, "commit", counted)
+    try:
+        alice, bob, carol = asyncio.run(decide_all())
+    finally:
+        event.remove(db.engine, "commit", counted)
+    assert len(commits) == 1  # three decisions, one transaction
+    assert isinstance(alice, ApprovalItem)  # the first in the batch wins the item
+    assert isinstance(bob, AlreadyDecided)
+    assert alice.decision is not None
+    assert bob.context["decided_by"] == alice.decision.decided_by
+    assert isinstance(carol, ApprovalItem)
+    assert queue.get(second.item_id).status is ApprovalStatus.APPROVED
+    assert len(event_log.records("approval_decided")) == 2  # nothing of the refused one

@@ -49,6 +49,28 @@ def decide_as_reviewer(
     )
 
 
+async def decide_as_reviewer_async(
+    accord: Accord,
+    item_id: str,
+    principal_id: str,
+    *,
+    choice: str | None,
+    deny: bool,
+    reasoning: str,
+    outcome: str | None = None,
+) -> ApprovalItem:
+    """As :func:`decide_as_reviewer`, from the event loop (``Accord.decide_async``: the
+    decisions of one loop turn share one transaction)."""
+    return await accord.decide_async(
+        item_id,
+        reviewer_signer(accord, principal_id),
+        choice=choice,
+        deny=deny,
+        reason=reasoning,
+        outcome=outcome,
+    )
+
+
 @dataclass(frozen=True)
 class Verdict:
     """One item's verdict in a batch: a choice, a written outcome, or ``deny``, with the

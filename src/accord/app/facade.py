@@ -359,18 +359,48 @@ class Accord:
         Give exactly one of ``choice`` (one of the item's options), ``outcome`` (the
         reviewer's own outcome in words, e.g. "neither: use 42 and re-run the check": the case
         settles on it, every agent overruled) or ``deny=True``."""
-        self._refuse_if_read_only("decide")
-        refuse_unless_one_decision(choice=choice, outcome=outcome, deny=deny)
-        if isinstance(reviewer, Ed25519Signer):
-            reviewer = self.reviewer(reviewer)
         return self.approvals.decide(
             item_id,
-            reviewer,
+            self._decider(reviewer, choice=choice, outcome=outcome, deny=deny),
             outcome="denied" if deny else "approved",
             choice=choice,
             reason=reason,
             written_outcome=outcome,
         )
+
+    async def decide_async(
+        self,
+        item_id: str,
+        reviewer: Reviewer | Ed25519Signer,
+        *,
+        choice: str | None = None,
+        deny: bool = False,
+        reason: str = "",
+        outcome: str | None = None,
+    ) -> ApprovalItem:
+        """As :meth:`decide`, from an event loop (the decisions of one loop turn share one
+        transaction; on SQLite it is written in place when nothing would wait there)."""
+        return await self.approvals.decide_async(
+            item_id,
+            self._decider(reviewer, choice=choice, outcome=outcome, deny=deny),
+            outcome="denied" if deny else "approved",
+            choice=choice,
+            reason=reason,
+            written_outcome=outcome,
+        )
+
+    def _decider(
+        self,
+        reviewer: Reviewer | Ed25519Signer,
+        *,
+        choice: str | None,
+        outcome: str | None,
+        deny: bool,
+    ) -> Reviewer:
+        """The checks every decision makes before it is queued, and its :class:`Reviewer`."""
+        self._refuse_if_read_only("decide")
+        refuse_unless_one_decision(choice=choice, outcome=outcome, deny=deny)
+        return self.reviewer(reviewer) if isinstance(reviewer, Ed25519Signer) else reviewer
 
     def sweep(self) -> list[ApprovalItem]:
         """Apply every due approval deadline exactly once (run it periodically)."""

@@ -48,6 +48,7 @@ from accord.ids import new_id
 from accord.store import Database
 from accord.store.driver_query import DriverQuery
 from accord.store.group_commit import GroupCommit
+from accord.store.short_work import short_write
 from accord.store.tables import approval_items
 
 EventSink = Callable[[Connection, builtins.list[Event]], None]
@@ -253,19 +254,27 @@ class ApprovalQueue:
         ``ValidationError`` if ``choice`` is not one of the item's options. Concurrent calls
         share one transaction (see ``decisions``); each returns once its decision is durable.
         """
-        if not isinstance(reviewer, Reviewer):
-            raise ValidationError(
-                "decisions come from a Reviewer (a principal and its reviewer key)",
-                code="approvals.invalid",
-                field="reviewer",
-                rule="a Reviewer, e.g. from Accord.reviewer(signer)",
-            )
-        decided = self.decisions.submit(
-            _Decision(item_id, reviewer, outcome, choice, reason, written_outcome)
+        decision = _decision(item_id, reviewer, outcome, choice, reason, written_outcome)
+        return _decided(self.decisions.submit(decision))
+
+    async def decide_async(
+        self,
+        item_id: str,
+        reviewer: Reviewer,
+        *,
+        outcome: HumanOutcome,
+        choice: str | None = None,
+        reason: str = "",
+        written_outcome: str | None = None,
+    ) -> ApprovalItem:
+        """As :meth:`decide`, from an event loop: the decisions of one loop turn share one
+        transaction, written in place on SQLite when nothing would wait there, on a worker
+        thread otherwise (``store.short_work``)."""
+        decision = _decision(item_id, reviewer, outcome, choice, reason, written_outcome)
+        db = self._db
+        return _decided(
+            await self.decisions.submit_async(decision, lambda write: short_write(db, write))
         )
-        if isinstance(decided, AccordError):
-            raise decided
-        return decided
 
     def _decide_batch(
         self, batch: Sequence[_Decision]
@@ -527,3 +536,27 @@ def _as_accord_validation(what: str) -> Iterator[None]:
         raise ValidationError(
             f"invalid {what}: {field}: {rule}", code="approvals.invalid", field=field, rule=rule
         ) from exc
+
+
+def _decision(
+    item_id: str,
+    reviewer: Reviewer,
+    outcome: HumanOutcome,
+    choice: str | None,
+    reason: str,
+    written_outcome: str | None,
+) -> _Decision:
+    if not isinstance(reviewer, Reviewer):
+        raise ValidationError(
+            "decisions come from a Reviewer (a principal and its reviewer key)",
+            code="approvals.invalid",
+            field="reviewer",
+            rule="a Reviewer, e.g. from Accord.reviewer(signer)",
+        )
+    return _Decision(item_id, reviewer, outcome, choice, reason, written_outcome)
+
+
+def _decided(result: ApprovalItem | AccordError) -> ApprovalItem:
+    if isinstance(result, AccordError):
+        raise result
+    return result
