@@ -324,3 +324,40 @@ def test_a_configured_semantic_model_merges_paraphrased_text_answers(
         assert case.status is SettleStatus.NO_CONFLICT
     finally:
         accord.close()
+
+
+def test_a_configured_semantic_model_is_asked_from_settle_async_too(
+    tmp_path: Path, frozen_clock: FrozenClock
+) -> None:
+    config = tmp_path / "accord.yaml"
+    config.write_text(
+        "settle:\n"
+        "  semantic: {provider: scripted, model: offline-judge,"
+        " script: ['{\"equivalent\": true}']}\n"
+    )
+    accord = Accord.open(
+        config, db_url=f"sqlite:///{tmp_path / 'a.db'}", keys_dir=tmp_path / "k", clock=frozen_clock
+    )
+    try:
+        case = asyncio.run(
+            accord.settle_async(
+                "root cause",
+                [
+                    {
+                        "agent": "a",
+                        "output": (
+                            "The outage was caused by an expired TLS certificate at the edge."
+                        ),
+                    },
+                    {
+                        "agent": "b",
+                        "output": (
+                            "An expired certificate at the edge proxy caused the outage today."
+                        ),
+                    },
+                ],
+            )
+        )
+        assert case.status is SettleStatus.NO_CONFLICT  # the model was asked, off the loop
+    finally:
+        accord.close()

@@ -280,3 +280,29 @@ def test_an_async_caller_and_a_thread_share_the_writer_without_losing_either() -
         assert asyncio.run(main()) == 20
         assert first.result(10) == 10
     assert recorder.batches == [[1], [2]]
+
+
+def test_an_async_caller_waits_off_the_loop_while_a_thread_leads_a_write() -> None:
+    recorder = Recorder(hold_first=True)
+    commits = GroupCommit(recorder)
+    ran_in_place: list[int] = []
+
+    async def in_place(write: Callable[[], None]) -> None:
+        ran_in_place.append(1)  # would block the loop on the thread's leader lock
+        write()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        first = pool.submit(commits.submit, 1)
+        assert recorder.first_started.wait(10)
+
+        async def main() -> int:
+            later = asyncio.ensure_future(commits.submit_async(2, in_place))
+            for _ in range(20):  # the loop keeps turning while the thread's write is open
+                await asyncio.sleep(0.001)
+            assert not later.done()
+            recorder.release.set()
+            return await later
+
+        assert asyncio.run(main()) == 20
+        assert first.result(10) == 10
+    assert ran_in_place == []

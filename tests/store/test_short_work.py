@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import text
 
 from accord.store import Database, open_database
-from accord.store.short_work import short_read, short_write
+from accord.store.short_work import on_loop_if_sqlite, short_read, short_write
 from tests.conftest import fresh_database_url
 
 
@@ -138,3 +138,36 @@ def test_a_write_with_every_connection_taken_runs_on_a_worker_thread(tmp_path: P
     for conn in held:
         conn.close()
     db.dispose()
+
+
+def _which_path(db: Database) -> tuple[str, str]:
+    """Which of ``on_loop_if_sqlite``'s two paths ran, and on which thread."""
+
+    async def main() -> tuple[str, str]:
+        loop_thread = threading.get_ident()
+
+        async def on_loop() -> tuple[str, int]:
+            return "async", threading.get_ident()
+
+        def on_thread() -> tuple[str, int]:
+            return "sync", threading.get_ident()
+
+        path, ran_on = await on_loop_if_sqlite(db, on_loop, on_thread)
+        return path, "loop" if ran_on == loop_thread else "worker"
+
+    return anyio.run(main)
+
+
+def test_a_whole_call_takes_the_async_path_on_the_loop_on_sqlite(tmp_path: Path) -> None:
+    db = _warmed(tmp_path)
+    assert _which_path(db) == ("async", "loop")
+    db.dispose()
+
+
+def test_a_whole_call_takes_the_sync_path_on_a_worker_thread_on_postgresql(
+    request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    with fresh_database_url("postgresql", tmp_path, request) as url:
+        db = open_database(url)
+        assert _which_path(db) == ("sync", "worker")
+        db.dispose()

@@ -516,7 +516,11 @@ class Settler:
                     justifier, positions, request.subject, timeout=justify_timeout
                 )
         staged = StagedApprovals(self.clock.now)
-        case = await self._beyond_tier_one(self._decide(request, positions, started), staged)
+        if self.semantic is None:
+            decided = self._decide(request, positions, started)
+        else:  # a semantic comparator may ask its model synchronously: not on the event loop
+            decided = await asyncio.to_thread(self._decide, request, positions, started)
+        case = await self._beyond_tier_one(decided, staged)
         prepared = self._prepare(case, AnswerHashes(), staged)
         # batched with the callers of this loop turn, written in place on SQLite when nothing
         # waits there, else on a worker thread (store.short_work)

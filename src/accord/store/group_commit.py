@@ -17,6 +17,7 @@ own caller (and costs O(log n) extra transactions). Failures of the database its
 from __future__ import annotations
 
 import asyncio
+import functools
 import threading
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Generic, TypeAlias, TypeVar
@@ -81,7 +82,8 @@ class GroupCommit(Generic[Item, Result]):
         so that the callers the loop runs in that turn queue theirs and one transaction writes
         them all (on an event loop, callers take turns instead of overlapping as threads do).
         ``run`` runs the blocking write, e.g. ``store.short_work.short_write`` bound to the
-        database; a caller whose item an earlier batch carried does not call it."""
+        database; a caller whose item an earlier batch carried does not call it, and while a
+        leader on another thread is writing the caller waits for it on a worker thread."""
         ticket = self._queued(item)
         try:
             await asyncio.sleep(0)
@@ -89,7 +91,11 @@ class GroupCommit(Generic[Item, Result]):
             self._withdraw(ticket)
             raise
         if not ticket.done:
-            await run(lambda: self._lead_until_done(ticket))
+            drain = functools.partial(self._lead_until_done, ticket)
+            if self._leader.locked():  # a leader on another thread is writing: wait off the loop
+                await asyncio.to_thread(drain)
+            else:
+                await run(drain)
         return _outcome(ticket)
 
     def _queued(self, item: Item) -> _Ticket[Item, Result]:

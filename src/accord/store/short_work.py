@@ -15,7 +15,7 @@ writes (SQLite has one writer); the wait is that process's transaction.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 import anyio.to_thread
@@ -36,6 +36,18 @@ async def short_write(db: Database, write: Callable[[], T]) -> T:
     place on SQLite when a connection is idle and no writer of this process holds the writer
     lock, on a worker thread otherwise."""
     return await _run(write, in_place=_idle_sqlite(db) and db.writer_idle())
+
+
+async def on_loop_if_sqlite(
+    db: Database, on_loop: Callable[[], Awaitable[T]], on_thread: Callable[[], T]
+) -> T:
+    """A whole library call made from an event loop (a settle, a decision): ``on_loop()``
+    (the async path, whose own short writes follow the rules above) on SQLite, and
+    ``on_thread()`` on a worker thread on PostgreSQL, where every read the call makes before
+    it writes is a network round trip that must not hold the loop."""
+    if db.is_sqlite:
+        return await on_loop()
+    return await anyio.to_thread.run_sync(on_thread)
 
 
 def _idle_sqlite(db: Database) -> bool:

@@ -9,7 +9,12 @@ from litestar.datastructures import State
 from litestar.params import JSONBody, Parameter
 
 from accord.api.api_keys import Role
-from accord.api.deciding import Verdict, decide_as_reviewer_async, decide_each
+from accord.api.deciding import (
+    Verdict,
+    decide_as_reviewer,
+    decide_as_reviewer_async,
+    decide_each,
+)
 from accord.api.errors import error_body, error_responses, status_for
 from accord.api.guards import OVERSEERS, allow, caller
 from accord.api.request_context import request_id_of
@@ -25,7 +30,7 @@ from accord.approvals import ApprovalItem
 from accord.approvals.transitions import refuse_unless_one_decision
 from accord.disputes.case_pages import MAX_PAGE, QueueFilter, queue_documents
 from accord.errors import AccordError
-from accord.store.short_work import short_read
+from accord.store.short_work import on_loop_if_sqlite, short_read
 
 Filter = Annotated[str | None, Parameter(max_length=256)]
 
@@ -100,16 +105,30 @@ async def decide(
     _check_one_of(data)
     principal_id = caller(request).principal_id
     assert principal_id is not None  # a reviewer key is always bound to a principal
-    # the decisions of one loop turn share one transaction (the queue's group commit),
-    # written in place on SQLite when nothing would wait there
-    return await decide_as_reviewer_async(
-        accord_of(state),
-        item_id,
-        principal_id,
-        choice=data.choice,
-        deny=data.deny,
-        reasoning=data.reasoning,
-        outcome=data.outcome,
+    accord = accord_of(state)
+    choice, deny, reasoning, outcome = data.choice, data.deny, data.reasoning, data.outcome
+    # on SQLite the decisions of one loop turn share one transaction (the queue's group
+    # commit); on PostgreSQL the decision runs on a worker thread
+    return await on_loop_if_sqlite(
+        accord.db,
+        lambda: decide_as_reviewer_async(
+            accord,
+            item_id,
+            principal_id,
+            choice=choice,
+            deny=deny,
+            reasoning=reasoning,
+            outcome=outcome,
+        ),
+        lambda: decide_as_reviewer(
+            accord,
+            item_id,
+            principal_id,
+            choice=choice,
+            deny=deny,
+            reasoning=reasoning,
+            outcome=outcome,
+        ),
     )
 
 

@@ -12,6 +12,7 @@ from accord.api.guards import allow, caller, require_own_positions
 from accord.api.routes._state import accord_of
 from accord.api.schemas import CaseSummary, SettleBatchIn, SettleIn
 from accord.disputes import SettleRequest
+from accord.store.short_work import on_loop_if_sqlite
 
 _ERRORS = error_responses(400, 401, 403, 413, 422)
 
@@ -38,10 +39,17 @@ async def settle_one(
     """Settle one set of positions (an agent key submits only its own agent's positions)."""
     require_own_positions(caller(request), [p.agent for p in data.positions])
     one = _request(data)
-    # decided on the event loop (a tier-2 model call is awaited there), recorded through the
-    # library's group commit: in place on SQLite, on a worker thread on PostgreSQL
-    case = await accord_of(state).settle_async(
-        one.subject, one.positions, task_type=one.task_type, session_id=one.session_id
+    accord = accord_of(state)
+    # on SQLite decided on the event loop (a tier-2 model call is awaited there) and recorded
+    # through the group commit of that loop turn; on PostgreSQL all of it on a worker thread
+    case = await on_loop_if_sqlite(
+        accord.db,
+        lambda: accord.settle_async(
+            one.subject, one.positions, task_type=one.task_type, session_id=one.session_id
+        ),
+        lambda: accord.settle(
+            one.subject, one.positions, task_type=one.task_type, session_id=one.session_id
+        ),
     )
     return CaseSummary.of(case)
 
