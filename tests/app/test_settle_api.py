@@ -295,69 +295,39 @@ def test_outcomes_feed_the_learning_loop(accord: Accord) -> None:
     assert set(weights) <= {"a", "b"}
 
 
-def test_a_configured_semantic_model_merges_paraphrased_text_answers(
-    tmp_path: Path, frozen_clock: FrozenClock
-) -> None:
+#: A settle config whose semantic comparator (a scripted model) calls two texts equivalent.
+SEMANTIC_CONFIG = (
+    "settle:\n"
+    "  semantic: {provider: scripted, model: offline-judge,"
+    " script: ['{\"equivalent\": true}']}\n"
+)
+#: Two agents' paraphrases of one answer, long enough to be compared by meaning.
+PARAPHRASES = [
+    {"agent": "a", "output": "The outage was caused by an expired TLS certificate at the edge."},
+    {"agent": "b", "output": "An expired certificate at the edge proxy caused the outage today."},
+]
+
+
+@pytest.fixture
+def semantic_accord(tmp_path: Path, frozen_clock: FrozenClock) -> Iterator[Accord]:
     config = tmp_path / "accord.yaml"
-    config.write_text(
-        "settle:\n"
-        "  semantic: {provider: scripted, model: offline-judge,"
-        " script: ['{\"equivalent\": true}']}\n"
-    )
+    config.write_text(SEMANTIC_CONFIG)
     accord = Accord.open(
         config, db_url=f"sqlite:///{tmp_path / 'a.db'}", keys_dir=tmp_path / "k", clock=frozen_clock
     )
-    try:
-        case = accord.settle(
-            "root cause",
-            [
-                {
-                    "agent": "a",
-                    "output": "The outage was caused by an expired TLS certificate at the edge.",
-                },
-                {
-                    "agent": "b",
-                    "output": "An expired certificate at the edge proxy caused the outage today.",
-                },
-            ],
-        )
-        assert case.status is SettleStatus.NO_CONFLICT
-    finally:
-        accord.close()
+    yield accord
+    accord.close()
+
+
+def test_a_configured_semantic_model_merges_paraphrased_text_answers(
+    semantic_accord: Accord,
+) -> None:
+    case = semantic_accord.settle("root cause", PARAPHRASES)
+    assert case.status is SettleStatus.NO_CONFLICT
 
 
 def test_a_configured_semantic_model_is_asked_from_settle_async_too(
-    tmp_path: Path, frozen_clock: FrozenClock
+    semantic_accord: Accord,
 ) -> None:
-    config = tmp_path / "accord.yaml"
-    config.write_text(
-        "settle:\n"
-        "  semantic: {provider: scripted, model: offline-judge,"
-        " script: ['{\"equivalent\": true}']}\n"
-    )
-    accord = Accord.open(
-        config, db_url=f"sqlite:///{tmp_path / 'a.db'}", keys_dir=tmp_path / "k", clock=frozen_clock
-    )
-    try:
-        case = asyncio.run(
-            accord.settle_async(
-                "root cause",
-                [
-                    {
-                        "agent": "a",
-                        "output": (
-                            "The outage was caused by an expired TLS certificate at the edge."
-                        ),
-                    },
-                    {
-                        "agent": "b",
-                        "output": (
-                            "An expired certificate at the edge proxy caused the outage today."
-                        ),
-                    },
-                ],
-            )
-        )
-        assert case.status is SettleStatus.NO_CONFLICT  # the model was asked, off the loop
-    finally:
-        accord.close()
+    case = asyncio.run(semantic_accord.settle_async("root cause", PARAPHRASES))
+    assert case.status is SettleStatus.NO_CONFLICT  # the model was asked, off the loop
