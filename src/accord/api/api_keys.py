@@ -159,7 +159,7 @@ class ApiKeyStore:
         return _key(found)
 
     @property
-    def database(self) -> Database:
+    def db(self) -> Database:
         """The database the keys are stored in."""
         return self._db
 

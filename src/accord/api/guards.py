@@ -37,7 +37,7 @@ def allow(*roles: Role) -> Guard:
         keys = cast(ApiKeyStore, connection.app.state["api_keys"])
         token = bearer_token(connection.headers.get("authorization"))
         # one look-up by the token's hash (an index): in place on SQLite, not a thread hop
-        key = await short_read(keys.database, lambda: keys.authenticate(token), indexed=True)
+        key = await short_read(keys.db, lambda: keys.authenticate(token), indexed=True)
         if key.role not in allowed:
             raise Forbidden(
                 f"a {key.role.value} key may not do this",
