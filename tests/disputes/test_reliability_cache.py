@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 import pytest
 from pydantic import ValidationError
 
 from accord.clock import FrozenClock
 from accord.config import LearningSettings
 from accord.disputes import CaseStore, DecideSettings, Settler, SettleStatus
-from accord.disputes.reliability_cache import ReliabilityCache
+from accord.disputes.reliability_cache import FixedWeights, ReliabilityCache
 from accord.ledger import Ledger
 
 from ._builders import pos as p
@@ -157,7 +160,7 @@ def learning_settler(
         store=store,
         clock=clock,
         settings=DecideSettings(),
-        weights=reliability.weights,
+        weights=reliability,
     )
 
 
@@ -217,3 +220,104 @@ def test_newcomers_with_a_little_history_still_decide_by_headcount(
     assert case.status is SettleStatus.SETTLED
     assert case.decision is not None
     assert case.decision.winners == ("x", "y")
+
+
+async def settled(weights: ReliabilityCache) -> None:
+    """Wait until no background refit runs."""
+    for _ in range(1000):
+        if not weights.refitting:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the background refit never finished")
+
+
+class HeldHistory(History):
+    """A history whose reads wait until ``release`` is set (a slow refit), once ``hold`` is."""
+
+    def __init__(self, votes: list[tuple[str, str, str]]) -> None:
+        super().__init__(votes)
+        self.hold = False
+        self.reading = threading.Event()
+        self.release = threading.Event()
+
+    def votes(self) -> list[tuple[str, str, str]]:
+        if self.hold:
+            self.reading.set()
+            assert self.release.wait(10), "the test never released the read"
+        return super().votes()
+
+
+def test_from_an_event_loop_the_first_fit_runs_once_for_concurrent_callers() -> None:
+    history = History(majority_and_contrarian(6))
+    weights = cache(history, refit_every=100)
+
+    async def callers() -> list[dict[str, float]]:
+        return [dict(w) for w in await asyncio.gather(*(weights.weights_async() for _ in range(5)))]
+
+    got = asyncio.run(callers())
+
+    assert history.reads == 1
+    assert all(w == got[0] for w in got)
+    assert set(got[0]) == {"steady", "m1", "m2", "contrarian"}
+
+
+def test_from_an_event_loop_a_due_refit_runs_in_the_background_while_callers_get_the_last_fit() -> (
+    None
+):
+    history = HeldHistory([])
+    weights = cache(history, refit_every=2)
+
+    async def scenario() -> tuple[list[dict[str, float]], dict[str, float]]:
+        seen = [dict(await weights.weights_async()), dict(await weights.weights_async())]
+        history.record(majority_and_contrarian(6))
+        history.hold = True
+        seen.append(dict(await weights.weights_async()))  # due: starts the refit, not waits
+        await asyncio.to_thread(history.reading.wait, 10)
+        seen.append(dict(await weights.weights_async()))  # the refit is still reading
+        history.release.set()
+        await settled(weights)
+        return seen, dict(await weights.weights_async())
+
+    seen, after = asyncio.run(scenario())
+
+    assert seen == [{}, {}, {}, {}]  # nobody waited for the held read
+    assert history.reads == 2  # one background refit, not one per caller while it ran
+    assert set(after) == {"steady", "m1", "m2", "contrarian"}
+
+
+def test_a_background_refit_that_fails_is_logged_and_tried_again_by_the_next_call(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    class Failing(History):
+        fail = False
+
+        def votes(self) -> list[tuple[str, str, str]]:
+            if self.fail:
+                self.fail = False
+                raise OSError("disk gone")
+            return super().votes()
+
+    history = Failing(majority_and_contrarian(6))
+    weights = cache(history, refit_every=1)
+
+    async def scenario() -> None:
+        await weights.weights_async()  # the first fit
+        history.fail = True
+        await weights.weights_async()  # starts a refit, which fails
+        await settled(weights)
+        await weights.weights_async()  # starts another
+        await settled(weights)
+
+    with caplog.at_level("ERROR"):
+        asyncio.run(scenario())
+
+    assert "reliability.refit_failed" in caplog.text
+    assert "disk gone" in caplog.text
+    assert history.reads == 2  # the first fit and the retry (the failed read raised first)
+
+
+def test_fixed_weights_are_the_same_from_both_calls() -> None:
+    fixed = FixedWeights({"a": 2.0})
+
+    assert fixed.weights() == {"a": 2.0} == asyncio.run(fixed.weights_async())
+    assert FixedWeights().weights() == {}

@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from accord.clock import FrozenClock
 from accord.disputes import CaseStore, DecideSettings, Settler, SettleStatus
+from accord.disputes.reliability_cache import FixedWeights
 from accord.ledger import Ledger, TrustRoot
 from accord.store import Database
 from accord.store.tables import case_parties, cases
@@ -149,7 +150,7 @@ def test_the_settler_uses_its_org_chart_verifiers_and_weights(
         settings=DecideSettings(),
         org=org,
         verifiers=verifiers(200, task_type="invoice.total"),
-        weights=lambda: {"a": 9.0},
+        weights=FixedWeights({"a": 9.0}),
     )
 
     sourced = settler.settle(request(p("a", 100), p("b", 200)))

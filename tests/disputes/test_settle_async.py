@@ -19,6 +19,7 @@ from accord.disputes import (
     SettleRequest,
     SettleStatus,
 )
+from accord.disputes.reliability_cache import FixedWeights
 from accord.errors import ValidationError
 from accord.ledger import Ledger
 
@@ -163,15 +164,20 @@ def test_without_a_justifier_it_settles_like_settle(settler: Settler, store: Cas
     assert store.get(case.case_id) == case
 
 
-def test_weights_are_read_once_per_async_settle(
+def test_weights_are_read_once_per_async_settle_and_without_blocking_the_loop(
     ledger: Ledger, store: CaseStore, frozen_clock: FrozenClock
 ) -> None:
-    reads: list[int] = []
+    class Counted(FixedWeights):
+        reads = 0
 
-    def weights() -> dict[str, float]:
-        reads.append(1)
-        return {}
+        def weights(self) -> dict[str, float]:
+            raise AssertionError("the async path must not read weights synchronously")
 
+        async def weights_async(self) -> dict[str, float]:
+            self.reads += 1
+            return {}
+
+    weights = Counted()
     settler = Settler(
         ledger=ledger, store=store, clock=frozen_clock, settings=DecideSettings(), weights=weights
     )
@@ -179,4 +185,4 @@ def test_weights_are_read_once_per_async_settle(
 
     settle(settler, DISPUTED, justifier)
 
-    assert len(reads) == 1
+    assert weights.reads == 1

@@ -211,7 +211,7 @@ def wire(
         settings=config.decide,
         org=config.org,
         verifiers=verifiers,
-        weights=reliability.weights if learning.reliability else None,
+        weights=reliability if learning.reliability else None,
         semantic=semantic,
         tier_two=tier_two,
         approvals=approvals,

@@ -5,16 +5,27 @@ history. Refitting after a fixed number of settles would make each settle's shar
 cost grow without bound (at a million cases, every thousandth settle re-reads them all);
 refitting once the history has grown by a fraction keeps the share constant, and the weights
 then rest on at least ``1 / (1 + growth)`` of the history there is.
+
+From an event loop (:meth:`ReliabilityCache.weights_async`, which ``settle_async`` and so the
+HTTP service use) a fit runs on a worker thread, and a due refit in the background while
+settles go on with the weights they had: a refit's cost grows with the history (tens of
+milliseconds at a few thousand cases on a 2-core machine), and in place it would hold every
+request on the loop for that long (issue 13).
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
+import threading
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Protocol
 
 from accord.learning import estimate_case_reliability, reliability_weights
+from accord.log import get_logger
+
+log = get_logger("accord.disputes")
 
 
 class VoteHistory(Protocol):
@@ -23,6 +34,32 @@ class VoteHistory(Protocol):
     def votes(self) -> Sequence[tuple[str, str, str]]:
         """Every past conflict's answers as (case id, agent, answer)."""
         ...
+
+
+class VoteWeights(Protocol):
+    """Where the vote rung's per-agent weights come from (a :class:`ReliabilityCache`, or
+    :class:`FixedWeights`)."""
+
+    def weights(self) -> Mapping[str, float]:
+        """The weights now (may do blocking work first, e.g. a refit)."""
+        ...
+
+    async def weights_async(self) -> Mapping[str, float]:
+        """As :meth:`weights`, without blocking the event loop it is awaited on."""
+        ...
+
+
+class FixedWeights:
+    """The same weights for every case (none by default: every agent counts 1)."""
+
+    def __init__(self, weights: Mapping[str, float] | None = None) -> None:
+        self._weights = dict(weights or {})
+
+    def weights(self) -> Mapping[str, float]:
+        return self._weights
+
+    async def weights_async(self) -> Mapping[str, float]:
+        return self._weights
 
 
 class ReliabilityCache:
@@ -45,11 +82,19 @@ class ReliabilityCache:
         self._weights: dict[str, float] | None = None
         self._since_fit = 0
         self._due_after = refit_every
+        self._first_fit = threading.Lock()
+        self._refitting = False  # a background refit is running (set and read on the loop)
+        self._background: set[asyncio.Future[None]] = set()  # held until done
 
     @property
     def due_after(self) -> int:
         """Settles after the last fit that make the next one (for reports and tests)."""
         return self._due_after
+
+    @property
+    def refitting(self) -> bool:
+        """Whether a background refit (:meth:`weights_async`) is running (for monitoring)."""
+        return self._refitting
 
     def weights(self) -> Mapping[str, float]:
         """Current weights (fitting first if stale); agents without history are absent."""
@@ -58,6 +103,39 @@ class ReliabilityCache:
         self._since_fit += 1
         assert self._weights is not None
         return self._weights
+
+    async def weights_async(self) -> Mapping[str, float]:
+        """As :meth:`weights`, from an event loop, which no fit ever blocks: the first fit
+        runs on a worker thread (concurrent first callers wait for the same one); once fitted,
+        a due refit runs on a worker thread in the background (one at a time) and callers get
+        the current weights meanwhile. A background refit that fails is logged
+        (``reliability.refit_failed``) and tried again by the next call."""
+        if self._weights is None:
+            await asyncio.to_thread(self._fit_unless_fitted)
+        elif self._since_fit >= self._due_after and not self._refitting:
+            self._refitting = True
+            loop = asyncio.get_running_loop()
+            refit = loop.run_in_executor(None, self._refit_logged)
+            self._background.add(refit)
+            refit.add_done_callback(self._refit_done)
+        self._since_fit += 1
+        assert self._weights is not None
+        return self._weights
+
+    def _fit_unless_fitted(self) -> None:
+        with self._first_fit:
+            if self._weights is None:
+                self.refit()
+
+    def _refit_logged(self) -> None:
+        try:
+            self.refit()
+        except Exception as exc:  # e.g. the store failed: logged, and the next call tries again
+            log.error("reliability.refit_failed", error=str(exc))
+
+    def _refit_done(self, refit: asyncio.Future[None]) -> None:
+        self._background.discard(refit)
+        self._refitting = False
 
     def refit(self) -> dict[str, float]:
         """Fit now, on cases with three or more agents only: when two agents disagree,

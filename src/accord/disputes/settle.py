@@ -35,6 +35,7 @@ from accord.disputes.decide import Decided, DecideInput, DecideSettings, decide
 from accord.disputes.departments import department_of_agents
 from accord.disputes.evidence_gathering import Justifier, gather_justifications
 from accord.disputes.ledger_records import case_events
+from accord.disputes.reliability_cache import FixedWeights, VoteWeights
 from accord.disputes.signable import AnswerHashes
 from accord.disputes.staged_approvals import StagedApprovals, StagedRequest
 from accord.disputes.tier_two import TierTwo, run_tier_two
@@ -48,7 +49,6 @@ from accord.store.group_commit import GroupCommit
 from accord.store.short_work import short_write
 from accord.values import signable
 
-WeightsSource = Callable[[], Mapping[str, float]]
 OnRecorded = Callable[[Connection, Case], None]
 """Called with the case inside the transaction that records it (its rows and ledger entries
 are written): what it writes commits with the case, and raising rolls the case back."""
@@ -273,7 +273,7 @@ class Settler:
         settings: DecideSettings,
         org: OrgChart | None = None,
         verifiers: VerifierRegistry | None = None,
-        weights: WeightsSource | None = None,
+        weights: VoteWeights | None = None,
         semantic: SemanticComparator | None = None,
         tier_two: TierTwo | None = None,
         approvals: ApprovalQueue | None = None,
@@ -286,7 +286,7 @@ class Settler:
         self.settings = settings
         self.org = org
         self.verifiers = verifiers or VerifierRegistry()
-        self._weights = weights or dict
+        self._weights: VoteWeights = weights or FixedWeights()
         self.semantic = semantic
         self.tier_two = tier_two
         self.approvals = approvals
@@ -342,7 +342,11 @@ class Settler:
         )
 
     def _decide(
-        self, request: SettleRequest, positions: tuple[Position, ...], started: float
+        self,
+        request: SettleRequest,
+        positions: tuple[Position, ...],
+        started: float,
+        weights: Mapping[str, float],
     ) -> Decided:
         """Tier 1, with the policy chosen once for the case (tier 2 reuses the choice)."""
         now = self.clock.now()
@@ -359,7 +363,7 @@ class Settler:
             self.settings,
             org=self.org,
             verifiers=self.verifiers,
-            weights=self._weights(),
+            weights=weights,
             semantic=self.semantic,
             decided_at=now,
             policy=None if tier is None else tier.policy,
@@ -455,7 +459,9 @@ class Settler:
         started = time.perf_counter()
         positions = self._checked(request)
         staged = StagedApprovals(self.clock.now)
-        case = self._beyond_tier_one_sync(self._decide(request, positions, started), staged)
+        case = self._beyond_tier_one_sync(
+            self._decide(request, positions, started, self._weights.weights()), staged
+        )
         return self.commits.submit(self._prepare(case, AnswerHashes(), staged, on_recorded))
 
     def settle_within(
@@ -466,7 +472,9 @@ class Settler:
         started = time.perf_counter()
         positions = self._checked(request)
         staged = StagedApprovals(self.clock.now)
-        case = self._beyond_tier_one_sync(self._decide(request, positions, started), staged)
+        case = self._beyond_tier_one_sync(
+            self._decide(request, positions, started, self._weights.weights()), staged
+        )
         prepared = self._prepare(case, AnswerHashes(), staged, on_recorded)
         return self._persist_within(conn, [prepared])[0]
 
@@ -491,7 +499,7 @@ class Settler:
                     code=exc.code,
                     **{**exc.context, "request": index},
                 ) from exc
-            decided.append(self._decide(request, positions, started))
+            decided.append(self._decide(request, positions, started, self._weights.weights()))
         hashes, staged = AnswerHashes(), StagedApprovals(self.clock.now)
         prepared = [
             self._prepare(self._beyond_tier_one_sync(item, staged), hashes, staged)
@@ -516,10 +524,11 @@ class Settler:
                     justifier, positions, request.subject, timeout=justify_timeout
                 )
         staged = StagedApprovals(self.clock.now)
+        weights = await self._weights.weights_async()
         if self.semantic is None:
-            decided = self._decide(request, positions, started)
+            decided = self._decide(request, positions, started, weights)
         else:  # a semantic comparator may ask its model synchronously: not on the event loop
-            decided = await asyncio.to_thread(self._decide, request, positions, started)
+            decided = await asyncio.to_thread(self._decide, request, positions, started, weights)
         case = await self._beyond_tier_one(decided, staged)
         prepared = self._prepare(case, AnswerHashes(), staged)
         # batched with the callers of this loop turn, written in place on SQLite when nothing
