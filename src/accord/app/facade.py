@@ -497,5 +497,9 @@ class Accord:
         )
 
     def close(self) -> None:
-        """Release the database's connections."""
+        """Wait until the witness URLs were offered every checkpoint signed so far (each
+        post waits at most its timeout), then release the database's connections."""
+        witnesses = self._parts.witnesses
+        if witnesses is not None:
+            witnesses.close()
         self.db.dispose()

@@ -32,7 +32,7 @@ from accord.disputes.session_close import settle_from_receipt
 from accord.disputes.tier_two import TierTwo
 from accord.errors import StoreError
 from accord.ledger import Ledger
-from accord.ledger.witness import witnesses_from_settings
+from accord.ledger.witness import Witnesses, witnesses_from_settings
 from accord.llm import LanguageModel, build_model
 from accord.log import get_logger
 from accord.plugins import ConfiguredProbes, load_tie_breakers
@@ -90,6 +90,7 @@ class AccordParts:
     dissent: DissentStore
     verifiers: VerifierRegistry
     reliability: ReliabilityCache
+    witnesses: Witnesses | None
     model: LanguageModel | None
     approvals: ApprovalQueue
     parking: Parking
@@ -147,14 +148,15 @@ def wire(
     name = settings.keys.service_key
     if create_service_key:
         keyring.get_or_create(name, passphrase=passphrase)
+    witnesses = witnesses_from_settings(
+        settings.ledger.witnesses, base_dir=config.base_dir, source=config.source
+    )
     ledger = Ledger(
         db,
         keyring.signer(name, passphrase=passphrase),
         clock,
         checkpoint_every=settings.ledger.checkpoint_every,
-        on_checkpoint=witnesses_from_settings(
-            settings.ledger.witnesses, base_dir=config.base_dir, source=config.source
-        ),
+        on_checkpoint=witnesses,
     )
     semantic_model = settings.settle.semantic
     semantic = (
@@ -236,6 +238,7 @@ def wire(
         dissent=DissentStore(db),
         verifiers=verifiers,
         reliability=reliability,
+        witnesses=witnesses,
         model=model,
         approvals=approvals,
         parking=Parking(db, approvals, clock),

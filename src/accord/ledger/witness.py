@@ -10,11 +10,20 @@ and signed, so nothing secret is sent and no credential goes with it.
 A witness that cannot be written or does not answer 2xx is logged (``ledger.witness_failed``)
 and does not undo the commit: the entries are already durable, and the next checkpoint (or
 ``accord ledger checkpoint``) is offered again.
+
+Folders are written by the thread that committed (a local file). URLs are posted by a
+background thread of their own, in order, so that no commit waits on the network: a checkpoint
+is signed inside whichever write reached the checkpoint interval, often a settle, and on the
+service that write may run on the event loop, which a slow witness (up to its timeout per
+URL) would hold (issue 13). :meth:`Witnesses.close` (``Accord.close()``) waits until every
+queued checkpoint was posted or logged as failed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import queue
+import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
@@ -58,8 +67,9 @@ class FileWitnesses:
 
 
 class UrlWitnesses:
-    """POSTs each checkpoint (``application/json``) to witness URLs; ``transport`` is
-    httpx's, injected by tests. Each call waits at most ``timeout`` seconds per URL."""
+    """POSTs each checkpoint (``application/json``) to witness URLs from a background thread,
+    in order; ``transport`` is httpx's, injected by tests. Each post waits at most ``timeout``
+    seconds per URL. A call returns at once; :meth:`flush` waits for what it queued."""
 
     def __init__(
         self,
@@ -71,33 +81,82 @@ class UrlWitnesses:
         self.urls = list(urls)
         self._transport = transport
         self._timeout = timeout
+        self._queue: queue.Queue[Checkpoint | None] = queue.Queue()
+        self._started = threading.Lock()
+        self._thread: threading.Thread | None = None
 
     def __call__(self, checkpoint: Checkpoint) -> None:
+        """Queue ``checkpoint`` for the background thread (started on first use)."""
+        with self._started:
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(
+                    target=self._post_queued, name="accord-url-witnesses", daemon=True
+                )
+                self._thread.start()
+            self._queue.put(checkpoint)
+
+    def flush(self) -> None:
+        """Wait until every queued checkpoint was posted to every URL (or logged as failed)."""
+        self._queue.join()
+
+    def close(self) -> None:
+        """:meth:`flush`, then end the background thread (a later call starts a new one)."""
+        with self._started:
+            thread, self._thread = self._thread, None
+            if thread is None:
+                return
+            self._queue.put(None)
+        thread.join()
+
+    def _post_queued(self) -> None:
+        with httpx.Client(transport=self._transport, timeout=self._timeout) as client:
+            while True:
+                checkpoint = self._queue.get()
+                try:
+                    if checkpoint is None:
+                        return
+                    self._post(client, checkpoint)
+                finally:
+                    self._queue.task_done()
+
+    def _post(self, client: httpx.Client, checkpoint: Checkpoint) -> None:
         body = checkpoint_file_text(checkpoint).encode("utf-8")
         headers = {"content-type": "application/json"}
-        with httpx.Client(transport=self._transport, timeout=self._timeout) as client:
-            for url in self.urls:
-                try:
-                    answer = client.post(url, content=body, headers=headers)
-                    answer.raise_for_status()
-                except httpx.HTTPError as exc:
-                    log.error(
-                        "ledger.witness_failed",
-                        witness=url,
-                        tree_size=checkpoint.tree_size,
-                        error=str(exc),
-                    )
+        for url in self.urls:
+            try:
+                answer = client.post(url, content=body, headers=headers)
+                answer.raise_for_status()
+            except httpx.HTTPError as exc:
+                log.error(
+                    "ledger.witness_failed",
+                    witness=url,
+                    tree_size=checkpoint.tree_size,
+                    error=str(exc),
+                )
 
 
-Publish = Callable[[Checkpoint], None]
+class Witnesses:
+    """The configured witnesses as one publisher (the ledger's ``on_checkpoint``)."""
 
+    def __init__(self, folders: FileWitnesses | None, urls: UrlWitnesses | None) -> None:
+        self.folders = folders
+        self.urls = urls
 
-def _all(publishers: Sequence[Publish]) -> Publish:
-    def publish(checkpoint: Checkpoint) -> None:
-        for each in publishers:
-            each(checkpoint)
+    def __call__(self, checkpoint: Checkpoint) -> None:
+        if self.folders is not None:
+            self.folders(checkpoint)
+        if self.urls is not None:
+            self.urls(checkpoint)
 
-    return publish
+    def flush(self) -> None:
+        """Wait until the URL witnesses were offered every checkpoint so far."""
+        if self.urls is not None:
+            self.urls.flush()
+
+    def close(self) -> None:
+        """Flush and end the URL witnesses' background thread."""
+        if self.urls is not None:
+            self.urls.close()
 
 
 def witnesses_from_settings(
@@ -106,7 +165,7 @@ def witnesses_from_settings(
     base_dir: Path,
     source: str,
     transport: httpx.BaseTransport | None = None,
-) -> Publish | None:
+) -> Witnesses | None:
     """The configured ``ledger.witnesses``: folders (relative to the config file's folder)
     and ``http(s)://`` URLs; any other scheme is ``config.invalid`` naming the entry."""
     directories: list[Path] = []
@@ -123,9 +182,9 @@ def witnesses_from_settings(
             urls.append(entry)
         else:
             directories.append((base_dir / Path(entry).expanduser()).resolve())
-    publishers: list[Publish] = []
-    if directories:
-        publishers.append(FileWitnesses(directories))
-    if urls:
-        publishers.append(UrlWitnesses(urls, transport=transport))
-    return _all(publishers) if publishers else None
+    if not directories and not urls:
+        return None
+    return Witnesses(
+        FileWitnesses(directories) if directories else None,
+        UrlWitnesses(urls, transport=transport) if urls else None,
+    )
