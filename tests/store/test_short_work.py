@@ -1,6 +1,6 @@
 """Short database work from an event loop runs in place only on SQLite, when a pooled
 connection is idle and (a read) it is an indexed one or (a write) no other thread of the
-process holds the writer lock; otherwise on a worker thread."""
+process, nor another process, holds the writer lock; otherwise on a worker thread."""
 
 from __future__ import annotations
 
@@ -121,6 +121,33 @@ def test_a_write_while_another_thread_of_the_process_writes_runs_on_a_worker_thr
         finish.set()
         thread.join()
     assert db.writer_idle()
+    db.dispose()
+
+
+def test_a_write_while_another_process_writes_the_same_file_runs_on_a_worker_thread(
+    tmp_path: Path,
+) -> None:
+    db = _warmed(tmp_path)
+    other = open_database(f"sqlite:///{tmp_path / 'reads.db'}")  # its own writers' lock handle
+    writing, finish = threading.Event(), threading.Event()
+
+    def writer() -> None:
+        with other.write():
+            writing.set()
+            finish.wait(10)
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    assert writing.wait(10)
+    try:
+        assert not db.writer_idle()
+        assert _where_it_wrote(db) == "worker"
+    finally:
+        finish.set()
+        thread.join()
+    assert db.writer_idle()
+    assert _where_it_wrote(db) == "loop"
+    other.dispose()
     db.dispose()
 
 

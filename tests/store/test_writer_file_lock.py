@@ -108,3 +108,17 @@ def test_a_writer_waits_only_so_long_for_a_lock_that_is_never_released(tmp_path:
         assert waiter.held  # released by the holder: taken again
     holder.close()
     waiter.close()
+
+
+def test_the_lock_reads_as_free_unless_another_handle_holds_it(tmp_path: Path) -> None:
+    db = tmp_path / "a.db"
+    mine, theirs = WriterFileLock(db), WriterFileLock(db)
+    assert mine.free_now()
+    with theirs:
+        assert not mine.free_now()
+        assert theirs.free_now()  # the holder itself would not wait
+    assert mine.free_now()
+    with mine:  # the probe released what it took: the lock can still be taken
+        assert mine.held
+    mine.close()
+    theirs.close()

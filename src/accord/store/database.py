@@ -126,12 +126,16 @@ class Database:
         return pool.checkedin() if isinstance(pool, QueuePool) else 0
 
     def writer_idle(self) -> bool:
-        """Whether a :meth:`write` would take this process's writer lock without waiting now
-        (true as well in the thread that holds it: the lock is re-entrant)."""
+        """Whether a :meth:`write` would start without waiting now: no other thread of this
+        process holds the writer lock (true as well in the thread that holds it: the lock is
+        re-entrant) and, on a SQLite file, no other process holds the writers' file lock."""
         if not self._writers.acquire(blocking=False):
             return False
-        self._writers.release()
-        return True
+        try:
+            lock = self._file_lock
+            return not isinstance(lock, WriterFileLock) or lock.free_now()
+        finally:
+            self._writers.release()
 
     @property
     def shareable(self) -> bool:

@@ -7,10 +7,11 @@ quarter of a queue listing's CPU time and made a settle's or a decision's p99 th
 times its mean (issue 13). So on SQLite the work runs in place on the event loop, in arrival
 order — but only when it cannot wait there on another thread of this process: a pooled
 connection must be idle (both), the read must be an indexed one (``indexed``: a scan would
-hold every other request on the loop), and no writer of this process may hold the writer
-lock (writes). Otherwise, and always on PostgreSQL (a network round trip), it runs on a
-worker thread. A write in place still waits, holding the loop, while *another process*
-writes (SQLite has one writer); the wait is that process's transaction.
+hold every other request on the loop), and no writer of this process nor of another process
+may hold the writer lock (writes; the writers' file lock is probed without blocking).
+Otherwise, and always on PostgreSQL (a network round trip), it runs on a worker thread. A
+write in place can still meet another process's write that began after the probe, and then
+waits, holding the loop, for that one transaction.
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ async def short_read(db: Database, read: Callable[[], T], *, indexed: bool) -> T
 
 async def short_write(db: Database, write: Callable[[], T]) -> T:
     """``write()``'s result (one short write transaction, or a group commit's batch): run in
-    place on SQLite when a connection is idle and no writer of this process holds the writer
-    lock, on a worker thread otherwise."""
+    place on SQLite when a connection is idle and no writer (of this process or another)
+    holds the writer lock, on a worker thread otherwise."""
     return await _run(write, in_place=_idle_sqlite(db) and db.writer_idle())
 
 
