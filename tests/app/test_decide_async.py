@@ -89,3 +89,42 @@ def test_a_call_without_exactly_one_decision_is_refused_and_nothing_is_written(
         )
     assert accord.verify().entries == entries  # nothing signed, nothing written
     assert accord.approvals.get(str(case.approval_item_id)).status is ApprovalStatus.PENDING
+
+
+def test_a_sealed_key_not_unlocked_yet_is_unsealed_off_the_loop_then_kept(
+    tmp_path: Path, frozen_clock: FrozenClock
+) -> None:
+    sealed = Accord.open(
+        write_config(tmp_path, {}),
+        db_url=f"sqlite:///{tmp_path / 'sealed.db'}",
+        keys_dir=tmp_path / "sealed-keys",
+        clock=frozen_clock,
+        environ={"ACCORD_KEY_PASSPHRASE": "s3cret"},
+    )
+    sealed.keyring.create("reviewer-human-alice", passphrase="s3cret")
+
+    async def ticks_while_getting() -> int:
+        ticks = 0
+        done = False
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while not done:
+                ticks += 1
+                await asyncio.sleep(0)
+
+        counting = asyncio.create_task(ticker())
+        await asyncio.sleep(0)
+        before = ticks
+        await sealed.key_signer_async("reviewer-human-alice")  # argon2 runs here
+        during = ticks - before
+        done = True
+        await counting
+        return during
+
+    try:
+        assert not sealed.keyring.is_unlocked("reviewer-human-alice", "s3cret")
+        assert asyncio.run(ticks_while_getting()) > 1  # the loop ran on meanwhile
+        assert sealed.keyring.is_unlocked("reviewer-human-alice", "s3cret")
+    finally:
+        sealed.close()

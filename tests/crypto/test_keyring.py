@@ -178,6 +178,20 @@ def test_a_sealed_key_opens_with_its_passphrase_only(keyring: Keyring, directory
     assert missing.value.code == "crypto.passphrase_required"
 
 
+def test_a_key_reads_as_unlocked_only_once_signed_with_and_while_its_file_is_unchanged(
+    keyring: Keyring, directory: Path
+) -> None:
+    keyring.create("reviewer", passphrase="s3cret")
+    assert not keyring.is_unlocked("reviewer", "s3cret")
+    keyring.signer("reviewer", "s3cret")
+    assert keyring.is_unlocked("reviewer", "s3cret")
+    assert not keyring.is_unlocked("reviewer", "other")  # another passphrase: read again
+    assert not keyring.is_unlocked("nobody")
+    path = directory / "reviewer.key.json"
+    os.utime(path, (1, 1))  # the file's stat changed: it is read and checked again
+    assert not keyring.is_unlocked("reviewer", "s3cret")
+
+
 def test_an_empty_passphrase_is_refused(keyring: Keyring) -> None:
     with pytest.raises(ValidationError) as caught:
         keyring.create("agent:alpha", passphrase="")

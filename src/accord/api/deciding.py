@@ -13,17 +13,25 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from accord.api.errors import status_for
-from accord.api.signing_keys import server_signer
+from accord.api.signing_keys import server_signer, server_signer_async
 from accord.app import Accord
 from accord.approvals import ApprovalItem
 from accord.crypto import Ed25519Signer
 from accord.disputes.objections import StoredStay
 from accord.errors import AccordError
 
+NO_REVIEWER_KEY = "approvals.no_reviewer_key"
+
 
 def reviewer_signer(accord: Accord, principal_id: str) -> Ed25519Signer:
     """``principal_id``'s reviewer key from the server's key folder."""
-    return server_signer(accord, "reviewer", principal_id, code="approvals.no_reviewer_key")
+    return server_signer(accord, "reviewer", principal_id, code=NO_REVIEWER_KEY)
+
+
+async def reviewer_signer_async(accord: Accord, principal_id: str) -> Ed25519Signer:
+    """As :func:`reviewer_signer`, from the event loop (a key not unlocked yet is read on a
+    worker thread)."""
+    return await server_signer_async(accord, "reviewer", principal_id, code=NO_REVIEWER_KEY)
 
 
 def decide_as_reviewer(
@@ -63,7 +71,7 @@ async def decide_as_reviewer_async(
     decisions of one loop turn share one transaction)."""
     return await accord.decide_async(
         item_id,
-        reviewer_signer(accord, principal_id),
+        await reviewer_signer_async(accord, principal_id),
         choice=choice,
         deny=deny,
         reason=reasoning,

@@ -25,12 +25,28 @@ def server_signer(
     try:
         return accord.key_signer(name)
     except KeyNotFound as exc:
-        raise AccordError(
-            f"{principal_id} has no {role} key in {accord.keyring.directory}: create and "
-            f"register one with `accord keys new --role {role} --principal {principal_id}`",
-            code=code,
-            field="principal",
-            rule=f"the server holds {principal_id}'s registered {role} key",
-            principal=principal_id,
-            key=name,
-        ) from exc
+        raise _no_key(accord, role, principal_id, name, code) from exc
+
+
+async def server_signer_async(
+    accord: Accord, role: str, principal_id: str, *, code: str = NO_SIGNING_KEY
+) -> Ed25519Signer:
+    """As :func:`server_signer`, from the event loop: a key not unlocked yet is read (a
+    sealed one unsealed) on a worker thread (``Accord.key_signer_async``)."""
+    name = role_key_name(role, principal_id)
+    try:
+        return await accord.key_signer_async(name)
+    except KeyNotFound as exc:
+        raise _no_key(accord, role, principal_id, name, code) from exc
+
+
+def _no_key(accord: Accord, role: str, principal_id: str, name: str, code: str) -> AccordError:
+    return AccordError(
+        f"{principal_id} has no {role} key in {accord.keyring.directory}: create and "
+        f"register one with `accord keys new --role {role} --principal {principal_id}`",
+        code=code,
+        field="principal",
+        rule=f"the server holds {principal_id}'s registered {role} key",
+        principal=principal_id,
+        key=name,
+    )

@@ -7,6 +7,7 @@ properties name the ones users, the CLI and the service need.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Unpack
@@ -315,6 +316,13 @@ class Accord:
         """The signer of ``key_name`` in this instance's key folder; a sealed key opens with
         the passphrase given when it was opened (``ACCORD_KEY_PASSPHRASE``)."""
         return self.keyring.signer(key_name, passphrase=self._parts.passphrase)
+
+    async def key_signer_async(self, key_name: str) -> Ed25519Signer:
+        """As :meth:`key_signer`, from an event loop: a key not unlocked yet is read (and a
+        sealed one unsealed, which runs argon2) on a worker thread, not on the loop."""
+        if self.keyring.is_unlocked(key_name, passphrase=self._parts.passphrase):
+            return self.key_signer(key_name)
+        return await asyncio.to_thread(self.key_signer, key_name)
 
     def reviewer(self, signer: Ed25519Signer) -> Reviewer:
         """The configured reviewer whose registered, unrevoked reviewer key ``signer`` is."""

@@ -147,6 +147,11 @@ class Keyring:
         """The Ed25519 signer of key ``name``."""
         return self._unlock(name, passphrase)[0]
 
+    def is_unlocked(self, name: str, passphrase: str | None = None) -> bool:
+        """Whether :meth:`signer` would answer from the keys it keeps unlocked, without
+        reading the file or unsealing it (an unseal runs argon2: a noticeable pause)."""
+        return self._kept(name, self._stamp(name, passphrase)) is not None
+
     def pq_signer(self, name: str, passphrase: str | None = None) -> MlDsa65Signer:
         """The ML-DSA-65 signer of key ``name``; ``KeyNotFound`` if it was made without one."""
         pq = self._unlock(name, passphrase)[1]
@@ -192,17 +197,28 @@ class Keyring:
         unlocked key is kept while the folder's and the file's ``stat`` (mode, owner, inode,
         size, modification time) and the passphrase stay the same: then the permission checks
         and the file would answer as they did. Any change reads and checks it all again."""
+        stamp = self._stamp(name, passphrase)
+        kept = self._kept(name, stamp)
+        if kept is not None:
+            return kept
         path = private_path(self._directory, name)
-        stamp = (_stat_stamp(self._directory), _stat_stamp(path), passphrase)
-        cached = self._unlocked.get(name)
-        if cached is not None and cached[0] == stamp and None not in stamp[:2]:
-            return cached[1]
         check_directory(self._directory, allow_unsafe=self._allow_unsafe)
         check_private_file(path, allow_unsafe=self._allow_unsafe)
         path, key_file = self._read_private(name)
         signers = _unlock_file(path, key_file, passphrase)
         self._unlocked[name] = (stamp, signers)
         return signers
+
+    def _stamp(self, name: str, passphrase: str | None) -> _Stamp:
+        path = private_path(self._directory, name)
+        return (_stat_stamp(self._directory), _stat_stamp(path), passphrase)
+
+    def _kept(self, name: str, stamp: _Stamp) -> tuple[Ed25519Signer, MlDsa65Signer | None] | None:
+        """The unlocked signers kept for ``name`` while ``stamp`` is what they were read at."""
+        cached = self._unlocked.get(name)
+        if cached is not None and cached[0] == stamp and None not in stamp[:2]:
+            return cached[1]
+        return None
 
     def _public_files(self, name: str) -> builtins.list[Path]:
         """The public files of key ``name``: ``<name>-<kid>.pub.json`` and the legacy name."""
