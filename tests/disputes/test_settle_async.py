@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
-from typing import cast
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 import pytest
 
@@ -22,9 +23,11 @@ from accord.disputes import (
 from accord.disputes.reliability_cache import FixedWeights
 from accord.errors import ValidationError
 from accord.ledger import Ledger
+from accord.resolution import VerifierRegistry
+from accord.resolution.source_verification import SourceFinding
 
+from ._builders import TASK, SourceOfTruth, request
 from ._builders import pos as p
-from ._builders import request
 
 DISPUTED = request(p("a", 100), p("b", 200))
 """No confidences: confidence, authority (no org) and a 1–1 vote all fail; it escalates."""
@@ -186,3 +189,34 @@ def test_weights_are_read_once_per_async_settle_and_without_blocking_the_loop(
     settle(settler, DISPUTED, justifier)
 
     assert weights.reads == 1
+
+
+def test_a_source_verifier_is_asked_on_a_worker_thread_not_on_the_event_loop(
+    ledger: Ledger, store: CaseStore, frozen_clock: FrozenClock
+) -> None:
+    asked_on: list[int] = []
+
+    class Recording(SourceOfTruth):
+        def lookup(self, subject: str, task_type: str, answers: Sequence[Any]) -> SourceFinding:
+            asked_on.append(threading.get_ident())
+            return super().lookup(subject, task_type, answers)
+
+    registry = VerifierRegistry()
+    registry.register(TASK, Recording(200))
+    settler = Settler(
+        ledger=ledger,
+        store=store,
+        clock=frozen_clock,
+        settings=DecideSettings(),
+        verifiers=registry,
+    )
+
+    async def main() -> tuple[Case, int]:
+        return await settler.settle_async(DISPUTED), threading.get_ident()
+
+    case, loop_thread = asyncio.run(main())
+
+    assert case.decision is not None
+    assert case.decision.rung == "source_verification"
+    assert asked_on
+    assert loop_thread not in asked_on

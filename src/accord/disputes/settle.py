@@ -525,9 +525,10 @@ class Settler:
                 )
         staged = StagedApprovals(self.clock.now)
         weights = await self._weights.weights_async()
-        if self.semantic is None:
+        if self.semantic is None and self.verifiers.for_task(request.task_type) is None:
             decided = self._decide(request, positions, started, weights)
-        else:  # a semantic comparator may ask its model synchronously: not on the event loop
+        else:  # a semantic comparator may ask its model, a verifier its source of truth,
+            # synchronously (a lookup is a database row, an API, a file): not on the loop
             decided = await asyncio.to_thread(self._decide, request, positions, started, weights)
         case = await self._beyond_tier_one(decided, staged)
         prepared = self._prepare(case, AnswerHashes(), staged)
