@@ -8,6 +8,7 @@ import pytest
 
 from accord.clock import FrozenClock
 from accord.disputes import Case, CaseStore, Settler
+from accord.disputes.case_store import VOTE_PAGE
 from accord.errors import NotFound, ValidationError
 
 from ._builders import pos as p
@@ -132,6 +133,27 @@ def test_votes_list_every_party_of_real_conflicts_only(
     )
     keys = {(case, agent): key for case, agent, key in votes}
     assert keys[(settled.case_id, "a")] != keys[(settled.case_id, "b")]
+
+
+def test_vote_pages_hold_the_same_votes_in_pages_each_its_own_read(
+    settler: Settler, store: CaseStore
+) -> None:
+    for batch in range(VOTE_PAGE // 150 + 1):  # over one page of three-agent conflicts
+        settler.settle_many(
+            [
+                request(p("a", i), p("b", i), p("c", 10_000 + i))
+                for i in range(batch * 50, batch * 50 + 50)
+            ]
+        )
+    settle_mix(settler, FrozenClock())
+
+    pages = list(store.vote_pages())
+
+    assert len(pages) == 2
+    assert len(pages[0]) == VOTE_PAGE
+    every = [vote for page in pages for vote in page]
+    assert len(set(every)) == len(every)  # no vote twice across the page boundary
+    assert sorted(every) == sorted(store.votes())
 
 
 def test_dissent_round_trips_for_a_case(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import threading
+from collections.abc import Callable, Iterator
 
 import pytest
 from pydantic import ValidationError
@@ -29,9 +29,19 @@ class History:
         """Cases settled since: their votes join the history."""
         self.past = [*self.past, *votes]
 
+    page_size = 1000
+    on_page: Callable[[], None] = staticmethod(lambda: None)
+
     def votes(self) -> list[tuple[str, str, str]]:
         self.reads += 1
         return list(self.past)
+
+    def vote_pages(self) -> Iterator[list[tuple[str, str, str]]]:
+        self.reads += 1
+        past = list(self.past)
+        for start in range(0, len(past), self.page_size):
+            self.on_page()
+            yield past[start : start + self.page_size]
 
 
 def majority_and_contrarian(cases: int) -> list[tuple[str, str, str]]:
@@ -231,22 +241,6 @@ async def settled(weights: ReliabilityCache) -> None:
     raise AssertionError("the background refit never finished")
 
 
-class HeldHistory(History):
-    """A history whose reads wait until ``release`` is set (a slow refit), once ``hold`` is."""
-
-    def __init__(self, votes: list[tuple[str, str, str]]) -> None:
-        super().__init__(votes)
-        self.hold = False
-        self.reading = threading.Event()
-        self.release = threading.Event()
-
-    def votes(self) -> list[tuple[str, str, str]]:
-        if self.hold:
-            self.reading.set()
-            assert self.release.wait(10), "the test never released the read"
-        return super().votes()
-
-
 def test_from_an_event_loop_the_first_fit_runs_once_for_concurrent_callers() -> None:
     history = History(majority_and_contrarian(6))
     weights = cache(history, refit_every=100)
@@ -261,26 +255,32 @@ def test_from_an_event_loop_the_first_fit_runs_once_for_concurrent_callers() -> 
     assert set(got[0]) == {"steady", "m1", "m2", "contrarian"}
 
 
-def test_from_an_event_loop_a_due_refit_runs_in_the_background_while_callers_get_the_last_fit() -> (
-    None
-):
-    history = HeldHistory([])
+def test_from_an_event_loop_a_refit_reads_a_page_a_turn_while_callers_get_the_last_fit() -> None:
+    history = History([])
     weights = cache(history, refit_every=2)
 
-    async def scenario() -> tuple[list[dict[str, float]], dict[str, float]]:
+    async def scenario() -> tuple[list[dict[str, float]], list[str], dict[str, float]]:
         seen = [dict(await weights.weights_async()), dict(await weights.weights_async())]
         history.record(majority_and_contrarian(6))
-        history.hold = True
-        seen.append(dict(await weights.weights_async()))  # due: starts the refit, not waits
-        await asyncio.to_thread(history.reading.wait, 10)
-        seen.append(dict(await weights.weights_async()))  # the refit is still reading
-        history.release.set()
+        history.page_size = 4  # 24 votes: six pages
+        order: list[str] = []
+        history.on_page = lambda: order.append("page")
+
+        async def other_request() -> None:
+            for _ in range(3):
+                order.append("request")
+                seen.append(dict(await weights.weights_async()))  # the first one starts it
+                await asyncio.sleep(0)
+
+        await other_request()
         await settled(weights)
-        return seen, dict(await weights.weights_async())
+        return seen, order, dict(await weights.weights_async())
 
-    seen, after = asyncio.run(scenario())
+    seen, order, after = asyncio.run(scenario())
 
-    assert seen == [{}, {}, {}, {}]  # nobody waited for the held read
+    assert seen == [{}, {}, {}, {}, {}]  # nobody waited for the refit
+    assert order.index("request", 1) < order.index("page", order.index("page") + 1)  # interleaved
+    assert order.count("page") == 6
     assert history.reads == 2  # one background refit, not one per caller while it ran
     assert set(after) == {"steady", "m1", "m2", "contrarian"}
 
@@ -291,11 +291,11 @@ def test_a_background_refit_that_fails_is_logged_and_tried_again_by_the_next_cal
     class Failing(History):
         fail = False
 
-        def votes(self) -> list[tuple[str, str, str]]:
+        def vote_pages(self) -> Iterator[list[tuple[str, str, str]]]:
             if self.fail:
                 self.fail = False
                 raise OSError("disk gone")
-            return super().votes()
+            return super().vote_pages()
 
     history = Failing(majority_and_contrarian(6))
     weights = cache(history, refit_every=1)
@@ -313,7 +313,16 @@ def test_a_background_refit_that_fails_is_logged_and_tried_again_by_the_next_cal
 
     assert "reliability.refit_failed" in caplog.text
     assert "disk gone" in caplog.text
-    assert history.reads == 2  # the first fit and the retry (the failed read raised first)
+    assert history.reads == 2  # the first fit and the retry (the failed one raised first)
+
+
+def test_a_first_fit_that_fails_raises_to_its_caller() -> None:
+    class Broken(History):
+        def vote_pages(self) -> Iterator[list[tuple[str, str, str]]]:
+            raise OSError("disk gone")
+
+    with pytest.raises(OSError, match="disk gone"):
+        asyncio.run(cache(Broken([])).weights_async())
 
 
 def test_fixed_weights_are_the_same_from_both_calls() -> None:

@@ -7,19 +7,20 @@ refitting once the history has grown by a fraction keeps the share constant, and
 then rest on at least ``1 / (1 + growth)`` of the history there is.
 
 From an event loop (:meth:`ReliabilityCache.weights_async`, which ``settle_async`` and so the
-HTTP service use) a fit runs on a worker thread, and a due refit in the background while
-settles go on with the weights they had: a refit's cost grows with the history (tens of
-milliseconds at a few thousand cases on a 2-core machine), and in place it would hold every
-request on the loop for that long (issue 13).
+HTTP service use) a fit runs as a task of that loop that reads the history a page per loop
+turn, and a due refit runs so in the background while settles go on with the weights they had:
+a refit's cost grows with the history (50-70 ms at 12,000 votes on a 2-core machine), and in
+one piece it would hold every request on the loop for that long. Not on a worker thread: a
+thread doing Python work holds the GIL for up to its switch interval each time the loop lets
+go of it (at every database call), which measured no better than the stall (issue 13).
 """
 
 from __future__ import annotations
 
 import asyncio
 import math
-import threading
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Protocol
 
 from accord.learning import estimate_case_reliability, reliability_weights
@@ -33,6 +34,10 @@ class VoteHistory(Protocol):
 
     def votes(self) -> Sequence[tuple[str, str, str]]:
         """Every past conflict's answers as (case id, agent, answer)."""
+        ...
+
+    def vote_pages(self) -> Iterator[Sequence[tuple[str, str, str]]]:
+        """The same votes, a page of them per short read."""
         ...
 
 
@@ -82,9 +87,7 @@ class ReliabilityCache:
         self._weights: dict[str, float] | None = None
         self._since_fit = 0
         self._due_after = refit_every
-        self._first_fit = threading.Lock()
-        self._refitting = False  # a background refit is running (set and read on the loop)
-        self._background: set[asyncio.Future[None]] = set()  # held until done
+        self._fitting: asyncio.Task[None] | None = None  # weights_async's, on its loop
 
     @property
     def due_after(self) -> int:
@@ -93,8 +96,8 @@ class ReliabilityCache:
 
     @property
     def refitting(self) -> bool:
-        """Whether a background refit (:meth:`weights_async`) is running (for monitoring)."""
-        return self._refitting
+        """Whether a fit of :meth:`weights_async` is running (for monitoring)."""
+        return self._fitting is not None and not self._fitting.done()
 
     def weights(self) -> Mapping[str, float]:
         """Current weights (fitting first if stale); agents without history are absent."""
@@ -105,37 +108,33 @@ class ReliabilityCache:
         return self._weights
 
     async def weights_async(self) -> Mapping[str, float]:
-        """As :meth:`weights`, from an event loop, which no fit ever blocks: the first fit
-        runs on a worker thread (concurrent first callers wait for the same one); once fitted,
-        a due refit runs on a worker thread in the background (one at a time) and callers get
-        the current weights meanwhile. A background refit that fails is logged
-        (``reliability.refit_failed``) and tried again by the next call."""
+        """As :meth:`weights`, from an event loop, which no fit holds for longer than one
+        page of the history (and the estimate over it): a fit is a task of the loop that reads
+        a page per turn. Callers wait for the first fit; once fitted, a due refit runs in the
+        background (one at a time) and callers get the current weights meanwhile. A background
+        refit that fails is logged (``reliability.refit_failed``) and tried again by the next
+        call; a first fit that fails raises."""
+        due = self._weights is None or self._since_fit >= self._due_after
+        if due and not self.refitting:
+            self._fitting = asyncio.get_running_loop().create_task(self._fit_in_turns())
         if self._weights is None:
-            await asyncio.to_thread(self._fit_unless_fitted)
-        elif self._since_fit >= self._due_after and not self._refitting:
-            self._refitting = True
-            loop = asyncio.get_running_loop()
-            refit = loop.run_in_executor(None, self._refit_logged)
-            self._background.add(refit)
-            refit.add_done_callback(self._refit_done)
+            assert self._fitting is not None
+            await asyncio.shield(self._fitting)
         self._since_fit += 1
         assert self._weights is not None
         return self._weights
 
-    def _fit_unless_fitted(self) -> None:
-        with self._first_fit:
-            if self._weights is None:
-                self.refit()
-
-    def _refit_logged(self) -> None:
+    async def _fit_in_turns(self) -> None:
         try:
-            self.refit()
-        except Exception as exc:  # e.g. the store failed: logged, and the next call tries again
+            votes: list[tuple[str, str, str]] = []
+            for page in self.store.vote_pages():
+                votes.extend(page)
+                await asyncio.sleep(0)  # the requests waiting on the loop go first
+            self._fit(votes)
+        except Exception as exc:
+            if self._weights is None:  # the first fit: its callers see the failure
+                raise
             log.error("reliability.refit_failed", error=str(exc))
-
-    def _refit_done(self, refit: asyncio.Future[None]) -> None:
-        self._background.discard(refit)
-        self._refitting = False
 
     def refit(self) -> dict[str, float]:
         """Fit now, on cases with three or more agents only: when two agents disagree,
@@ -144,7 +143,10 @@ class ReliabilityCache:
         ``min_answers`` such answers get no weight: the vote rung then counts them like agents
         without history (1), not at the 0 a coin-flip reliability of 0.5 would give them.
         """
-        votes = informative_votes(self.store.votes())
+        return self._fit(self.store.votes())
+
+    def _fit(self, every_vote: Sequence[tuple[str, str, str]]) -> dict[str, float]:
+        votes = informative_votes(every_vote)
         answered = Counter(agent for _, agent, _ in votes)
         reliability = estimate_case_reliability(votes, min_answers=self.min_answers)
         known = {a: p for a, p in reliability.items() if answered[a] >= self.min_answers}

@@ -54,6 +54,14 @@ class DriverQuery:
             names = [d[0] for d in cursor.description or ()]
             return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
+    def tuples(self, conn: Connection, params: Mapping[str, Any]) -> list[tuple[Any, ...]]:
+        """Every row as the driver's tuple, in the selected columns' order (long reads:
+        no dict per row)."""
+        with driver_cursor(conn) as cursor:
+            sql, values = self._bound(conn, params)
+            cursor.execute(sql, values)
+            return [tuple(row) for row in cursor.fetchall()]
+
     def first(self, conn: Connection, params: Mapping[str, Any]) -> dict[str, Any] | None:
         """The first row, or None."""
         with driver_cursor(conn) as cursor:
