@@ -25,7 +25,9 @@ from accord.precedents.query import DEFAULT_LIMIT, MAX_LIMIT
 )
 def search_precedents(
     state: State,
-    dispute_type: DisputeType,
+    dispute_type: Annotated[
+        DisputeType, Parameter(description="the dispute type the bundles apply to")
+    ],
     condition: Annotated[
         list[Annotated[str, Parameter(max_length=256)]] | None, Parameter(max_items=50)
     ] = None,
