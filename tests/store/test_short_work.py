@@ -5,6 +5,8 @@ process, nor another process, holds the writer lock; otherwise on a worker threa
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import anyio
@@ -95,13 +97,9 @@ def test_a_write_on_sqlite_with_an_idle_connection_and_no_writer_runs_on_the_eve
     db.dispose()
 
 
-def test_a_write_while_another_thread_of_the_process_writes_runs_on_a_worker_thread(
-    tmp_path: Path,
-) -> None:
-    db = _warmed(tmp_path)
-    first, second = db.engine.connect(), db.engine.connect()
-    first.close()  # two pooled connections: the writer's and an idle one
-    second.close()
+@contextmanager
+def _writing_on_a_thread(db: Database) -> Iterator[None]:
+    """A write transaction of ``db`` held open by another thread for the block."""
     writing, finish = threading.Event(), threading.Event()
 
     def writer() -> None:
@@ -113,13 +111,24 @@ def test_a_write_while_another_thread_of_the_process_writes_runs_on_a_worker_thr
     thread.start()
     assert writing.wait(10)
     try:
+        yield
+    finally:
+        finish.set()
+        thread.join()
+
+
+def test_a_write_while_another_thread_of_the_process_writes_runs_on_a_worker_thread(
+    tmp_path: Path,
+) -> None:
+    db = _warmed(tmp_path)
+    first, second = db.engine.connect(), db.engine.connect()
+    first.close()  # two pooled connections: the writer's and an idle one
+    second.close()
+    with _writing_on_a_thread(db):
         assert not db.writer_idle()
         assert db.idle_connections() >= 1
         # the work itself does not write, so it does not wait for the writer
         assert _where_it_wrote(db) == "worker"
-    finally:
-        finish.set()
-        thread.join()
     assert db.writer_idle()
     db.dispose()
 
@@ -129,22 +138,9 @@ def test_a_write_while_another_process_writes_the_same_file_runs_on_a_worker_thr
 ) -> None:
     db = _warmed(tmp_path)
     other = open_database(f"sqlite:///{tmp_path / 'reads.db'}")  # its own writers' lock handle
-    writing, finish = threading.Event(), threading.Event()
-
-    def writer() -> None:
-        with other.write():
-            writing.set()
-            finish.wait(10)
-
-    thread = threading.Thread(target=writer)
-    thread.start()
-    assert writing.wait(10)
-    try:
+    with _writing_on_a_thread(other):
         assert not db.writer_idle()
         assert _where_it_wrote(db) == "worker"
-    finally:
-        finish.set()
-        thread.join()
     assert db.writer_idle()
     assert _where_it_wrote(db) == "loop"
     other.dispose()
