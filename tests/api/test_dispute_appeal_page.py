@@ -6,45 +6,24 @@ signed-out session are refused, writing nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from accord.api import ApiKeyStore, create_app
+from accord.api import ApiKeyStore
 from accord.app import Accord
-from accord.cli.key_commands import register_new_key
-from accord.clock import FrozenClock
 from accord.crypto.keyring import role_key_name
 from accord.disputes.dcp.signing import verify_resolution
 from accord.disputes.protocol import StoredDispute
-from tests.api._reviewers import register_reviewers
-from tests.api.test_dispute_tiers_routes import AUDIT, BILLING, PRINCIPAL, _config
+from tests.api._dispute_clients import accord_fixture
+from tests.api._disputes import AUDIT, BILLING
+from tests.api.test_dispute_tiers_routes import PRINCIPAL, _config
 from tests.api.test_reviewer_page import _csrf, _sign_in
 from tests.disputes._rules import filing
 
 OUTCOME = "Billing keeps tonight's slot;\r\naudit gets the GPU from 02:00 UTC."
 
 
-@pytest.fixture
-def accord(database_url: str, tmp_path: Path, frozen_clock: FrozenClock) -> Iterator[Accord]:
-    config_dir = tmp_path / "config"
-    config_dir.mkdir()
-    opened = Accord.open(
-        _config(config_dir), db_url=database_url, keys_dir=tmp_path / "keys", clock=frozen_clock
-    )
-    register_reviewers(opened)
-    register_new_key(opened, None, "reviewer", PRINCIPAL, None)
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
-def client(accord: Accord) -> Iterator[TestClient[Litestar]]:
-    with TestClient(create_app(accord, sweep_every=None, max_body_bytes=64_000)) as test_client:
-        yield test_client
+accord = accord_fixture(_config, demo_reviewers=True, reviewers=(PRINCIPAL,))
 
 
 def _reviewer(accord: Accord, principal_id: str) -> str:

@@ -6,21 +6,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from accord.api import ApiKeyStore, create_app
+from accord.api import ApiKeyStore
 from accord.app import Accord
-from accord.cli.key_commands import register_new_key
-from accord.clock import FrozenClock
 from accord.disputes.negotiation import commitment
+from tests.api._dispute_clients import accord_fixture, keys_fixture
 from tests.api._disputes import AUDIT, BILLING, open_gpu_dispute, post_dispute
-from tests.api._reviewers import register_reviewers, reviewer_config
+from tests.api._reviewers import reviewer_config
 from tests.api.conftest import bearer
 
 POOL = ("arb:1", "arb:2", "arb:3")
@@ -47,43 +44,16 @@ def _config(directory: Path) -> Path:
     return path
 
 
-@pytest.fixture
-def accord(database_url: str, tmp_path: Path, frozen_clock: FrozenClock) -> Iterator[Accord]:
-    config_dir = tmp_path / "config"
-    config_dir.mkdir()
-    opened = Accord.open(
-        _config(config_dir), db_url=database_url, keys_dir=tmp_path / "keys", clock=frozen_clock
-    )
-    register_reviewers(opened)
-    for agent in (BILLING, AUDIT):
-        register_new_key(opened, None, "agent", agent, None)
-    for agent in POOL:
-        register_new_key(opened, None, "arbitrator", agent, None)
-    register_new_key(opened, None, "reviewer", PRINCIPAL, None)
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
-def client(accord: Accord) -> Iterator[TestClient[Litestar]]:
-    with TestClient(create_app(accord, sweep_every=None, max_body_bytes=64_000)) as test_client:
-        yield test_client
-
-
-@pytest.fixture
-def keys(accord: Accord) -> dict[str, str]:
-    """An API key per acting agent, plus ``admin``, ``auditor``, a reviewer for the parties'
-    principal and a stranger agent (it has a signing key too, so only the rule refuses it)."""
-    store = ApiKeyStore(accord.db, accord.clock)
-    made = {a: store.create("agent", agent_id=a)[1] for a in (BILLING, AUDIT, *POOL)}
-    register_new_key(accord, None, "agent", "agent:stranger", None)
-    made["stranger"] = store.create("agent", agent_id="agent:stranger")[1]
-    made["admin"] = store.create("admin")[1]
-    made["auditor"] = store.create("auditor")[1]
-    made["appeal"] = store.create("reviewer", principal_id=PRINCIPAL)[1]
-    return made
-
-
+accord = accord_fixture(
+    _config, demo_reviewers=True, agents=(BILLING, AUDIT), arbitrators=POOL, reviewers=(PRINCIPAL,)
+)
+# An API key per acting agent, plus ``admin``, ``auditor``, a reviewer for the parties'
+# principal and a stranger agent (it has a signing key too, so only the rule refuses it).
+keys = keys_fixture(
+    (BILLING, AUDIT, *POOL),
+    strangers={"stranger": "agent:stranger"},
+    reviewers={"appeal": PRINCIPAL},
+)
 
 
 def _status(client: TestClient[Litestar], keys: dict[str, str], dispute_id: str) -> Any:

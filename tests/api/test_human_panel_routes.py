@@ -5,22 +5,18 @@ the last vote takes the tally, and members sign the decided record as reviewers.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from accord.api import ApiKeyStore, create_app
 from accord.app import Accord
-from accord.cli.key_commands import register_new_key
-from accord.clock import FrozenClock
+from tests.api._dispute_clients import accord_fixture, keys_fixture
 from tests.api._disputes import AUDIT, BILLING
 from tests.api._disputes import open_gpu_dispute as _open
 from tests.api._disputes import post_dispute as _post
-from tests.api._reviewers import register_reviewers, reviewer_config
+from tests.api._reviewers import reviewer_config
 from tests.api.conftest import bearer
 from tests.api.test_dispute_tiers_routes import _flip, _status
 from tests.api.test_reviewer_page import _csrf, _sign_in
@@ -32,11 +28,8 @@ def _principal(member: str) -> str:
     return f"human:{member.removeprefix('arb:')}"
 
 
-@pytest.fixture
-def accord(database_url: str, tmp_path: Path, frozen_clock: FrozenClock) -> Iterator[Accord]:
-    config_dir = tmp_path / "config"
-    config_dir.mkdir()
-    path = reviewer_config(config_dir)
+def _config(directory: Path) -> Path:
+    path = reviewer_config(directory)
     config = json.loads(path.read_text(encoding="utf-8"))
     for member in POOL:
         config["approvals"]["principals"][_principal(member)] = ["arbitrator"]
@@ -54,30 +47,16 @@ def accord(database_url: str, tmp_path: Path, frozen_clock: FrozenClock) -> Iter
         ],
     }
     path.write_text(json.dumps(config, indent=2), encoding="utf-8")
-    opened = Accord.open(path, db_url=database_url, keys_dir=tmp_path / "keys", clock=frozen_clock)
-    register_reviewers(opened)
-    for agent in (BILLING, AUDIT):
-        register_new_key(opened, None, "agent", agent, None)
-    for member in POOL:
-        register_new_key(opened, None, "reviewer", _principal(member), None)
-    yield opened
-    opened.close()
+    return path
 
 
-@pytest.fixture
-def client(accord: Accord) -> Iterator[TestClient[Litestar]]:
-    with TestClient(create_app(accord, sweep_every=None, max_body_bytes=64_000)) as test_client:
-        yield test_client
-
-
-@pytest.fixture
-def keys(accord: Accord) -> dict[str, str]:
-    store = ApiKeyStore(accord.db, accord.clock)
-    made = {a: store.create("agent", agent_id=a)[1] for a in (BILLING, AUDIT)}
-    made.update({m: store.create("reviewer", principal_id=_principal(m))[1] for m in POOL})
-    made["admin"] = store.create("admin")[1]
-    made["auditor"] = store.create("auditor")[1]
-    return made
+accord = accord_fixture(
+    _config,
+    demo_reviewers=True,
+    agents=(BILLING, AUDIT),
+    reviewers=tuple(_principal(m) for m in POOL),
+)
+keys = keys_fixture((BILLING, AUDIT), reviewers={m: _principal(m) for m in POOL})
 
 
 def _decide(client: TestClient[Litestar], token: str, item_id: str, choice: str) -> Any:

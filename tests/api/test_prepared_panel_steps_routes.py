@@ -6,16 +6,13 @@ verifies afterwards."""
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from accord.api import ApiKeyStore, create_app
 from accord.app import Accord
 from accord.clock import FrozenClock
 from accord.disputes.dcp.resolution_record import ResolutionRecord
@@ -23,6 +20,7 @@ from accord.disputes.negotiation import commitment
 from accord.disputes.panels import PanelVote
 from accord.disputes.panels.votes import verify_vote
 from accord.disputes.tiers.prepared import PreparedStep, sign_payloads
+from tests.api._dispute_clients import accord_fixture, keys_fixture
 from tests.api._disputes import AUDIT, BILLING, open_gpu_dispute, post_dispute
 from tests.api.conftest import bearer
 from tests.api.test_dispute_tiers_routes import POOL, _config, _status
@@ -50,34 +48,11 @@ def _vote(member: str, choice: str = "approve") -> dict[str, Any]:
     return {"step": "vote", "vote": choice, "reasoning": f"{member}: the booking came first"}
 
 
-@pytest.fixture
-def accord(database_url: str, tmp_path: Path, frozen_clock: FrozenClock) -> Iterator[Accord]:
-    config_dir = tmp_path / "config"
-    config_dir.mkdir()
-    opened = Accord.open(
-        _config(config_dir), db_url=database_url, keys_dir=tmp_path / "keys", clock=frozen_clock
-    )
-    for agent in (BILLING, AUDIT):  # only the public halves reach the server
-        opened.ledger.register_key(_own_key(agent).public_key, "agent", agent)
-    for member in (*POOL, OUTSIDER):
-        opened.ledger.register_key(_own_key(member).public_key, "arbitrator", member)
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
-def client(accord: Accord) -> Iterator[TestClient[Litestar]]:
-    with TestClient(create_app(accord, sweep_every=None, max_body_bytes=64_000)) as test_client:
-        yield test_client
-
-
-@pytest.fixture
-def keys(accord: Accord) -> dict[str, str]:
-    store = ApiKeyStore(accord.db, accord.clock)
-    made = {a: store.create("agent", agent_id=a)[1] for a in (BILLING, AUDIT, *POOL, OUTSIDER)}
-    made["admin"] = store.create("admin")[1]
-    made["auditor"] = store.create("auditor")[1]
-    return made
+# only the public halves of the parties' and the members' own keys reach the server
+accord = accord_fixture(
+    _config, agents=(BILLING, AUDIT), arbitrators=(*POOL, OUTSIDER), own_key=_own_key
+)
+keys = keys_fixture((BILLING, AUDIT, *POOL, OUTSIDER))
 
 
 def _escalated_with_seed(

@@ -6,23 +6,19 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
-import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from accord.api import ApiKeyStore, create_app
 from accord.app import Accord
 from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer
 from accord.disputes.negotiation import commitment
 from accord.disputes.tiers.prepared import PreparedStep, sign_payloads
+from tests.api._dispute_clients import accord_fixture, keys_fixture
 from tests.api._disputes import AUDIT, BILLING, open_gpu_dispute, post_dispute
-from tests.api._reviewers import reviewer_config
 from tests.api.conftest import bearer
 
 STRANGER = "agent:stranger"
@@ -34,36 +30,8 @@ def _own_key(agent: str) -> Ed25519Signer:
     return Ed25519Signer.from_seed(hashlib.sha256(f"remote {agent}".encode()).digest())
 
 
-@pytest.fixture
-def accord(database_url: str, tmp_path: Path, frozen_clock: FrozenClock) -> Iterator[Accord]:
-    config_dir = tmp_path / "config"
-    config_dir.mkdir()
-    opened = Accord.open(
-        reviewer_config(config_dir),
-        db_url=database_url,
-        keys_dir=tmp_path / "keys",
-        clock=frozen_clock,
-    )
-    for agent in (BILLING, AUDIT, STRANGER):  # only the public halves reach the server
-        opened.ledger.register_key(_own_key(agent).public_key, "agent", agent)
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
-def client(accord: Accord) -> Iterator[TestClient[Litestar]]:
-    with TestClient(create_app(accord, sweep_every=None, max_body_bytes=64_000)) as test_client:
-        yield test_client
-
-
-@pytest.fixture
-def keys(accord: Accord) -> dict[str, str]:
-    store = ApiKeyStore(accord.db, accord.clock)
-    made = {a: store.create("agent", agent_id=a)[1] for a in (BILLING, AUDIT, STRANGER)}
-    made["auditor"] = store.create("auditor")[1]
-    return made
-
-
+accord = accord_fixture(agents=(BILLING, AUDIT, STRANGER), own_key=_own_key)
+keys = keys_fixture((BILLING, AUDIT, STRANGER), roles=("auditor",))
 
 
 def _prepare(
