@@ -3,7 +3,7 @@
 it prepares and the `accord serve` it starts are that code's. Same load as the service
 benchmark's separate-client phase (``load_child.py``). Prints one JSON object.
 
-Usage: python service_baseline_child.py SECONDS ITEMS
+Usage: python service_baseline_child.py SECONDS ITEMS [WORKERS]
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ CLIENTS = 50
 
 def main() -> None:
     seconds, n = sys.argv[1], int(sys.argv[2])
+    workers = int(sys.argv[3]) if len(sys.argv) > 3 else 1
     with tempfile.TemporaryDirectory() as tmp:
         instance = prepare(Path(tmp), f"sqlite:///{Path(tmp) / 'baseline.db'}")
         accord = instance.open()
@@ -33,7 +34,8 @@ def main() -> None:
             accord.close()
         items_file = Path(tmp) / "items.json"
         items_file.write_text(json.dumps(items), encoding="utf-8")
-        with serving(instance) as (base, pid):
+        options = ("--workers", str(workers)) if workers > 1 else ()
+        with serving(instance, *options) as (base, pid):
             before = cpu_seconds(pid)
             child = subprocess.run(
                 [sys.executable, str(Path(__file__).with_name("load_child.py")), base, seconds,

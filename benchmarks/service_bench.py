@@ -238,7 +238,7 @@ def _baseline(revision: str, seconds: float, n: int) -> dict[str, object]:
         env = {**os.environ, "PYTHONPATH": f"{root / 'hide'}:{root / 'src'}"}
         child = subprocess.run(
             [sys.executable, str(Path(__file__).with_name("service_baseline_child.py")),
-             str(seconds), str(n)],
+             str(seconds), str(n), str(_WORKERS)],
             capture_output=True, text=True, check=True, env=env,
         )
     answer = json.loads(child.stdout)

@@ -306,3 +306,62 @@ def test_an_async_caller_waits_off_the_loop_while_a_thread_leads_a_write() -> No
         assert asyncio.run(main()) == 20
         assert first.result(10) == 10
     assert ran_in_place == []
+
+
+class WaitingRun:
+    """A ``run`` that waits (as ``short_write`` waits for the writer lock) before it writes in
+    place, counting its calls; it waits ``turns`` loop turns, or until ``release`` is set."""
+
+    def __init__(self, turns: int = 5) -> None:
+        self.calls = 0
+        self.turns = turns
+        self.release: asyncio.Event | None = None
+
+    async def __call__(self, write: Callable[[], None]) -> None:
+        self.calls += 1
+        if self.release is not None:
+            await self.release.wait()
+        for _ in range(self.turns):
+            await asyncio.sleep(0)
+        write()
+
+
+def test_callers_that_queue_while_a_loop_leader_waits_to_write_join_its_batch() -> None:
+    recorder = Recorder()
+    commits = GroupCommit(recorder)
+    run = WaitingRun(turns=10)
+
+    async def main() -> list[int]:
+        first = asyncio.ensure_future(commits.submit_async(0, run))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # the first caller now leads and waits to write
+        later = [commits.submit_async(i, run) for i in range(1, 6)]
+        return await asyncio.gather(first, *later)
+
+    assert asyncio.run(main()) == [i * 10 for i in range(6)]
+    assert recorder.batches == [list(range(6))]
+    assert run.calls == 1  # only the leader waited for the writer; the others waited for it
+
+
+def test_a_loop_leader_cancelled_while_it_waits_hands_the_lead_to_a_waiting_caller() -> None:
+    recorder = Recorder()
+    commits = GroupCommit(recorder)
+    run = WaitingRun(turns=0)
+
+    async def main() -> int:
+        run.release = asyncio.Event()
+        leader = asyncio.ensure_future(commits.submit_async(1, run))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # the leader waits for the writer
+        follower = asyncio.ensure_future(commits.submit_async(2, run))
+        await asyncio.sleep(0)
+        await asyncio.sleep(0)  # the follower waits for the leader
+        leader.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await leader
+        run.release.set()
+        return await follower
+
+    assert asyncio.run(main()) == 20
+    assert recorder.batches == [[2]]  # the cancelled leader's item was never written
+    assert commits.queued == 0

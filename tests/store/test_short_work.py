@@ -1,10 +1,12 @@
 """Short database work from an event loop runs in place only on SQLite, when a pooled
-connection is idle and (a read) it is an indexed one or (a write) no other thread of the
-process, nor another process, holds the writer lock; otherwise on a worker thread."""
+connection is idle and (a read) it is an indexed one; a write takes the writer lock on the loop
+first, waiting there while another thread or process holds it, and goes to a worker thread
+only when it is held past ``loop_wait``."""
 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -67,7 +69,7 @@ def test_on_postgresql_reads_and_writes_run_on_a_worker_thread(
         with db.read() as conn:
             conn.execute(text("SELECT 1"))
         assert db.idle_connections() >= 1
-        assert db.writer_idle()
+        assert _writer_free(db)
         assert _where_it_ran(db, indexed=True) == "worker"
         assert _where_it_wrote(db) == "worker"
         db.dispose()
@@ -79,33 +81,43 @@ def test_an_in_memory_database_reads_on_a_worker_thread() -> None:
     db.dispose()
 
 
-def _where_it_wrote(db: Database) -> str:
+def _where_it_wrote(db: Database, *, loop_wait: float = 10.0) -> str:
     async def main() -> str:
         loop_thread = threading.get_ident()
-        ran_on = await short_write(db, threading.get_ident)
+        ran_on = await short_write(db, threading.get_ident, loop_wait=loop_wait)
         return "loop" if ran_on == loop_thread else "worker"
 
     return anyio.run(main)
+
+
+def _writer_free(db: Database) -> bool:
+    """Whether this thread takes the writer lock without waiting now (and lets it go)."""
+    held = db.writer_taken_now()
+    if held is None:
+        return False
+    with held:
+        return True
 
 
 def test_a_write_on_sqlite_with_an_idle_connection_and_no_writer_runs_on_the_event_loop(
     tmp_path: Path,
 ) -> None:
     db = _warmed(tmp_path)
-    assert db.writer_idle()
+    assert _writer_free(db)
     assert _where_it_wrote(db) == "loop"
     db.dispose()
 
 
 @contextmanager
-def _writing_on_a_thread(db: Database) -> Iterator[None]:
-    """A write transaction of ``db`` held open by another thread for the block."""
+def _writing_on_a_thread(db: Database, *, for_seconds: float = 10.0) -> Iterator[None]:
+    """A write transaction of ``db`` held open by another thread for the block, or only for
+    ``for_seconds`` when that ends first."""
     writing, finish = threading.Event(), threading.Event()
 
     def writer() -> None:
         with db.write():
             writing.set()
-            finish.wait(10)
+            finish.wait(for_seconds)
 
     thread = threading.Thread(target=writer)
     thread.start()
@@ -117,40 +129,60 @@ def _writing_on_a_thread(db: Database) -> Iterator[None]:
         thread.join()
 
 
-def test_a_write_while_another_thread_of_the_process_writes_runs_on_a_worker_thread(
-    tmp_path: Path,
-) -> None:
-    db = _warmed(tmp_path)
+def _two_pooled_connections(db: Database) -> None:
     first, second = db.engine.connect(), db.engine.connect()
     first.close()  # two pooled connections: the writer's and an idle one
     second.close()
-    with _writing_on_a_thread(db):
-        assert not db.writer_idle()
-        assert db.idle_connections() >= 1
-        # the work itself does not write, so it does not wait for the writer
-        assert _where_it_wrote(db) == "worker"
-    assert db.writer_idle()
+
+
+def test_a_write_while_another_thread_of_the_process_writes_waits_for_it_on_the_loop(
+    tmp_path: Path,
+) -> None:
+    db = _warmed(tmp_path)
+    _two_pooled_connections(db)
+    with _writing_on_a_thread(db, for_seconds=0.2):
+        assert not _writer_free(db)
+        began = time.monotonic()
+        assert _where_it_wrote(db) == "loop"
+        assert time.monotonic() - began >= 0.1  # it waited for the thread's transaction
+    assert _writer_free(db)
     db.dispose()
 
 
-def test_a_write_while_another_process_writes_the_same_file_runs_on_a_worker_thread(
+def test_a_write_whose_writer_lock_stays_held_past_loop_wait_goes_to_a_worker_thread(
+    tmp_path: Path,
+) -> None:
+    db = _warmed(tmp_path)
+    _two_pooled_connections(db)
+    with _writing_on_a_thread(db):
+        # the work itself does not write, so on the worker it does not wait for the writer
+        assert _where_it_wrote(db, loop_wait=0.05) == "worker"
+    db.dispose()
+
+
+def test_a_write_while_another_process_writes_the_same_file_waits_on_the_loop(
     tmp_path: Path,
 ) -> None:
     db = _warmed(tmp_path)
     other = open_database(f"sqlite:///{tmp_path / 'reads.db'}")  # its own writers' lock handle
+    with _writing_on_a_thread(other, for_seconds=0.2):
+        assert not _writer_free(db)
+        assert _where_it_wrote(db) == "loop"
     with _writing_on_a_thread(other):
-        assert not db.writer_idle()
-        assert _where_it_wrote(db) == "worker"
-    assert db.writer_idle()
-    assert _where_it_wrote(db) == "loop"
+        assert _where_it_wrote(db, loop_wait=0.05) == "worker"
+    assert _writer_free(db)
     other.dispose()
     db.dispose()
 
 
-def test_the_writer_lock_reads_as_idle_to_the_thread_that_holds_it(tmp_path: Path) -> None:
+def test_the_writer_lock_is_taken_again_by_the_thread_that_holds_it(tmp_path: Path) -> None:
     db = _warmed(tmp_path)
+    other = open_database(f"sqlite:///{tmp_path / 'reads.db'}")
     with db.write():
-        assert db.writer_idle()  # re-entrant: a nested write would not wait
+        assert _writer_free(db)  # re-entrant: a nested write would not wait
+        assert not _writer_free(other)  # and leaving the nested hold kept the outer one
+    assert _writer_free(other)
+    other.dispose()
     db.dispose()
 
 

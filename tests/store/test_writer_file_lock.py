@@ -16,9 +16,15 @@ from accord.store.writer_file_lock import WriterFileLock, writer_lock_path
 
 def _key(key_id: str) -> dict[str, object]:
     return {
-        "key_id": key_id, "token_hash": f"hash:{key_id}", "role": "auditor", "agent_id": None,
-        "principal_id": None, "label": "", "created_at": "2026-01-01T00:00:00Z",
-        "expires_at": None, "revoked_at": None,
+        "key_id": key_id,
+        "token_hash": f"hash:{key_id}",
+        "role": "auditor",
+        "agent_id": None,
+        "principal_id": None,
+        "label": "",
+        "created_at": "2026-01-01T00:00:00Z",
+        "expires_at": None,
+        "revoked_at": None,
     }
 
 
@@ -110,15 +116,21 @@ def test_a_writer_waits_only_so_long_for_a_lock_that_is_never_released(tmp_path:
     waiter.close()
 
 
-def test_the_lock_reads_as_free_unless_another_handle_holds_it(tmp_path: Path) -> None:
+def test_try_enter_takes_the_lock_only_while_no_other_handle_holds_it(tmp_path: Path) -> None:
     db = tmp_path / "a.db"
     mine, theirs = WriterFileLock(db), WriterFileLock(db)
-    assert mine.free_now()
     with theirs:
-        assert not mine.free_now()
-        assert theirs.free_now()  # the holder itself would not wait
-    assert mine.free_now()
-    with mine:  # the probe released what it took: the lock can still be taken
-        assert mine.held
+        assert not mine.try_enter()
+        assert not mine.held  # nothing held, nothing to leave
+        assert theirs.try_enter()  # the holder enters again without waiting
+        theirs.__exit__(None, None, None)
+        assert theirs.held
+    assert mine.try_enter()
+    assert mine.held
+    assert not theirs.try_enter()
+    mine.__exit__(None, None, None)
+    assert not mine.held
+    with theirs:  # released on leaving: the other handle takes it
+        assert theirs.held
     mine.close()
     theirs.close()

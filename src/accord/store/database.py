@@ -125,16 +125,25 @@ class Database:
         pool = self.engine.pool
         return pool.checkedin() if isinstance(pool, QueuePool) else 0
 
-    def writer_idle(self) -> bool:
-        """Whether a :meth:`write` would start without waiting now: no other thread of this
-        process holds the writer lock (true as well in the thread that holds it: the lock is
-        re-entrant) and, on a SQLite file, no other process holds the writers' file lock."""
+    def writer_taken_now(self) -> AbstractContextManager[None] | None:
+        """The writer lock, taken without waiting, as a block to leave when done (a
+        :meth:`write` inside it re-enters it); None, holding nothing, while another thread of
+        this process or, on a SQLite file, another process holds it."""
         if not self._writers.acquire(blocking=False):
-            return False
+            return None
+        lock = self._file_lock
+        if isinstance(lock, WriterFileLock) and not lock.try_enter():
+            self._writers.release()
+            return None
+        return self._writer_held(lock)
+
+    @contextmanager
+    def _writer_held(self, lock: AbstractContextManager[object]) -> Iterator[None]:
         try:
-            lock = self._file_lock
-            return not isinstance(lock, WriterFileLock) or lock.free_now()
+            yield
         finally:
+            if isinstance(lock, WriterFileLock):
+                lock.__exit__(None, None, None)
             self._writers.release()
 
     @property

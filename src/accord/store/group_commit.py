@@ -64,6 +64,9 @@ class GroupCommit(Generic[Item, Result]):
         self._queue_lock = threading.Lock()
         self._leader = threading.Lock()
         self._queue: list[_Ticket[Item, Result]] = []
+        # the caller on an event loop that is writing or waiting to write (one at a time, so
+        # that only one of them waits for the writer lock)
+        self._loop_leader: asyncio.Future[None] | None = None
 
     @property
     def queued(self) -> int:
@@ -82,21 +85,39 @@ class GroupCommit(Generic[Item, Result]):
         so that the callers the loop runs in that turn queue theirs and one transaction writes
         them all (on an event loop, callers take turns instead of overlapping as threads do).
         ``run`` runs the blocking write, e.g. ``store.short_work.short_write`` bound to the
-        database; a caller whose item an earlier batch carried does not call it, and while a
-        leader on another thread is writing the caller waits for it on a worker thread."""
+        database; a caller whose item an earlier batch carried does not call it, one caller
+        on the loop runs it at a time (the others wait for that one's batch, which carries
+        their items when they queued before it began), and while a leader on another thread
+        is writing the caller waits for it on a worker thread."""
         ticket = self._queued(item)
         try:
             await asyncio.sleep(0)
+            while not ticket.done:
+                leading = self._loop_leader
+                if leading is not None and _pending_here(leading):
+                    # another caller on the loop is about to write (it may be waiting for the
+                    # writer lock): its batch takes this item too, or this caller leads next
+                    await asyncio.wait((leading,))
+                    continue
+                drain = functools.partial(self._lead_until_done, ticket)
+                if self._leader.locked():  # a leader on another thread writes: wait off the loop
+                    await asyncio.to_thread(drain)
+                else:
+                    await self._lead_on_loop(drain, run)
         except asyncio.CancelledError:  # a caller gone before any leader took its item
             self._withdraw(ticket)
             raise
-        if not ticket.done:
-            drain = functools.partial(self._lead_until_done, ticket)
-            if self._leader.locked():  # a leader on another thread is writing: wait off the loop
-                await asyncio.to_thread(drain)
-            else:
-                await run(drain)
         return _outcome(ticket)
+
+    async def _lead_on_loop(self, drain: Callable[[], None], run: Runner) -> None:
+        leading: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._loop_leader = leading
+        try:
+            await run(drain)
+        finally:
+            if self._loop_leader is leading:
+                self._loop_leader = None
+            leading.set_result(None)
 
     def _queued(self, item: Item) -> _Ticket[Item, Result]:
         ticket: _Ticket[Item, Result] = _Ticket(item)
@@ -149,6 +170,11 @@ class GroupCommit(Generic[Item, Result]):
         for ticket, result in zip(batch, results, strict=True):
             ticket.result = result
             ticket.done = True
+
+
+def _pending_here(leading: asyncio.Future[None]) -> bool:
+    """Whether ``leading`` is a leader of this event loop still writing or about to."""
+    return not leading.done() and leading.get_loop() is asyncio.get_running_loop()
 
 
 def _fail(batch: list[_Ticket[Item, Result]], error: BaseException) -> None:

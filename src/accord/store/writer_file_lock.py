@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
 import time
 from pathlib import Path
 from types import TracebackType
@@ -54,45 +53,43 @@ class WriterFileLock:
         self._depth = 0
         self._held = False
         self._unavailable = False
-        self._probe_fd: int | None = None
-        self._probing = threading.Lock()
 
     @property
     def held(self) -> bool:
         """Whether this handle holds the file lock now."""
         return self._held
 
-    def free_now(self) -> bool:
-        """Whether a writer of this process would take the lock without waiting now: this
-        handle holds it, or no other process does (probed without blocking on a descriptor
-        of its own, released at once). True where there is no lock to take. Another process
-        may still take it before the writer does; the writer then waits as usual."""
-        if self._held or fcntl is None or self._unavailable:
-            return True
-        with self._probing:
-            if self._probe_fd is None:
+    def try_enter(self) -> bool:
+        """Enter without waiting: True when entered (the lock is now held, or there is none to
+        take), after which the caller leaves with ``__exit__``; False, holding nothing, when
+        another process holds the lock."""
+        if self._depth == 0 and fcntl is not None and not self._unavailable:
+            fd = self._opened()
+            if fd is not None:
                 try:
-                    self._probe_fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-                except OSError:  # the writer cannot make it either: it will not wait on it
-                    return True
-            try:
-                fcntl.flock(self._probe_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                return False
-            fcntl.flock(self._probe_fd, fcntl.LOCK_UN)
-            return True
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    return False
+                self._held = True
+        self._depth += 1
+        return True
 
     def __enter__(self) -> WriterFileLock:
         if self._depth == 0 and fcntl is not None and not self._unavailable:
-            if self._fd is None:
-                try:
-                    self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-                except OSError:  # e.g. a read-only folder: SQLite's lock alone, as before
-                    self._unavailable = True
-            if self._fd is not None:
-                self._held = self._take(self._fd)
+            fd = self._opened()
+            if fd is not None:
+                self._held = self._take(fd)
         self._depth += 1
         return self
+
+    def _opened(self) -> int | None:
+        """The lock file's descriptor, opened on first use; None where it cannot be."""
+        if self._fd is None and not self._unavailable:
+            try:
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+            except OSError:  # e.g. a read-only folder: SQLite's lock alone, as before
+                self._unavailable = True
+        return self._fd
 
     def _take(self, fd: int) -> bool:
         """Take the lock, polling (briefly at first) until ``wait_seconds`` have passed;
@@ -132,7 +129,3 @@ class WriterFileLock:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
-        with self._probing:
-            if self._probe_fd is not None:
-                os.close(self._probe_fd)
-                self._probe_fd = None
