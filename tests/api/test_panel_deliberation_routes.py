@@ -19,10 +19,10 @@ from accord.app import Accord
 from accord.cli.key_commands import register_new_key
 from accord.clock import FrozenClock
 from accord.llm import ModelRequest, ModelTimeout, ScriptedModel
+from tests.api._dispute_clients import make_keys, open_accord
 from tests.api._disputes import AUDIT, BILLING
 from tests.api._disputes import open_gpu_dispute as _open
 from tests.api._disputes import post_dispute as _post
-from tests.api._reviewers import register_reviewers
 from tests.api.test_dispute_tiers_routes import POOL, _config, _flip, _status
 
 QUESTION = {
@@ -43,26 +43,24 @@ def _for_billing(request: ModelRequest) -> dict[str, Any]:
 def _open_accord(
     database_url: str, tmp_path: Path, clock: FrozenClock, model: ScriptedModel | None
 ) -> Accord:
-    config_dir = tmp_path / "config"
-    config_dir.mkdir()
-    path = _config(config_dir)
-    if model is None:  # no model: section either (the demo configures a scripted one)
-        config = json.loads(path.read_text(encoding="utf-8"))
-        del config["model"]
-        path.write_text(json.dumps(config), encoding="utf-8")
-    opened = Accord.open(
-        path,
-        db_url=database_url,
-        keys_dir=tmp_path / "keys",
-        clock=clock,
+    def config(directory: Path) -> Path:
+        path = _config(directory)
+        if model is None:  # no model: section either (the demo configures a scripted one)
+            document = json.loads(path.read_text(encoding="utf-8"))
+            del document["model"]
+            path.write_text(json.dumps(document), encoding="utf-8")
+        return path
+
+    return open_accord(
+        config,
+        database_url,
+        tmp_path,
+        clock,
         model=model,
+        demo_reviewers=True,
+        agents=(BILLING, AUDIT, "agent:stranger"),
+        arbitrators=POOL,
     )
-    register_reviewers(opened)
-    for agent in (BILLING, AUDIT, "agent:stranger"):
-        register_new_key(opened, None, "agent", agent, None)
-    for agent in POOL:
-        register_new_key(opened, None, "arbitrator", agent, None)
-    return opened
 
 
 @pytest.fixture
@@ -81,19 +79,13 @@ def accord(
 
 
 def _keys(accord: Accord) -> dict[str, str]:
-    store = ApiKeyStore(accord.db, accord.clock)
-    made = {a: store.create("agent", agent_id=a)[1] for a in (BILLING, AUDIT, *POOL)}
-    made["stranger"] = store.create("agent", agent_id="agent:stranger")[1]
-    made["admin"] = store.create("admin")[1]
-    made["auditor"] = store.create("auditor")[1]
-    made["reviewer"] = store.create("reviewer", principal_id="human:treasurer")[1]
+    """An agent key per party and pool member, the stranger's, and admin, auditor and a
+    reviewer."""
+    made = make_keys(
+        accord, (BILLING, AUDIT, *POOL, "agent:stranger"), reviewers={"reviewer": "human:treasurer"}
+    )
+    made["stranger"] = made.pop("agent:stranger")
     return made
-
-
-@pytest.fixture
-def client(accord: Accord) -> Iterator[TestClient[Litestar]]:
-    with TestClient(create_app(accord, sweep_every=None, max_body_bytes=64_000)) as test_client:
-        yield test_client
 
 
 def _seated(client: TestClient[Litestar], keys: dict[str, str]) -> tuple[str, list[str]]:
