@@ -14,7 +14,7 @@ A write in place first takes the writer lock on the loop without blocking. While
 thread of this process or another process (another ``accord serve`` worker) holds it, the
 write waits for it *on the loop*, trying again every turn or so (0.2 ms growing to 1 ms), and
 the loop serves other requests meanwhile. Waiting on a worker thread instead was measured
-(two workers on one file, 50 clients) to cost a third of the rate: the waiting threads'
+(two workers on one file, 50 clients) to cost 17–38 % of the rate: the waiting threads'
 contention for the GIL with the event loop stretched every transaction the loop ran. Only
 after ``loop_wait`` seconds (a holder paused mid-transaction) does the write go to a worker
 thread, which waits there as a synchronous writer does and meets the same timeouts.
