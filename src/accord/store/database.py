@@ -131,19 +131,19 @@ class Database:
         this process or, on a SQLite file, another process holds it."""
         if not self._writers.acquire(blocking=False):
             return None
-        lock = self._file_lock
-        if isinstance(lock, WriterFileLock) and not lock.try_enter():
+        file_lock = self._file_lock if isinstance(self._file_lock, WriterFileLock) else None
+        if file_lock is not None and not file_lock.try_enter():
             self._writers.release()
             return None
-        return self._writer_held(lock)
+        return self._writer_held(file_lock)
 
     @contextmanager
-    def _writer_held(self, lock: AbstractContextManager[object]) -> Iterator[None]:
+    def _writer_held(self, file_lock: WriterFileLock | None) -> Iterator[None]:
         try:
             yield
         finally:
-            if isinstance(lock, WriterFileLock):
-                lock.__exit__(None, None, None)
+            if file_lock is not None:
+                file_lock.__exit__(None, None, None)
             self._writers.release()
 
     @property

@@ -63,28 +63,27 @@ class WriterFileLock:
         """Enter without waiting: True when entered (the lock is now held, or there is none to
         take), after which the caller leaves with ``__exit__``; False, holding nothing, when
         another process holds the lock."""
-        if self._depth == 0 and fcntl is not None and not self._unavailable:
-            fd = self._opened()
-            if fd is not None:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                except BlockingIOError:
-                    return False
-                self._held = True
+        fd = self._to_take()
+        if fd is not None:
+            if not _locked_now(fd):
+                return False
+            self._held = True
         self._depth += 1
         return True
 
     def __enter__(self) -> WriterFileLock:
-        if self._depth == 0 and fcntl is not None and not self._unavailable:
-            fd = self._opened()
-            if fd is not None:
-                self._held = self._take(fd)
+        fd = self._to_take()
+        if fd is not None:
+            self._held = self._take(fd)
         self._depth += 1
         return self
 
-    def _opened(self) -> int | None:
-        """The lock file's descriptor, opened on first use; None where it cannot be."""
-        if self._fd is None and not self._unavailable:
+    def _to_take(self) -> int | None:
+        """The descriptor to lock when this entry is the first and there is a lock to take
+        (the file opened on first use); None otherwise."""
+        if self._depth > 0 or fcntl is None or self._unavailable:
+            return None
+        if self._fd is None:
             try:
                 self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
             except OSError:  # e.g. a read-only folder: SQLite's lock alone, as before
@@ -94,24 +93,20 @@ class WriterFileLock:
     def _take(self, fd: int) -> bool:
         """Take the lock, polling (briefly at first) until ``wait_seconds`` have passed;
         False when they have and the lock is still held elsewhere."""
-        assert fcntl is not None
         give_up = time.monotonic() + self._wait_seconds
         pause = _FIRST_POLL
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                return True
-            except BlockingIOError:
-                if time.monotonic() >= give_up:
-                    _log.warning(
-                        "sqlite.writer_lock_timeout: %s held for over %.0f s; writing "
-                        "under SQLite's own lock",
-                        self.path,
-                        self._wait_seconds,
-                    )
-                    return False
-                time.sleep(pause)
-                pause = min(pause * 2, _LONGEST_POLL)
+        while not _locked_now(fd):
+            if time.monotonic() >= give_up:
+                _log.warning(
+                    "sqlite.writer_lock_timeout: %s held for over %.0f s; writing "
+                    "under SQLite's own lock",
+                    self.path,
+                    self._wait_seconds,
+                )
+                return False
+            time.sleep(pause)
+            pause = min(pause * 2, _LONGEST_POLL)
+        return True
 
     def __exit__(
         self,
@@ -129,3 +124,13 @@ class WriterFileLock:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+
+
+def _locked_now(fd: int) -> bool:
+    """Take the exclusive lock on ``fd`` if no one else holds it; whether it was taken."""
+    assert fcntl is not None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
