@@ -60,7 +60,7 @@ def test_racing_reviewers_on_two_servers_decide_each_item_exactly_once(
         statuses = []
         with TestClient(create_app(server, sweep_every=None)) as client:
             for item in items:
-                start.wait(timeout=30)  # both reviewers send this item's decision together
+                start.wait(timeout=120)  # both reviewers send this item's decision together
                 answer = client.post(
                     f"/api/v1/approvals/{item}/decision",
                     json={"choice": choice, "reasoning": "race"},

@@ -365,3 +365,49 @@ def test_a_loop_leader_cancelled_while_it_waits_hands_the_lead_to_a_waiting_call
     assert asyncio.run(main()) == 20
     assert recorder.batches == [[2]]  # the cancelled leader's item was never written
     assert commits.queued == 0
+
+
+def test_a_loop_leader_holding_the_writer_lock_and_a_thread_caller_never_deadlock() -> None:
+    # short_write takes the writer lock on the loop before it writes; a thread's write takes
+    # the leader lock, then the writer lock. The loop must hold the leader lock before the
+    # writer lock too, or each would wait for the other.
+    writer = threading.RLock()
+    recorder = Recorder()
+
+    def write_batch(items: Sequence[int]) -> list[int]:
+        if not writer.acquire(timeout=5):
+            raise TimeoutError("the writer lock was never released")
+        try:
+            return recorder(items)
+        finally:
+            writer.release()
+
+    commits = GroupCommit(write_batch)
+    holding = threading.Event()
+    thread_waits = threading.Event()
+
+    async def writer_taken_then_write(write: Callable[[], None]) -> None:
+        assert writer.acquire(blocking=False)
+        try:
+            holding.set()
+            while not thread_waits.is_set():
+                await asyncio.sleep(0.001)
+            await asyncio.sleep(0.05)  # the thread is now inside submit, blocked on a lock
+            write()
+        finally:
+            writer.release()
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+
+        def from_a_thread() -> int:
+            assert holding.wait(10)
+            thread_waits.set()
+            return commits.submit(2)
+
+        async def main() -> int:
+            return await commits.submit_async(1, writer_taken_then_write)
+
+        other = pool.submit(from_a_thread)
+        assert asyncio.run(main()) == 10
+        assert other.result(10) == 20
+    assert sorted(i for batch in recorder.batches for i in batch) == [1, 2]

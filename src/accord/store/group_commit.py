@@ -99,22 +99,27 @@ class GroupCommit(Generic[Item, Result]):
                     # writer lock): its batch takes this item too, or this caller leads next
                     await asyncio.wait((leading,))
                     continue
-                drain = functools.partial(self._lead_until_done, ticket)
-                if self._leader.locked():  # a leader on another thread writes: wait off the loop
-                    await asyncio.to_thread(drain)
-                else:
-                    await self._lead_on_loop(drain, run)
+                await self._lead_from_loop(ticket, run)
         except asyncio.CancelledError:  # a caller gone before any leader took its item
             self._withdraw(ticket)
             raise
         return _outcome(ticket)
 
-    async def _lead_on_loop(self, drain: Callable[[], None], run: Runner) -> None:
+    async def _lead_from_loop(self, ticket: _Ticket[Item, Result], run: Runner) -> None:
+        """Lead one write from the loop. The leader lock is taken first, without blocking,
+        and held until the write is done: the loop then never blocks on it while it holds
+        the writer lock (a thread holding the leader lock waits for the writer lock, so the
+        other order would deadlock). While a leader on another thread holds it, the caller
+        waits for it on a worker thread."""
+        if not self._leader.acquire(blocking=False):
+            await asyncio.to_thread(self._lead_until_done, ticket)
+            return
         leading: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._loop_leader = leading
         try:
-            await run(drain)
+            await run(functools.partial(self._drain_led, ticket))
         finally:
+            self._leader.release()
             if self._loop_leader is leading:
                 self._loop_leader = None
             leading.set_result(None)
@@ -133,14 +138,20 @@ class GroupCommit(Generic[Item, Result]):
     def _lead_until_done(self, ticket: _Ticket[Item, Result]) -> None:
         while not ticket.done:
             with self._leader:
-                if ticket.done:  # an earlier leader carried it
-                    break
-                with self._queue_lock:
-                    batch = self._queue[: self.max_batch]
-                    del self._queue[: self.max_batch]
-                if not batch:  # pragma: no cover  (every queued ticket is completed)
-                    raise AccordError("group commit lost a queued write", code="store.lost_write")
-                self._flush(batch)
+                self._drain_led(ticket, once=True)
+
+    def _drain_led(self, ticket: _Ticket[Item, Result], *, once: bool = False) -> None:
+        """Write queued batches (the caller holds the leader lock) until ``ticket`` is done,
+        or only the next one when ``once``."""
+        while not ticket.done:
+            with self._queue_lock:
+                batch = self._queue[: self.max_batch]
+                del self._queue[: self.max_batch]
+            if not batch:  # pragma: no cover  (every queued ticket is completed)
+                raise AccordError("group commit lost a queued write", code="store.lost_write")
+            self._flush(batch)
+            if once:
+                return
 
     def _flush(self, batch: list[_Ticket[Item, Result]]) -> None:
         try:
