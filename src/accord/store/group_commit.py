@@ -136,13 +136,11 @@ class GroupCommit(Generic[Item, Result]):
                 self._queue.remove(ticket)
 
     def _lead_until_done(self, ticket: _Ticket[Item, Result]) -> None:
-        while not ticket.done:
-            with self._leader:
-                self._drain_led(ticket, once=True)
+        with self._leader:
+            self._drain_led(ticket)
 
-    def _drain_led(self, ticket: _Ticket[Item, Result], *, once: bool = False) -> None:
-        """Write queued batches (the caller holds the leader lock) until ``ticket`` is done,
-        or only the next one when ``once``."""
+    def _drain_led(self, ticket: _Ticket[Item, Result]) -> None:
+        """Write queued batches until ``ticket`` is done (the caller holds the leader lock)."""
         while not ticket.done:
             with self._queue_lock:
                 batch = self._queue[: self.max_batch]
@@ -150,8 +148,6 @@ class GroupCommit(Generic[Item, Result]):
             if not batch:  # pragma: no cover  (every queued ticket is completed)
                 raise AccordError("group commit lost a queued write", code="store.lost_write")
             self._flush(batch)
-            if once:
-                return
 
     def _flush(self, batch: list[_Ticket[Item, Result]]) -> None:
         try:
