@@ -14,6 +14,7 @@ from accord.api import ApiKeyStore
 from accord.api.serving import app_from_environment, serve_environment
 from accord.app import Accord
 from accord.cli.demo import demo_config
+from accord.disputes.refit_process import ProcessRefits
 from tests.api.conftest import REFUND
 from tests.api.test_reviewer_page import _csrf
 
@@ -35,6 +36,18 @@ def test_a_started_worker_moves_its_startup_heap_out_of_the_collectors_reach(
     with TestClient(app) as client:
         assert gc.get_freeze_count() > 10_000  # the modules, the app and the opened Accord
         assert client.get("/ready").status_code == 200
+
+
+def test_a_worker_refits_reliability_in_a_worker_process_and_stops_it_at_shutdown(
+    database_url: str, tmp_path: Path
+) -> None:
+    env = serve_environment(config=None, db=database_url, keys=str(tmp_path), sweep_every=None)
+    app = app_from_environment(env)
+    refits = app.state["accord"].reliability.refits
+    assert isinstance(refits, ProcessRefits)
+    with TestClient(app) as client:
+        assert client.get("/health").status_code == 200
+    assert app.state["accord"].reliability.refits is None  # closed with the Accord
 
 
 def test_two_workers_share_sign_ins_and_csrf_tokens(database_url: str, tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from accord.clock import FrozenClock
 from accord.config import LearningSettings
 from accord.disputes import CaseStore, DecideSettings, Settler, SettleStatus
-from accord.disputes.reliability_cache import FixedWeights, ReliabilityCache
+from accord.disputes.reliability_cache import FittedWeights, FixedWeights, ReliabilityCache
 from accord.ledger import Ledger
 
 from ._builders import pos as p
@@ -330,3 +330,93 @@ def test_fixed_weights_are_the_same_from_both_calls() -> None:
 
     assert fixed.weights() == {"a": 2.0} == asyncio.run(fixed.weights_async())
     assert FixedWeights().weights() == {}
+
+
+class Worker:
+    """A stand-in refit worker: answers fixed weights (or fails), counts fits and closes."""
+
+    def __init__(self, weights: dict[str, float], *, fails: bool = False) -> None:
+        self.answer = FittedWeights(weights, cases=1)
+        self.fails = fails
+        self.fits = 0
+        self.closed = False
+
+    async def fit(self) -> FittedWeights:
+        self.fits += 1
+        if self.fails:
+            raise OSError("worker gone")
+        return self.answer
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def _with_worker(history: History, worker: Worker) -> ReliabilityCache:
+    return ReliabilityCache(history, refit_every=1, min_answers=3, refits=worker)
+
+
+def test_from_an_event_loop_a_due_refit_runs_on_the_refit_worker_not_on_the_loop() -> None:
+    history = History(majority_and_contrarian(6))
+    worker = Worker({"elsewhere": 2.0})
+    weights = _with_worker(history, worker)
+
+    async def scenario() -> tuple[dict[str, float], dict[str, float]]:
+        first = dict(await weights.weights_async())  # the first fit: in turns, here
+        await weights.weights_async()  # due again: handed to the worker
+        await settled(weights)
+        return first, dict(await weights.weights_async())
+
+    first, later = asyncio.run(scenario())
+
+    assert set(first) == {"steady", "m1", "m2", "contrarian"}
+    assert later == {"elsewhere": 2.0}
+    assert history.reads == 1  # only the first fit read the history on the loop
+    assert worker.fits >= 1
+    assert weights.refits is worker
+
+
+def test_a_refit_worker_that_fails_is_logged_and_that_refit_runs_in_turns_instead(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    history = History(majority_and_contrarian(6))
+    worker = Worker({"elsewhere": 2.0}, fails=True)
+    weights = _with_worker(history, worker)
+
+    async def scenario() -> None:
+        await weights.weights_async()
+        await weights.weights_async()  # due: the worker fails, the loop refits
+        await settled(weights)
+
+    with caplog.at_level("ERROR"):
+        asyncio.run(scenario())
+
+    assert worker.fits == 1
+    assert history.reads == 2
+    assert "reliability.refit_failed" in caplog.text
+    assert "worker gone" in caplog.text
+
+
+def test_closing_the_cache_stops_its_refit_worker_and_later_refits_run_in_turns() -> None:
+    history = History(majority_and_contrarian(6))
+    worker = Worker({"elsewhere": 2.0})
+    weights = _with_worker(history, worker)
+
+    weights.close()
+    weights.close()  # a second close has nothing left to stop
+
+    async def scenario() -> None:
+        await weights.weights_async()
+        await weights.weights_async()
+        await settled(weights)
+
+    asyncio.run(scenario())
+    assert worker.closed
+    assert weights.refits is None
+    assert worker.fits == 0
+    assert history.reads == 2
+
+
+def test_without_a_refit_worker_closing_the_cache_does_nothing() -> None:
+    weights = cache(History([]))
+    weights.close()
+    assert weights.refits is None

@@ -66,6 +66,7 @@ def app_from_environment(environ: Mapping[str, str] | None = None) -> Litestar:
         env.get(ENV_CONFIG) or None,
         db_url=env.get(ENV_DB) or None,
         keys_dir=env.get(ENV_KEYS) or None,
+        background_refits=True,
     )
     sweep = env.get(ENV_SWEEP) or None
     session_dir = env.get(ENV_SESSION_DIR) or None

@@ -84,7 +84,8 @@ class Accord:
         With ``read_only`` no application code is imported (strategy plugins, probes) and no
         model is built; settling, deciding, sweeping and closing sessions are refused.
         ``model``, ``strategies``, ``decision_port``, ``verifiers``, ``clock`` and ``environ``
-        are injected as :func:`accord.app.wiring.wire` describes.
+        are injected as :func:`accord.app.wiring.wire` describes; ``background_refits``
+        runs ``settle_async``'s reliability refits in a worker process (what a server wants).
         """
         config = load_config(Path(config_path) if config_path is not None else None)
         return cls(wire(config, **options))
@@ -506,8 +507,10 @@ class Accord:
 
     def close(self) -> None:
         """Wait until the witness URLs were offered every checkpoint signed so far (each
-        post waits at most its timeout), then release the database's connections."""
+        post waits at most its timeout), stop the refit worker process (``background_refits``),
+        then release the database's connections."""
         witnesses = self._parts.witnesses
         if witnesses is not None:
             witnesses.close()
+        self._parts.reliability.close()
         self.db.dispose()

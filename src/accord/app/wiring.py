@@ -27,6 +27,7 @@ from accord.disputes.case_deadlines import CaseDeadlines
 from accord.disputes.collecting import Collecting
 from accord.disputes.dissent_store import DissentStore
 from accord.disputes.protocol import Disputes
+from accord.disputes.refit_process import ProcessRefits
 from accord.disputes.reliability_cache import ReliabilityCache
 from accord.disputes.session_close import settle_from_receipt
 from accord.disputes.tier_two import TierTwo
@@ -74,6 +75,7 @@ class WiringOptions(TypedDict, total=False):
     verifiers: VerifierRegistry | None
     environ: Mapping[str, str] | None
     max_commit_batch: int | None
+    background_refits: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,6 +121,7 @@ def wire(
     verifiers: VerifierRegistry | None = None,
     environ: Mapping[str, str] | None = None,
     max_commit_batch: int | None = None,
+    background_refits: bool = False,
 ) -> AccordParts:
     """Open (and migrate) the database, load keys and the ledger, and build every part.
 
@@ -133,7 +136,9 @@ def wire(
     ``decision_port`` through which strategies ask an agent (e.g. the lowest common
     manager) to decide; ``verifiers`` (source verifiers by task type); ``environ`` instead
     of ``os.environ``; ``max_commit_batch`` caps how many concurrent ``settle`` calls share
-    one transaction (1: each commits alone).
+    one transaction (1: each commits alone); ``background_refits`` runs the reliability
+    refits of ``settle_async`` in a worker process (for a server: a refit then never holds
+    its event loop; ignored for an in-memory database, which no other process can open).
     """
     env: Mapping[str, str] = os.environ if environ is None else environ
     clock = clock or SystemClock()
@@ -173,11 +178,16 @@ def wire(
         model = build_model(settings.model, environ=env)
     cases = CaseStore(db)
     learning = settings.learning
+    refits = None
+    if background_refits and learning.reliability and db.shareable:
+        refits = ProcessRefits(db.url_string(), min_answers=learning.min_answers)
+        refits.start()
     reliability = ReliabilityCache(
         cases,
         refit_every=learning.refit_every,
         min_answers=learning.min_answers,
         refit_growth=learning.refit_growth,
+        refits=refits,
     )
     verifiers = verifiers if verifiers is not None else VerifierRegistry()
     tier_two = TierTwo(
@@ -260,9 +270,7 @@ def wire(
         ),
         settler=settler,
         case_deadlines=CaseDeadlines(cases, ledger, approvals),
-        collecting=Collecting(
-            db, clock, settler, limits=settings.limits, read_only=read_only
-        ),
+        collecting=Collecting(db, clock, settler, limits=settings.limits, read_only=read_only),
         passphrase=passphrase,
     )
 

@@ -13,6 +13,10 @@ a refit's cost grows with the history (50-70 ms at 12,000 votes on a 2-core mach
 one piece it would hold every request on the loop for that long. Not on a worker thread: a
 thread doing Python work holds the GIL for up to its switch interval each time the loop lets
 go of it (at every database call), which measured no better than the stall (issue 13).
+Even in turns a refit's work delays every request in flight by its whole cost, so a server
+hands due refits to a :class:`RefitWorker` instead (``accord.disputes.refit_process``: a
+worker process that reads the history from the database itself) and the loop only awaits
+the weights; the first fit, which callers wait for anyway, still runs in turns.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import asyncio
 import math
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from accord.learning import estimate_case_reliability, reliability_weights
@@ -38,6 +43,26 @@ class VoteHistory(Protocol):
 
     def vote_pages(self) -> Iterator[Sequence[tuple[str, str, str]]]:
         """The same votes, a page of them per short read."""
+        ...
+
+
+@dataclass(frozen=True)
+class FittedWeights:
+    """One fit's outcome: the weights, and how many cases they were fitted on."""
+
+    weights: dict[str, float]
+    cases: int
+
+
+class RefitWorker(Protocol):
+    """Where a due refit runs instead of on the event loop (e.g. a worker process)."""
+
+    async def fit(self) -> FittedWeights:
+        """A fit over the whole history as it is now."""
+        ...
+
+    def close(self) -> None:
+        """Stop, releasing what the worker holds."""
         ...
 
 
@@ -70,7 +95,8 @@ class FixedWeights:
 class ReliabilityCache:
     """Fits Dawid–Skene over past conflicts lazily, and again after ``refit_every`` settles
     or once the history grew by ``refit_growth`` of the cases fitted, whichever comes later
-    (``refit_growth=0``: every ``refit_every`` settles, however long the history)."""
+    (``refit_growth=0``: every ``refit_every`` settles, however long the history).
+    ``refits``: where :meth:`weights_async` runs a due refit (None: in turns on its loop)."""
 
     def __init__(
         self,
@@ -79,8 +105,10 @@ class ReliabilityCache:
         refit_every: int,
         min_answers: int,
         refit_growth: float = 0.0,
+        refits: RefitWorker | None = None,
     ) -> None:
         self.store = store
+        self._refits = refits
         self.refit_every = refit_every
         self.refit_growth = refit_growth
         self.min_answers = min_answers
@@ -93,6 +121,11 @@ class ReliabilityCache:
     def due_after(self) -> int:
         """Settles after the last fit that make the next one (for reports and tests)."""
         return self._due_after
+
+    @property
+    def refits(self) -> RefitWorker | None:
+        """Where due refits from an event loop run (None: in turns on the loop)."""
+        return self._refits
 
     @property
     def refitting(self) -> bool:
@@ -116,13 +149,25 @@ class ReliabilityCache:
         call; a first fit that fails raises."""
         due = self._weights is None or self._since_fit >= self._due_after
         if due and not self.refitting:
-            self._fitting = asyncio.get_running_loop().create_task(self._fit_in_turns())
+            refit = self._fit_in_turns() if self._weights is None else self._refit_async()
+            self._fitting = asyncio.get_running_loop().create_task(refit)
         if self._weights is None:
             assert self._fitting is not None
             await asyncio.shield(self._fitting)
         self._since_fit += 1
         assert self._weights is not None
         return self._weights
+
+    async def _refit_async(self) -> None:
+        """A due refit from the loop: on the refit worker when there is one (falling back to
+        turns of the loop when it fails), else in turns."""
+        if self._refits is not None:
+            try:
+                self._apply(await self._refits.fit())
+                return
+            except Exception as exc:
+                log.error("reliability.refit_failed", error=str(exc), where="refit worker")
+        await self._fit_in_turns()
 
     async def _fit_in_turns(self) -> None:
         try:
@@ -146,20 +191,34 @@ class ReliabilityCache:
         return self._fit(self.store.votes())
 
     def _fit(self, every_vote: Sequence[tuple[str, str, str]]) -> dict[str, float]:
-        votes = informative_votes(every_vote)
-        answered = Counter(agent for _, agent, _ in votes)
-        reliability = estimate_case_reliability(votes, min_answers=self.min_answers)
-        known = {a: p for a, p in reliability.items() if answered[a] >= self.min_answers}
-        self._weights = reliability_weights(known) if known else {}
+        return self._apply(fitted_weights(every_vote, self.min_answers))
+
+    def _apply(self, fitted: FittedWeights) -> dict[str, float]:
+        self._weights = fitted.weights
         self._since_fit = 0
-        fitted_cases = len({case for case, _, _ in votes})
-        self._due_after = max(self.refit_every, math.ceil(self.refit_growth * fitted_cases))
+        self._due_after = max(self.refit_every, math.ceil(self.refit_growth * fitted.cases))
         return self._weights
+
+    def close(self) -> None:
+        """Stop the refit worker, if there is one (a later due refit runs in turns)."""
+        refits, self._refits = self._refits, None
+        if refits is not None:
+            refits.close()
 
     def reliability(self) -> dict[str, float]:
         """Each agent's estimated accuracy (for reports)."""
         votes = informative_votes(self.store.votes())
         return estimate_case_reliability(votes, min_answers=self.min_answers)
+
+
+def fitted_weights(every_vote: Sequence[tuple[str, str, str]], min_answers: int) -> FittedWeights:
+    """The vote weights over ``every_vote`` (see :meth:`ReliabilityCache.refit`)."""
+    votes = informative_votes(every_vote)
+    answered = Counter(agent for _, agent, _ in votes)
+    reliability = estimate_case_reliability(votes, min_answers=min_answers)
+    known = {a: p for a, p in reliability.items() if answered[a] >= min_answers}
+    weights = reliability_weights(known) if known else {}
+    return FittedWeights(weights, len({case for case, _, _ in votes}))
 
 
 def informative_votes(votes: Sequence[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
