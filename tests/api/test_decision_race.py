@@ -6,6 +6,7 @@ engine, pool and in-process writer lock), so they meet only at the database, as 
 
 from __future__ import annotations
 
+import faulthandler
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -69,8 +70,14 @@ def test_racing_reviewers_on_two_servers_decide_each_item_exactly_once(
                 statuses.append(answer.status_code)
         return statuses
 
-    with ThreadPoolExecutor(len(racers)) as pool:
-        outcomes = list(pool.map(lambda racer: race(*racer), racers))
+    # A decision here takes milliseconds; one CI run once saw a stall of over 30 s that no
+    # local run reproduced. Should it recur, every thread's stack is written to stderr.
+    faulthandler.dump_traceback_later(60)
+    try:
+        with ThreadPoolExecutor(len(racers)) as pool:
+            outcomes = list(pool.map(lambda racer: race(*racer), racers))
+    finally:
+        faulthandler.cancel_dump_traceback_later()
     per_item = [sorted(pair) for pair in zip(*outcomes, strict=True)]
     assert per_item == [[200, 409]] * ITEMS
     assert all(not accord.approvals.get(item).is_pending for item in items)
