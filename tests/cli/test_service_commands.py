@@ -93,6 +93,56 @@ def test_serve_answers_and_shuts_down_gracefully_on_sigterm(
     assert process.returncode in (0, -signal.SIGTERM, 128 + signal.SIGTERM)
 
 
+def _children(pid: int) -> list[int]:
+    found: list[int] = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+@pytest.mark.slow
+def test_a_ctrl_c_to_the_whole_process_group_stops_serve_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    port = _free_port()
+    accord = Path(sys.executable).with_name("accord")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ACCORD_")}
+    process = subprocess.Popen(
+        [
+            str(accord),
+            "serve",
+            "--db",
+            f"sqlite:///{tmp_path / 'a.db'}",
+            "--keys",
+            str(tmp_path / "keys"),
+            "--port",
+            str(port),
+            "--no-sweeper",
+        ],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    )
+    try:
+        _wait_until_up(f"http://127.0.0.1:{port}/health", process)
+        deadline = time.monotonic() + 60
+        # the refit worker (maybe still importing) and multiprocessing's resource tracker:
+        # what a Ctrl-C also reaches
+        while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        os.killpg(process.pid, signal.SIGINT)
+        output, _ = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    log = output.decode()
+    assert "Application shutdown complete" in log
+    assert "Traceback" not in log, log
+
+
 def test_serve_with_an_unusable_database_exits_2(run: Run) -> None:
     result = run("serve", "--db", "mysql://nowhere/db")
     assert result.exit_code == 2

@@ -4,6 +4,8 @@ from the database itself, and fits what the loop would have fitted."""
 from __future__ import annotations
 
 import asyncio
+import signal
+import threading
 from pathlib import Path
 
 from accord import Accord
@@ -72,6 +74,31 @@ def test_a_worker_started_ahead_is_the_one_that_fits(database_url: str, tmp_path
     refits = ProcessRefits(database_url, min_answers=3)
     try:
         refits.start()  # at a server's start, not under load at the first refit
+        assert refits.started
+        assert asyncio.run(refits.fit()).cases == 8
+    finally:
+        refits.close()
+
+
+def test_starting_the_worker_leaves_this_process_s_ctrl_c_handler_as_it_was(
+    tmp_path: Path,
+) -> None:
+    before = signal.getsignal(signal.SIGINT)
+    refits = ProcessRefits(f"sqlite:///{tmp_path / 'a.db'}", min_answers=3)
+    try:
+        refits.start()
+        assert signal.getsignal(signal.SIGINT) is before
+    finally:
+        refits.close()
+
+
+def test_a_worker_started_from_another_thread_fits_too(database_url: str, tmp_path: Path) -> None:
+    _history(database_url, tmp_path / "keys")
+    refits = ProcessRefits(database_url, min_answers=3)
+    starter = threading.Thread(target=refits.start)
+    starter.start()
+    starter.join()
+    try:
         assert refits.started
         assert asyncio.run(refits.fit()).cases == 8
     finally:

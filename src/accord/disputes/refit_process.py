@@ -16,7 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import signal
+import threading
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 
 from accord.disputes.case_store import CaseStore
 from accord.disputes.reliability_cache import FittedWeights, fitted_weights
@@ -41,7 +45,7 @@ class ProcessRefits:
         """Start the worker process now, in the background (its interpreter and imports cost
         about a second of CPU: better at a server's start than under load at the first
         refit)."""
-        self._worker().submit(_started)
+        self._worker()
 
     async def fit(self) -> FittedWeights:
         """A fit over the whole history as the worker reads it now."""
@@ -57,14 +61,42 @@ class ProcessRefits:
 
     def _worker(self) -> ProcessPoolExecutor:
         if self._pool is None:
-            self._pool = ProcessPoolExecutor(
-                max_workers=1, mp_context=multiprocessing.get_context("spawn")
+            pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_ignore_interrupts,
             )
+            with _interrupts_ignored():
+                pool.submit(_started)  # the worker process is spawned here
+            self._pool = pool
         return self._pool
 
 
+@contextmanager
+def _interrupts_ignored() -> Iterator[None]:
+    """SIGINT ignored while the worker is spawned, so that it is born ignoring it (Python
+    keeps a SIGINT disposition it inherits as ignored) and a Ctrl-C during its imports cannot
+    interrupt it either. Only the main thread may change it; a worker spawned from another
+    thread ignores it from its initializer on, once imported."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_DFL if previous is None else previous)
+
+
+def _ignore_interrupts() -> None:
+    """The worker ignores Ctrl-C: it reaches the terminal's whole process group, and the
+    server stops its worker itself (a worker interrupted while waiting for work printed a
+    ``KeyboardInterrupt`` traceback under the server's own clean shutdown)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _started() -> None:
-    """What :meth:`ProcessRefits.start` runs: nothing, once the worker has imported this."""
+    """What the worker runs first: nothing (its spawn is what counts)."""
 
 
 def refit_from_database(db_url: str, min_answers: int) -> FittedWeights:
