@@ -9,6 +9,9 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -63,34 +66,48 @@ def _wait_until_up(url: str, process: subprocess.Popen[bytes], limit: float = 60
     raise AssertionError("accord serve did not come up")
 
 
-@pytest.mark.slow
-def test_serve_answers_and_shuts_down_gracefully_on_sigterm(
-    database_url: str, tmp_path: Path
-) -> None:
+@contextmanager
+def _serving(tmp_path: Path, *options: str, own_group: bool = False) -> Iterator[ServeProcess]:
+    """A real `accord serve` on a free port (its output piped), killed if a test leaves it up;
+    ``own_group``: in a process group of its own, as a terminal's foreground job."""
     port = _free_port()
     accord = Path(sys.executable).with_name("accord")
     env = {k: v for k, v in os.environ.items() if not k.startswith("ACCORD_")}
-    args = [str(accord), "serve", "--db", database_url, "--keys", str(tmp_path / "keys")]
     process = subprocess.Popen(
-        [*args, "--port", str(port), "--sweep-every", "0.5"],
+        [str(accord), "serve", "--keys", str(tmp_path / "keys"), "--port", str(port), *options],
         cwd=tmp_path,
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
+        start_new_session=own_group,
     )
     try:
         _wait_until_up(f"http://127.0.0.1:{port}/health", process)
-        ready = httpx.get(f"http://127.0.0.1:{port}/ready", timeout=5.0)
-        assert ready.json()["status"] == "ready"
-        process.send_signal(signal.SIGTERM)
-        output, _ = process.communicate(timeout=60)
+        yield ServeProcess(process, f"http://127.0.0.1:{port}")
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
+
+
+@dataclass(frozen=True)
+class ServeProcess:
+    process: subprocess.Popen[bytes]
+    url: str
+
+
+@pytest.mark.slow
+def test_serve_answers_and_shuts_down_gracefully_on_sigterm(
+    database_url: str, tmp_path: Path
+) -> None:
+    with _serving(tmp_path, "--db", database_url, "--sweep-every", "0.5") as served:
+        ready = httpx.get(f"{served.url}/ready", timeout=5.0)
+        assert ready.json()["status"] == "ready"
+        served.process.send_signal(signal.SIGTERM)
+        output, _ = served.process.communicate(timeout=60)
     log = output.decode()
     assert "Application shutdown complete" in log
-    assert process.returncode in (0, -signal.SIGTERM, 128 + signal.SIGTERM)
+    assert served.process.returncode in (0, -signal.SIGTERM, 128 + signal.SIGTERM)
 
 
 def _children(pid: int) -> list[int]:
@@ -104,40 +121,16 @@ def _children(pid: int) -> list[int]:
 def test_a_ctrl_c_to_the_whole_process_group_stops_serve_without_a_traceback(
     tmp_path: Path,
 ) -> None:
-    port = _free_port()
-    accord = Path(sys.executable).with_name("accord")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ACCORD_")}
-    process = subprocess.Popen(
-        [
-            str(accord),
-            "serve",
-            "--db",
-            f"sqlite:///{tmp_path / 'a.db'}",
-            "--keys",
-            str(tmp_path / "keys"),
-            "--port",
-            str(port),
-            "--no-sweeper",
-        ],
-        cwd=tmp_path,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,  # its own process group, as a terminal's foreground job
-    )
-    try:
-        _wait_until_up(f"http://127.0.0.1:{port}/health", process)
+    database = f"sqlite:///{tmp_path / 'a.db'}"
+    with _serving(tmp_path, "--db", database, "--no-sweeper", own_group=True) as served:
+        pid = served.process.pid
         deadline = time.monotonic() + 60
         # the refit worker (maybe still importing) and multiprocessing's resource tracker:
         # what a Ctrl-C also reaches
-        while len(_children(process.pid)) < 2 and time.monotonic() < deadline:
+        while len(_children(pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.1)
-        os.killpg(process.pid, signal.SIGINT)
-        output, _ = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        os.killpg(pid, signal.SIGINT)
+        output, _ = served.process.communicate(timeout=60)
     log = output.decode()
     assert "Application shutdown complete" in log
     assert "Traceback" not in log, log
