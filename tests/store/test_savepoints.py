@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from sqlalchemy import Connection, select
@@ -49,3 +50,14 @@ def test_a_failed_savepoint_drops_its_writes_and_callbacks_and_the_transaction_g
         stored = set(conn.execute(select(api_keys.c.key_id)).scalars())
     assert stored == {"key:kept", "key:second"}
     assert ran == ["outside", "second"]
+
+
+def test_on_sqlite_a_savepoint_journal_is_kept_in_memory_not_in_a_temporary_file(
+    tmp_path: Path,
+) -> None:
+    database = open_database(f"sqlite:///{tmp_path / 'accord.db'}")
+    try:
+        with database.write() as conn, database.savepoint(conn):
+            assert conn.exec_driver_sql("PRAGMA temp_store").scalar() == 2  # MEMORY
+    finally:
+        database.dispose()

@@ -60,15 +60,18 @@ def request_context(observe: LatencySink) -> Callable[[ASGIApp], ASGIApp]:
                     message = cast(Message, {**message, "headers": headers})
                 await send(message)
 
-            with structlog.contextvars.bound_contextvars(request_id=request_id):
-                try:
-                    if _has_nul(scope):
-                        await _refuse_nul(send_with_id, request_id)
-                        return
-                    await app(scope, receive, send_with_id)
-                finally:
-                    route = _route_of(scope)
-                    observe(method, route, status, time.perf_counter() - started)
+            # bind and reset by token: ``bound_contextvars`` first copies the whole context
+            # to save the old values, which was ~4 % of a settle's time (issue 13)
+            tokens = structlog.contextvars.bind_contextvars(request_id=request_id)
+            try:
+                if _has_nul(scope):
+                    await _refuse_nul(send_with_id, request_id)
+                    return
+                await app(scope, receive, send_with_id)
+            finally:
+                structlog.contextvars.reset_contextvars(**tokens)
+                route = _route_of(scope)
+                observe(method, route, status, time.perf_counter() - started)
 
         return middleware
 

@@ -178,6 +178,10 @@ class Database:
                 cur.execute("PRAGMA journal_mode=WAL")
             cur.execute(f"PRAGMA synchronous={synchronous}")
             cur.execute("PRAGMA busy_timeout=30000")
+            # a savepoint's statement journal (each decision of a batch has one) in memory:
+            # on disk it was a temporary file created, written page by page and deleted for
+            # every batch, ~80 % of a decision's writes and ~10 % of its CPU time (issue 13)
+            cur.execute("PRAGMA temp_store=MEMORY")
             cur.execute(f"PRAGMA wal_autocheckpoint={SQLITE_WAL_AUTOCHECKPOINT_PAGES}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
