@@ -147,6 +147,27 @@ def test_a_failing_handler_rolls_back_only_its_own_work_and_its_row_stays_armed(
         assert armed_for(conn, "marker", "marker:s:good") is not None  # committed
 
 
+def test_a_failing_handlers_after_commit_callbacks_are_dropped_with_its_work(
+    db: Database, frozen_clock: FrozenClock
+) -> None:
+    now = frozen_clock.now()
+    _arm(db, "s:bad", now, now)
+    _arm(db, "s:good", now + timedelta(seconds=1), now)
+    notified: list[str] = []
+
+    def handler(conn: Connection, deadline: Deadline, at: datetime) -> Handled:
+        db.after_commit(conn, lambda: notified.append(deadline.subject_id))
+        if deadline.subject_id == "s:bad":
+            raise RuntimeError("the subject's store is down")
+        return Handled(outcome="ok")
+
+    with db.write() as conn:
+        claim_due(conn, now=now + timedelta(minutes=1), limit=10, sweeper_id="s",
+                  handlers={KIND: handler})
+    # the batch was retried row by row: the good row's callback once, the bad one's never
+    assert notified == ["s:good"]
+
+
 def test_a_sweep_tries_a_failing_row_once_and_sets_it_aside_after_max_attempts(
     db: Database, frozen_clock: FrozenClock
 ) -> None:

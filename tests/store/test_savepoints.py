@@ -61,3 +61,30 @@ def test_on_sqlite_a_savepoint_journal_is_kept_in_memory_not_in_a_temporary_file
             assert conn.exec_driver_sql("PRAGMA temp_store").scalar() == 2  # MEMORY
     finally:
         database.dispose()
+
+
+def test_a_failed_inner_savepoint_rolls_back_only_its_own_writes_inside_an_outer_one(
+    db: Database,
+) -> None:
+    ran: list[str] = []
+    with db.write() as conn, db.savepoint(conn):
+        conn.execute(api_keys.insert().values(_key("key:outer")))
+        with pytest.raises(RuntimeError):
+            _failing_block(db, conn, ran)
+        conn.execute(api_keys.insert().values(_key("key:outer-after")))
+    with db.read() as conn:
+        stored = set(conn.execute(select(api_keys.c.key_id)).scalars())
+    assert stored == {"key:outer", "key:outer-after"}
+    assert ran == []
+
+
+def test_a_failed_outer_savepoint_rolls_back_its_released_inner_one_too(db: Database) -> None:
+    with db.write() as conn:
+        conn.execute(api_keys.insert().values(_key("key:kept")))
+        with pytest.raises(RuntimeError), db.savepoint(conn):
+            with db.savepoint(conn):
+                conn.execute(api_keys.insert().values(_key("key:inner")))
+            raise RuntimeError("the outer block fails after the inner one was released")
+    with db.read() as conn:
+        stored = set(conn.execute(select(api_keys.c.key_id)).scalars())
+    assert stored == {"key:kept"}

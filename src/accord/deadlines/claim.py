@@ -20,7 +20,6 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import Connection, bindparam, select, update
 
@@ -30,11 +29,10 @@ from accord.deadlines.handler import BatchDeadlineHandler, Handled, Handlers
 from accord.deadlines.schedule import arm_many, new_deadline
 from accord.errors import AccordError, ValidationError
 from accord.log import get_logger
+from accord.store.database import savepoint
 from accord.store.tables import deadlines
 
 log = get_logger("accord.deadlines")
-#: The savepoint each handler runs in (a failing handler rolls back to it).
-_SAVEPOINT = "accord_deadline"
 _MARK_FIRED = (
     update(deadlines)
     .where(deadlines.c.deadline_id == bindparam("fired_id"))
@@ -111,26 +109,17 @@ def claim_due(
     if conn.dialect.name == "postgresql":
         query = query.with_for_update(skip_locked=True)
     due_rows = [deadline_from_row(row) for row in conn.execute(query).mappings().all()]
-    # savepoints straight through the driver: SQLAlchemy's statement overhead per row was
-    # about a third of firing a deadline (the transaction stays SQLAlchemy's)
-    cursor = conn.connection.cursor()
-    try:
-        pending = _handle_batch(conn, cursor, due_rows, now, handlers)
-        if pending is None:  # a handler failed: again, one savepoint per row
-            pending = []
-            for due in due_rows:
-                cursor.execute(f"SAVEPOINT {_SAVEPOINT}")
-                try:
+    pending = _handle_batch(conn, due_rows, now, handlers)
+    if pending is None:  # a handler failed: again, one savepoint per row
+        pending = []
+        for due in due_rows:
+            try:
+                with savepoint(conn):
                     outcome = _handle(conn, due, now, handlers)
-                except Exception as exc:  # a handler's failure must not stop the others
-                    cursor.execute(f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}")
-                    cursor.execute(f"RELEASE SAVEPOINT {_SAVEPOINT}")
-                    claimed.failed.append(_record_failure(conn, due, exc))
-                    continue
-                cursor.execute(f"RELEASE SAVEPOINT {_SAVEPOINT}")
-                pending.append(outcome)
-    finally:
-        cursor.close()
+            except Exception as exc:  # a handler's failure must not stop the others
+                claimed.failed.append(_record_failure(conn, due, exc))
+                continue
+            pending.append(outcome)
     _mark_fired(conn, [(due, done) for due, done, _ in pending], now, sweeper_id)
     arm_many(conn, [rearm for _, _, rearm in pending if rearm is not None])
     for due, handled, rearm in pending:
@@ -141,24 +130,21 @@ def claim_due(
 
 
 def _handle_batch(
-    conn: Connection, cursor: Any, due_rows: list[Deadline], now: datetime, handlers: Handlers
+    conn: Connection, due_rows: list[Deadline], now: datetime, handlers: Handlers
 ) -> list[tuple[Deadline, Handled, Deadline | None]] | None:
     """Every row's handler under one savepoint (one round trip per batch, not two per row);
     None, with the batch's work rolled back, if any handler raised."""
-    cursor.execute(f"SAVEPOINT {_SAVEPOINT}")
+    pending: list[tuple[Deadline, Handled, Deadline | None]] = []
     try:
-        pending = []
-        for run in _runs_of_one_kind(due_rows):
-            handler = handlers[run[0].kind]
-            if len(run) > 1 and isinstance(handler, BatchDeadlineHandler):
-                pending.extend(_handle_many(conn, handler, run, now))
-            else:
-                pending.extend(_handle(conn, due, now, handlers) for due in run)
+        with savepoint(conn):
+            for run in _runs_of_one_kind(due_rows):
+                handler = handlers[run[0].kind]
+                if len(run) > 1 and isinstance(handler, BatchDeadlineHandler):
+                    pending.extend(_handle_many(conn, handler, run, now))
+                else:
+                    pending.extend(_handle(conn, due, now, handlers) for due in run)
     except Exception:  # retried row by row, so only the failing handler's work is lost
-        cursor.execute(f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}")
-        cursor.execute(f"RELEASE SAVEPOINT {_SAVEPOINT}")
         return None
-    cursor.execute(f"RELEASE SAVEPOINT {_SAVEPOINT}")
     return pending
 
 

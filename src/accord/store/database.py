@@ -224,18 +224,9 @@ class Database:
         committed (never when it rolls back)."""
         conn.info.setdefault(_AFTER_COMMIT, []).append(callback)
 
-    @contextmanager
-    def savepoint(self, conn: Connection) -> Iterator[Connection]:
-        """A savepoint inside the :meth:`write` transaction ``conn``: when the block raises,
-        its writes roll back (and the :meth:`after_commit` callbacks it queued are dropped)
-        while the transaction goes on; the error propagates."""
-        queued = len(conn.info.get(_AFTER_COMMIT, []))
-        try:
-            with conn.begin_nested():
-                yield conn
-        except BaseException:
-            del conn.info.get(_AFTER_COMMIT, [])[queued:]
-            raise
+    def savepoint(self, conn: Connection) -> AbstractContextManager[Connection]:
+        """A savepoint inside the :meth:`write` transaction ``conn`` (see :func:`savepoint`)."""
+        return savepoint(conn)
 
     @contextmanager
     def read(self) -> Iterator[Connection]:
@@ -356,6 +347,34 @@ def driver_cursor(conn: Connection) -> Iterator[Any]:
         raise DBAPIError.instance(None, None, exc, dbapi_error, dialect=conn.dialect) from exc
     finally:
         cursor.close()
+
+
+#: The savepoint name; nested savepoints share it (each statement names the newest).
+_SAVEPOINT = "accord_savepoint"
+
+
+@contextmanager
+def savepoint(conn: Connection) -> Iterator[Connection]:
+    """A savepoint inside the write transaction ``conn``: when the block raises, its writes
+    roll back (and the :meth:`Database.after_commit` callbacks it queued are dropped) while
+    the transaction goes on; the error propagates.
+
+    Its statements go straight to the driver (the transaction stays SQLAlchemy's):
+    ``Connection.begin_nested`` cost ~55 µs a savepoint, the driver's ~1 µs, and every
+    decision of a batch takes one (issue 13)."""
+    queued = len(conn.info.get(_AFTER_COMMIT, []))
+    with driver_cursor(conn) as cursor:
+        cursor.execute(f"SAVEPOINT {_SAVEPOINT}")
+    try:
+        yield conn
+    except BaseException:
+        with driver_cursor(conn) as cursor:
+            cursor.execute(f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}")
+            cursor.execute(f"RELEASE SAVEPOINT {_SAVEPOINT}")
+        del conn.info.get(_AFTER_COMMIT, [])[queued:]
+        raise
+    with driver_cursor(conn) as cursor:
+        cursor.execute(f"RELEASE SAVEPOINT {_SAVEPOINT}")
 
 
 def driver_execute(conn: Connection, sql: str, rows: Sequence[Mapping[str, Any]]) -> None:
