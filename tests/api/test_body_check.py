@@ -47,3 +47,20 @@ def test_a_body_within_the_limit_reaches_the_library(
     deep = client.post("/api/v1/settle", content=_settle_body(76), headers=headers)
     assert deep.status_code == 422
     assert deep.json()["code"] == "conflicts.too_deep"
+
+
+def test_a_wide_shallow_body_with_more_brackets_than_the_limit_reaches_the_library(
+    client: TestClient[Litestar], tokens: Tokens
+) -> None:
+    # 100 sibling arrays and 100 brackets inside a string: far more "[" than the 80 levels
+    # the limit allows, but nested only a few deep, so it must not be refused for depth
+    wide = "[" + ", ".join(["[1]"] * 100) + "]"
+    output = f'{{"v": {wide}, "note": "{"[" * 100}"}}'
+    body = (
+        f'{{"subject": "x", "positions": [{{"agent": "a:1", "output": {output}}}, '
+        f'{{"agent": "a:2", "output": {output}}}]}}'
+    )
+    headers = {**bearer(tokens.admin), "Content-Type": "application/json"}
+    settled = client.post("/api/v1/settle", content=body, headers=headers)
+    assert settled.status_code == 200, settled.text
+    assert settled.json()["status"] == "no_conflict"

@@ -192,6 +192,18 @@ def test_a_key_reads_as_unlocked_only_once_signed_with_and_while_its_file_is_unc
     assert not keyring.is_unlocked("reviewer", "s3cret")
 
 
+def test_the_unlocked_signer_is_the_signers_own_and_none_once_its_file_changed(
+    keyring: Keyring, directory: Path
+) -> None:
+    keyring.create("reviewer", passphrase="s3cret")
+    assert keyring.unlocked_signer("reviewer", "s3cret") is None  # never read yet
+    signer = keyring.signer("reviewer", "s3cret")
+    assert keyring.unlocked_signer("reviewer", "s3cret") is signer
+    assert keyring.unlocked_signer("reviewer", "other") is None
+    os.utime(directory / "reviewer.key.json", (1, 1))
+    assert keyring.unlocked_signer("reviewer", "s3cret") is None
+
+
 def test_an_empty_passphrase_is_refused(keyring: Keyring) -> None:
     with pytest.raises(ValidationError) as caught:
         keyring.create("agent:alpha", passphrase="")

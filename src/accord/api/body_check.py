@@ -8,19 +8,22 @@ from typing import Any
 
 from litestar import Request
 
+from accord.api.api_paths import is_api_request
 from accord.api.routes._state import accord_of
 from accord.limits import exceeded
 from accord.strict_json import nesting_depth
 
+_WITH_BODY = frozenset({"POST", "PUT", "PATCH"})
+
 
 async def refuse_deep_body(request: Request[Any, Any, Any]) -> None:
     """A ``before_request`` hook for the JSON API's bodies (only requests that have one)."""
-    if request.method not in {"POST", "PUT", "PATCH"} or not request.url.path.startswith("/api/"):
+    if request.method not in _WITH_BODY or not is_api_request(request):
         return
     body = await request.body()
-    if not body:
-        return
     limit = accord_of(request.app.state).config.settings.limits.json_depth
+    if body.count(b"[") + body.count(b"{") <= limit:
+        return  # nesting can go no deeper than the brackets opened (most bodies)
     depth = nesting_depth(body.decode("utf-8", errors="replace"), limit)
     if depth > limit:
         raise exceeded("json_depth", limit, depth, field="body", unit="levels of nesting")

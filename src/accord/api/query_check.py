@@ -9,13 +9,15 @@ from typing import Any
 from litestar import Request
 from litestar.exceptions import ValidationException
 
+from accord.api.api_paths import is_api_request
+
 _RESERVED = frozenset({"state", "request", "data", "headers", "cookies", "scope", "query"})
 
 
 def refuse_unknown_query(request: Request[Any, Any, Any]) -> None:
     """A ``before_request`` hook: every query parameter of the JSON API must be one the
     handler declares (pages and static files ignore extra ones, as browsers expect)."""
-    if not request.query_params or not request.url.path.startswith("/api/"):
+    if not request.query_params or not is_api_request(request):
         return
     handler = request.route_handler
     known = set(handler.parsed_fn_signature.parameters) - _RESERVED

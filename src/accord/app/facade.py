@@ -321,8 +321,9 @@ class Accord:
     async def key_signer_async(self, key_name: str) -> Ed25519Signer:
         """As :meth:`key_signer`, from an event loop: a key not unlocked yet is read (and a
         sealed one unsealed, which runs argon2) on a worker thread, not on the loop."""
-        if self.keyring.is_unlocked(key_name, passphrase=self._parts.passphrase):
-            return self.key_signer(key_name)
+        kept = self.keyring.unlocked_signer(key_name, passphrase=self._parts.passphrase)
+        if kept is not None:
+            return kept
         return await asyncio.to_thread(self.key_signer, key_name)
 
     def reviewer(self, signer: Ed25519Signer) -> Reviewer:

@@ -150,7 +150,14 @@ class Keyring:
     def is_unlocked(self, name: str, passphrase: str | None = None) -> bool:
         """Whether :meth:`signer` would answer from the keys it keeps unlocked, without
         reading the file or unsealing it (an unseal runs argon2: a noticeable pause)."""
-        return self._kept(name, self._stamp(name, passphrase)) is not None
+        return self.unlocked_signer(name, passphrase) is not None
+
+    def unlocked_signer(self, name: str, passphrase: str | None = None) -> Ed25519Signer | None:
+        """What :meth:`signer` answers when it would answer from the keys it keeps unlocked
+        (the files unchanged since), else None: the same checks, without reading the file or
+        unsealing it."""
+        kept = self._kept(name, self._stamp(name, passphrase))
+        return None if kept is None else kept[0]
 
     def pq_signer(self, name: str, passphrase: str | None = None) -> MlDsa65Signer:
         """The ML-DSA-65 signer of key ``name``; ``KeyNotFound`` if it was made without one."""
