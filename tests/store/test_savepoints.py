@@ -78,13 +78,18 @@ def test_a_failed_inner_savepoint_rolls_back_only_its_own_writes_inside_an_outer
     assert ran == []
 
 
+def _outer_failing_after_its_inner_block(db: Database, conn: Connection) -> None:
+    with db.savepoint(conn):
+        with db.savepoint(conn):
+            conn.execute(api_keys.insert().values(_key("key:inner")))
+        raise RuntimeError("the outer block fails after the inner one was released")
+
+
 def test_a_failed_outer_savepoint_rolls_back_its_released_inner_one_too(db: Database) -> None:
     with db.write() as conn:
         conn.execute(api_keys.insert().values(_key("key:kept")))
-        with pytest.raises(RuntimeError), db.savepoint(conn):
-            with db.savepoint(conn):
-                conn.execute(api_keys.insert().values(_key("key:inner")))
-            raise RuntimeError("the outer block fails after the inner one was released")
+        with pytest.raises(RuntimeError):
+            _outer_failing_after_its_inner_block(db, conn)
     with db.read() as conn:
         stored = set(conn.execute(select(api_keys.c.key_id)).scalars())
     assert stored == {"key:kept"}
