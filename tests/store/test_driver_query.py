@@ -6,9 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import bindparam, select, update
+from sqlalchemy import Column, MetaData, String, Table, bindparam, select, update
 from sqlalchemy.exc import IntegrityError
 
+from accord.errors import StoreError
 from accord.store import Database, open_database
 from accord.store.driver_query import DriverQuery
 from accord.store.tables import api_keys, cases
@@ -58,6 +59,26 @@ def test_rows_answer_every_matching_row_by_column_name_in_order(db: Database) ->
             {"key_id": "key:c", "label": "key:c"},
         ]
         assert _BY_ROLE.rows(conn, {"role": "reviewer"}) == []
+
+
+def test_rows_alone_answer_as_rows_do_without_a_transaction_of_the_callers(
+    db: Database,
+) -> None:
+    assert _BY_ROLE.rows_alone(db, {"role": "auditor"}) == [
+        {"key_id": "key:a", "label": "key:a"},
+        {"key_id": "key:c", "label": "key:c"},
+    ]
+    assert _BY_ROLE.rows_alone(db, {"role": "reviewer"}) == []
+    assert db.idle_connections() >= 1  # the driver connection went back to the pool
+
+
+def test_a_driver_error_of_a_statement_read_alone_is_a_store_error(db: Database) -> None:
+    missing = Table("no_such_table", MetaData(), Column("name", String))
+    broken = DriverQuery(select(missing.c.name).where(missing.c.name == bindparam("name")))
+    with pytest.raises(StoreError) as caught:
+        broken.rows_alone(db, {"name": "x"})
+    assert caught.value.code == "store.read_failed"
+    assert _BY_ROLE.rows_alone(db, {"role": "admin"}) == [{"key_id": "key:b", "label": "key:b"}]
 
 
 def test_first_scalar_and_scalars_answer_none_or_empty_when_nothing_matches(

@@ -196,8 +196,7 @@ def _queue_rows(
     statement = _QUEUE_STATEMENTS.get(shape)
     if statement is None:
         statement = _QUEUE_STATEMENTS[shape] = DriverQuery(_queue_select(shape))
-    with db.read() as conn:
-        rows = statement.rows(conn, values)
+    rows = statement.rows_alone(db, values)  # one statement: its own snapshot
     more = len(rows) > limit
     rows = rows[:limit]
     last = rows[-1] if more else None

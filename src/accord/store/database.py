@@ -242,9 +242,19 @@ class Database:
     def read_row(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
         """The first row of one driver-level ``SELECT`` (the driver's own parameter marks:
         ``?`` on SQLite, ``%s`` on PostgreSQL), or None: a per-request lookup (an API key's
-        revocation). One statement is its own consistent snapshot, so it skips
-        :meth:`read`'s transaction bookkeeping (~60 µs a call through SQLAlchemy's
-        connection, measured); the pool rolls the driver connection back on return."""
+        revocation). See :meth:`statement_cursor`."""
+        with self.statement_cursor() as cursor:
+            cursor.execute(sql, tuple(params))
+            row = cursor.fetchone()
+        return None if row is None else tuple(row)
+
+    @contextmanager
+    def statement_cursor(self) -> Iterator[Any]:
+        """A driver cursor for one read statement, with no transaction of this module's
+        around it: one statement is its own consistent snapshot, so a per-request read (an
+        API key's revocation, a page of the queue) skips :meth:`read`'s transaction
+        bookkeeping (~40–60 µs a call through SQLAlchemy's connection, measured). The pool
+        rolls the driver connection back on return; a driver error is a ``StoreError``."""
         try:
             raw = self.engine.raw_connection()
         except OperationalError as exc:
@@ -252,15 +262,13 @@ class Database:
         try:
             cursor = raw.cursor()
             try:
-                cursor.execute(sql, tuple(params))
-                row = cursor.fetchone()
+                yield cursor
             finally:
                 cursor.close()
         except self.engine.dialect.loaded_dbapi.Error as exc:
             raise StoreError(f"database read failed: {exc}", code="store.read_failed") from exc
         finally:
             raw.close()  # back to the pool (rolled back there)
-        return None if row is None else tuple(row)
 
     def insert_rows(
         self, conn: Connection, table: Table, rows: Sequence[Mapping[str, Any]]

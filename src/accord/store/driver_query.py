@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import Column, Connection, Integer, String
+from sqlalchemy import Column, Connection, Dialect, Integer, String
 from sqlalchemy.sql import ClauseElement
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import Executable
 
-from accord.store.database import driver_cursor
+from accord.store.database import Database, driver_cursor
 
 #: A statement rendered for one dialect: its SQL, bind names in order, whether the driver
 #: takes them by position, and the values the statement itself fixes.
@@ -49,23 +49,34 @@ class DriverQuery:
     def rows(self, conn: Connection, params: Mapping[str, Any]) -> list[dict[str, Any]]:
         """Every row, as ``{column name: value}``."""
         with driver_cursor(conn) as cursor:
-            sql, values = self._bound(conn, params)
-            cursor.execute(sql, values)
-            names = [d[0] for d in cursor.description or ()]
-            return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+            return self._rows(cursor, conn.dialect, params)
+
+    def rows_alone(self, db: Database, params: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """:meth:`rows` of a ``SELECT`` run alone, outside any transaction of the caller's
+        (its own snapshot: ``Database.statement_cursor``)."""
+        with db.statement_cursor() as cursor:
+            return self._rows(cursor, db.engine.dialect, params)
+
+    def _rows(
+        self, cursor: Any, dialect: Dialect, params: Mapping[str, Any]
+    ) -> list[dict[str, Any]]:
+        sql, values = self._bound(dialect, params)
+        cursor.execute(sql, values)
+        names = [d[0] for d in cursor.description or ()]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
     def tuples(self, conn: Connection, params: Mapping[str, Any]) -> list[tuple[Any, ...]]:
         """Every row as the driver's tuple, in the selected columns' order (long reads:
         no dict per row)."""
         with driver_cursor(conn) as cursor:
-            sql, values = self._bound(conn, params)
+            sql, values = self._bound(conn.dialect, params)
             cursor.execute(sql, values)
             return [tuple(row) for row in cursor.fetchall()]
 
     def first(self, conn: Connection, params: Mapping[str, Any]) -> dict[str, Any] | None:
         """The first row, or None."""
         with driver_cursor(conn) as cursor:
-            sql, values = self._bound(conn, params)
+            sql, values = self._bound(conn.dialect, params)
             cursor.execute(sql, values)
             row = cursor.fetchone()
             if row is None:
@@ -75,7 +86,7 @@ class DriverQuery:
     def scalar(self, conn: Connection, params: Mapping[str, Any]) -> Any:
         """The first column of the first row, or None."""
         with driver_cursor(conn) as cursor:
-            sql, values = self._bound(conn, params)
+            sql, values = self._bound(conn.dialect, params)
             cursor.execute(sql, values)
             row = cursor.fetchone()
             return None if row is None else row[0]
@@ -83,19 +94,19 @@ class DriverQuery:
     def scalars(self, conn: Connection, params: Mapping[str, Any]) -> list[Any]:
         """The first column of every row."""
         with driver_cursor(conn) as cursor:
-            sql, values = self._bound(conn, params)
+            sql, values = self._bound(conn.dialect, params)
             cursor.execute(sql, values)
             return [row[0] for row in cursor.fetchall()]
 
     def execute(self, conn: Connection, params: Mapping[str, Any]) -> int:
         """Run a write; the number of rows it matched."""
         with driver_cursor(conn) as cursor:
-            sql, values = self._bound(conn, params)
+            sql, values = self._bound(conn.dialect, params)
             cursor.execute(sql, values)
             return int(cursor.rowcount)
 
-    def _bound(self, conn: Connection, params: Mapping[str, Any]) -> tuple[str, Any]:
-        sql, names, positional, fixed = self._for(conn)
+    def _bound(self, dialect: Dialect, params: Mapping[str, Any]) -> tuple[str, Any]:
+        sql, names, positional, fixed = self._for(dialect)
         given = {**fixed, **params}
         missing = [n for n in names if n not in given]
         if missing:
@@ -104,11 +115,11 @@ class DriverQuery:
             return sql, tuple(given[name] for name in names)
         return sql, {name: given[name] for name in names}
 
-    def _for(self, conn: Connection) -> _Rendered:
-        found = self._compiled.get(conn.dialect.name)
+    def _for(self, dialect: Dialect) -> _Rendered:
+        found = self._compiled.get(dialect.name)
         if found is None:
             compiled = self._statement.compile(  # type: ignore[attr-defined]
-                dialect=conn.dialect, column_keys=list(self._set_columns) or None
+                dialect=dialect, column_keys=list(self._set_columns) or None
             )
             assert isinstance(compiled, SQLCompiler)
             rendered = compiled.bind_names  # bind parameter -> its name in the SQL
@@ -119,7 +130,7 @@ class DriverQuery:
                 if not bind.required and bind.value is not None
             }
             found = (compiled.string, names, bool(compiled.positional), fixed)
-            self._compiled[conn.dialect.name] = found
+            self._compiled[dialect.name] = found
         return found
 
 
