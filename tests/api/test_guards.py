@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
+from typing import Any
 
 import pytest
-from litestar import Litestar
+from litestar import Litestar, Request, get
 from litestar.testing import TestClient
 
 from accord.api import ApiKeyStore
+from accord.api.api_keys import Role
+from accord.api.guards import allow, refuse_unguarded_routes
 from accord.app import Accord
 from accord.clock import FrozenClock
 from accord.disputes import Case
@@ -30,6 +34,63 @@ def test_without_a_key_every_api_route_is_401_with_the_uniform_body(
     assert body["field"] == "authorization"
     assert body["request_id"] == answer.headers["x-request-id"]
     assert answer.headers["www-authenticate"] == "Bearer"
+
+
+def _api_calls(app: Litestar) -> list[tuple[str, str]]:
+    """(method, path) of every JSON API route, path parameters filled with a placeholder."""
+    calls = []
+    for route in app.routes:
+        for handler in getattr(route, "route_handlers", ()):
+            methods = set(getattr(handler, "http_methods", ())) - {"OPTIONS"}
+            if route.path.startswith("/api/"):
+                filled = re.sub(r"\{[^}:]+:int\}", "1", route.path)
+                filled = re.sub(r"\{[^}]+\}", "x", filled)
+                calls += [(method, filled) for method in sorted(methods)]
+    return calls
+
+
+def test_every_api_route_refuses_a_call_without_a_key_before_reading_its_body(
+    client: TestClient[Litestar], app: Litestar
+) -> None:
+    calls = _api_calls(app)
+    assert len(calls) > 60  # the routes were found
+    for method, path in calls:
+        answer = client.request(method, path, content=b"{not json")
+        assert (method, path, answer.status_code) == (method, path, 401)
+        assert answer.json()["code"] == "auth.unauthenticated"
+
+
+def test_an_app_with_an_api_route_that_names_no_roles_is_refused() -> None:
+    @get("/api/v1/open", sync_to_thread=False)
+    def open_route() -> str:
+        return "anyone"
+
+    @get("/api/v1/closed", opt=allow(Role.ADMIN), sync_to_thread=False)
+    def closed_route() -> str:
+        return "admins"
+
+    async def hook(request: Request[Any, Any, Any]) -> None:
+        return None
+
+    refuse_unguarded_routes(Litestar([closed_route], before_request=hook), "/api/")
+    with pytest.raises(RuntimeError, match="names no roles"):
+        refuse_unguarded_routes(Litestar([open_route, closed_route], before_request=hook), "/api/")
+
+
+def test_an_app_with_a_route_replacing_the_before_request_check_is_refused() -> None:
+    async def apps_check(request: Request[Any, Any, Any]) -> None:
+        return None
+
+    async def routes_own(request: Request[Any, Any, Any]) -> None:
+        return None
+
+    @get("/api/v1/own-hook", opt=allow(Role.ADMIN), before_request=routes_own,
+         sync_to_thread=False)
+    def own_hook() -> str:
+        return "skips the app's check"
+
+    with pytest.raises(RuntimeError, match="replaces the app's before_request"):
+        refuse_unguarded_routes(Litestar([own_hook], before_request=apps_check), "/api/")
 
 
 @pytest.mark.parametrize(

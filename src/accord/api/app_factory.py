@@ -27,7 +27,7 @@ from litestar.template.config import TemplateConfig
 from accord.api.api_keys import ApiKeyStore
 from accord.api.body_check import refuse_deep_body
 from accord.api.errors import EXCEPTION_HANDLERS
-from accord.api.guards import BEARER
+from accord.api.guards import BEARER, authenticate, refuse_unguarded_routes
 from accord.api.metrics import Metrics
 from accord.api.query_check import refuse_unknown_query
 from accord.api.request_context import request_context
@@ -62,6 +62,8 @@ _STATELESS = ["^/api/", "^/health$", "^/ready$", "^/metrics$", "^/schema", "^/st
 
 
 async def _check_request(request: Request[Any, Any, Any]) -> None:
+    """Every route's ``before_request``: the caller's key first, then the query and body."""
+    await authenticate(request)
     refuse_unknown_query(request)
     await refuse_deep_body(request)
 
@@ -126,7 +128,7 @@ def create_app(
         ],
         security=[BEARER],
     )
-    return Litestar(
+    app = Litestar(
         route_handlers=[
             health.health,
             health.ready,
@@ -198,3 +200,5 @@ def create_app(
         on_startup=[*([sweeper.start] if sweeper else []), *on_startup],
         on_shutdown=[*([sweeper.stop] if sweeper else []), *on_shutdown],
     )
+    refuse_unguarded_routes(app, API_PREFIX)
+    return app

@@ -1,8 +1,13 @@
 """Who is calling, from the credential only: ``Authorization: Bearer <API key>``.
 
-``allow(*roles)`` is a Litestar guard: it authenticates the key (401 when missing, wrong,
-expired or revoked), refuses other roles (403) and leaves the key in the request scope for
-``caller``. Identity is never read from a body: an agent key acts only as its own agent.
+A route says which roles may call it with ``opt=allow(*roles)``; :func:`authenticate` (the
+app's ``before_request`` hook runs it first, for every route) authenticates the key (401 when
+missing, wrong, expired or revoked), refuses other roles (403) and leaves the key in the
+request scope for ``caller``. Identity is never read from a body: an agent key acts only as
+its own agent. (Not a Litestar guard: Litestar calls each guard with a copy of the route
+handler, ~3 % of a queue listing's instructions, measured; issue 13.) ``create_app`` refuses
+to build a service with a JSON API route that names no roles, or with a route or router
+``before_request`` of its own (which would replace the app's, and with it this check).
 """
 
 from __future__ import annotations
@@ -10,15 +15,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, cast
 
+from litestar import Litestar, Request
 from litestar.connection import ASGIConnection
 from litestar.handlers.base import BaseRouteHandler
-from litestar.types import Guard
 
 from accord.api.api_keys import ApiKey, ApiKeyStore, Role
 from accord.api.auth_errors import Forbidden
 from accord.store.short_work import short_read
 
 _SCOPE_KEY = "accord.api_key"
+#: The ``opt`` key of the roles a route lets in.
+_ROLES = "accord.roles"
 #: The OpenAPI security requirement of every guarded route (scheme ``apiKey``: HTTP bearer).
 BEARER: dict[str, list[str]] = {"apiKey": []}
 READERS = (Role.AGENT, Role.REVIEWER, Role.AUDITOR, Role.ADMIN)
@@ -30,23 +37,50 @@ def bearer_token(authorization: str | None) -> str | None:
     return token.strip() or None if scheme.lower() == "bearer" else None
 
 
-def allow(*roles: Role) -> Guard:
-    allowed = frozenset(roles)
+def allow(*roles: Role) -> dict[str, Any]:
+    """A route's ``opt``: only keys of ``roles`` may call it (see :func:`authenticate`)."""
+    if not roles:
+        raise ValueError("a route must let at least one role in")
+    return {_ROLES: frozenset(roles)}
 
-    async def guard(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
-        keys = cast(ApiKeyStore, connection.app.state["api_keys"])
-        token = bearer_token(connection.headers.get("authorization"))
-        # one look-up by the token's hash (an index): in place on SQLite, not a thread hop
-        key = await short_read(keys.db, lambda: keys.authenticate(token), indexed=True)
-        if key.role not in allowed:
-            raise Forbidden(
-                f"a {key.role.value} key may not do this",
-                field="authorization",
-                rule=f"role is one of {', '.join(sorted(r.value for r in allowed))}",
-            )
-        cast(dict[str, Any], connection.scope)[_SCOPE_KEY] = key
 
-    return guard
+def allowed_roles(handler: BaseRouteHandler) -> frozenset[Role] | None:
+    """The roles ``handler`` lets in, or None for a route open to anyone (a page, /health)."""
+    return cast(frozenset[Role] | None, handler.opt.get(_ROLES))
+
+
+async def authenticate(request: Request[Any, Any, Any]) -> None:
+    """Authenticate the bearer key of a request to a route that names roles, refuse a key of
+    another role, and keep the key in the scope; nothing for an open route."""
+    allowed = allowed_roles(request.route_handler)
+    if allowed is None:
+        return
+    keys = cast(ApiKeyStore, request.app.state["api_keys"])
+    token = bearer_token(request.headers.get("authorization"))
+    # one look-up by the token's hash (an index): in place on SQLite, not a thread hop
+    key = await short_read(keys.db, lambda: keys.authenticate(token), indexed=True)
+    if key.role not in allowed:
+        raise Forbidden(
+            f"a {key.role.value} key may not do this",
+            field="authorization",
+            rule=f"role is one of {', '.join(sorted(r.value for r in allowed))}",
+        )
+    cast(dict[str, Any], request.scope)[_SCOPE_KEY] = key
+
+
+def refuse_unguarded_routes(app: Litestar, api_prefix: str) -> None:
+    """Refuse (``RuntimeError``) an app with a route under ``api_prefix`` that names no roles
+    (it would answer without a key), or with a route whose own ``before_request`` replaces
+    the app's (which runs :func:`authenticate`). Litestar's own ``OPTIONS`` handlers answer
+    only the allowed methods."""
+    for route in app.routes:
+        for handler in getattr(route, "route_handlers", ()):
+            if handler.resolve_before_request() is not app.before_request:
+                raise RuntimeError(f"route {route.path} replaces the app's before_request hook")
+            if set(getattr(handler, "http_methods", ())) == {"OPTIONS"}:
+                continue
+            if route.path.startswith(api_prefix) and allowed_roles(handler) is None:
+                raise RuntimeError(f"API route {route.path} names no roles (opt=allow(...))")
 
 
 def caller(connection: ASGIConnection[Any, Any, Any, Any]) -> ApiKey:

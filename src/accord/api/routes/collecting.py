@@ -39,7 +39,7 @@ def _opener(key: ApiKey) -> str:
 
 @post(
     "/collecting",
-    guards=[allow(Role.AGENT, Role.ADMIN)],
+    opt=allow(Role.AGENT, Role.ADMIN),
     sync_to_thread=True,
     status_code=201,
     responses=error_responses(400, 401, 403, 413, 422),
@@ -62,7 +62,7 @@ def open_collecting(
 
 @post(
     "/collecting/{collecting_id:str}/position",
-    guards=[allow(Role.AGENT)],
+    opt=allow(Role.AGENT),
     sync_to_thread=True,
     status_code=200,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422),
@@ -91,7 +91,7 @@ def submit_position(
 
 @get(
     "/collecting/{collecting_id:str}",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["collecting"],
@@ -103,7 +103,7 @@ def get_collecting(state: State, collecting_id: Id) -> CollectingOut:
 
 @get(
     "/collecting/{collecting_id:str}/signatures",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["collecting"],
@@ -116,7 +116,7 @@ def get_signatures(state: State, collecting_id: Id) -> PartySignatures:
 
 @get(
     "/collecting",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=["collecting"],

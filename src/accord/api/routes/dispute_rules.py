@@ -64,7 +64,7 @@ ObjectionId = Annotated[str, Parameter(max_length=64, pattern=rf"^obj:{UUID_PATT
 
 @post(
     "/disputes/{dispute_id:str}/compliance-reports",
-    guards=[allow(Role.AGENT)],
+    opt=allow(Role.AGENT),
     sync_to_thread=True,
     status_code=200,
     responses=_STEP_ERRORS,
@@ -86,7 +86,7 @@ def report_compliance(
 
 @get(
     "/disputes/{dispute_id:str}/compliance",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
@@ -102,7 +102,7 @@ def list_compliance(
 
 @post(
     "/disputes/{dispute_id:str}/objections",
-    guards=[allow(Role.AGENT)],
+    opt=allow(Role.AGENT),
     sync_to_thread=True,
     status_code=201,
     responses=_STEP_ERRORS,
@@ -129,7 +129,7 @@ def file_objection(
 
 @get(
     "/disputes/{dispute_id:str}/objections",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
@@ -145,7 +145,7 @@ def list_objections(
 
 @post(
     "/objections/{objection_id:str}/stay",
-    guards=[allow(Role.REVIEWER)],
+    opt=allow(Role.REVIEWER),
     sync_to_thread=True,
     status_code=201,
     responses=_STEP_ERRORS,
@@ -166,7 +166,7 @@ def order_stay(
 
 @get(
     "/compliance/flags",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=_TAGS,
@@ -193,7 +193,7 @@ def list_flags(
 
 @get(
     "/objections/awaiting-appeal",
-    guards=[allow(*OVERSEERS)],
+    opt=allow(*OVERSEERS),
     sync_to_thread=True,
     responses=error_responses(401, 403),
     tags=_TAGS,
@@ -206,7 +206,7 @@ def objections_awaiting_appeal(state: State) -> ObjectionList:
 
 @get(
     "/objections/{objection_id:str}",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
@@ -224,7 +224,7 @@ def get_objection(
 
 @post(
     "/disputes/cross-check",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     status_code=200,
     responses=error_responses(400, 401, 403, 413, 422),

@@ -102,7 +102,7 @@ def _reader(request: Request[Any, Any, State], state: State, dispute_id: str) ->
 
 @get(
     "/disputes/{dispute_id:str}/negotiation",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
@@ -117,7 +117,7 @@ def get_negotiation(
 
 @post(
     "/disputes/{dispute_id:str}/proposals",
-    guards=[allow(Role.AGENT)],
+    opt=allow(Role.AGENT),
     sync_to_thread=True,
     status_code=201,
     responses=_STEP_ERRORS,
@@ -139,7 +139,7 @@ def propose(
 
 @post(
     "/disputes/{dispute_id:str}/proposals/{proposal_id:str}/acceptance",
-    guards=[allow(Role.AGENT)],
+    opt=allow(Role.AGENT),
     sync_to_thread=True,
     status_code=200,
     responses=_STEP_ERRORS,
@@ -159,7 +159,7 @@ def accept(
 
 @post(
     "/disputes/{dispute_id:str}/counter-evidence",
-    guards=[allow(Role.AGENT)],
+    opt=allow(Role.AGENT),
     sync_to_thread=True,
     status_code=201,
     responses=_STEP_ERRORS,
@@ -184,7 +184,7 @@ def counter_evidence(
 
 @get(
     "/disputes/{dispute_id:str}/coin",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
@@ -199,7 +199,7 @@ def get_coin_flip(
 
 @get(
     "/disputes/{dispute_id:str}/coin/outcome",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404, 422),
     tags=_TAGS,
@@ -215,7 +215,7 @@ def get_coin_outcome(
 
 @post(
     "/disputes/{dispute_id:str}/coin/commitments",
-    guards=[allow(Role.AGENT)],
+    opt=allow(Role.AGENT),
     sync_to_thread=True,
     status_code=201,
     responses=_STEP_ERRORS,
@@ -234,7 +234,7 @@ def commit(
 
 @post(
     "/disputes/{dispute_id:str}/coin/reveals",
-    guards=[allow(Role.AGENT)],
+    opt=allow(Role.AGENT),
     sync_to_thread=True,
     status_code=201,
     responses=_STEP_ERRORS,
@@ -258,7 +258,7 @@ def reveal(
 
 @post(
     "/disputes/{dispute_id:str}/nominations",
-    guards=[allow(Role.AGENT)],
+    opt=allow(Role.AGENT),
     sync_to_thread=True,
     status_code=201,
     responses=_STEP_ERRORS,
@@ -278,7 +278,7 @@ def nominate(
 
 @post(
     "/disputes/{dispute_id:str}/panel",
-    guards=[allow(Role.ADMIN)],
+    opt=allow(Role.ADMIN),
     sync_to_thread=True,
     status_code=201,
     responses=_STEP_ERRORS,
@@ -298,7 +298,7 @@ def form_panel(state: State, dispute_id: DisputeId, data: JSONBody[FormPanelIn])
 
 @get(
     "/disputes/{dispute_id:str}/panel",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
@@ -313,7 +313,7 @@ def get_panel(
 
 @get(
     "/disputes/{dispute_id:str}/panel/ballot-papers",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
@@ -329,7 +329,7 @@ def get_ballot_papers(
 
 @get(
     "/disputes/{dispute_id:str}/resolution/verification",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404, 422),
     tags=_TAGS,
@@ -347,7 +347,7 @@ def verify_resolution(
 
 @post(
     "/disputes/{dispute_id:str}/panel/votes",
-    guards=[allow(Role.AGENT)],
+    opt=allow(Role.AGENT),
     sync_to_thread=True,
     status_code=201,
     responses=_STEP_ERRORS,
@@ -366,7 +366,7 @@ def vote(
 
 @post(
     "/disputes/{dispute_id:str}/panel/deliberation",
-    guards=[allow(Role.AGENT)],
+    opt=allow(Role.AGENT),
     sync_to_thread=True,
     status_code=200,
     responses=_STEP_ERRORS,
@@ -403,7 +403,7 @@ def deliberate(
 
 @post(
     "/disputes/{dispute_id:str}/panel/tally",
-    guards=[allow(Role.AGENT)],
+    opt=allow(Role.AGENT),
     sync_to_thread=True,
     status_code=200,
     responses=_STEP_ERRORS,
@@ -419,7 +419,7 @@ def tally(
 
 @post(
     "/disputes/{dispute_id:str}/panel/signatures",
-    guards=[allow(Role.AGENT, Role.REVIEWER)],
+    opt=allow(Role.AGENT, Role.REVIEWER),
     sync_to_thread=True,
     status_code=201,
     responses=_STEP_ERRORS,
@@ -445,7 +445,7 @@ def sign_resolution(
 
 @post(
     "/disputes/{dispute_id:str}/appeal/decision",
-    guards=[allow(Role.REVIEWER)],
+    opt=allow(Role.REVIEWER),
     sync_to_thread=True,
     status_code=201,
     responses=_STEP_ERRORS,
@@ -486,7 +486,7 @@ def appeal_as_reviewer(
 
 @get(
     "/disputes/{dispute_id:str}/appeal/proposal",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
@@ -501,7 +501,7 @@ def get_appeal_proposal(
 
 @post(
     "/disputes/{dispute_id:str}/appeal/proposals",
-    guards=[allow(Role.REVIEWER)],
+    opt=allow(Role.REVIEWER),
     sync_to_thread=True,
     status_code=201,
     responses=_STEP_ERRORS,
@@ -525,7 +525,7 @@ def propose_appeal(
 
 @post(
     "/disputes/{dispute_id:str}/appeal/proposals/{proposal_id:str}/signatures",
-    guards=[allow(Role.REVIEWER)],
+    opt=allow(Role.REVIEWER),
     sync_to_thread=True,
     status_code=201,
     responses=_STEP_ERRORS,

@@ -67,7 +67,7 @@ def readable_dispute(accord: Accord, key: ApiKey, dispute_id: str) -> StoredDisp
 
 @post(
     "/disputes",
-    guards=[allow(Role.AGENT)],
+    opt=allow(Role.AGENT),
     sync_to_thread=True,
     status_code=201,
     responses=error_responses(400, 401, 403, 413, 422),
@@ -86,7 +86,7 @@ def open_dispute(
 
 @post(
     "/disputes/batch",
-    guards=[allow(Role.AGENT)],
+    opt=allow(Role.AGENT),
     sync_to_thread=True,
     status_code=201,
     responses=error_responses(400, 401, 403, 413, 422),
@@ -115,7 +115,7 @@ def open_disputes(
 
 @get(
     "/disputes",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=_TAGS,
@@ -155,7 +155,7 @@ def list_disputes(
 
 @get(
     "/disputes/{dispute_id:str}",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=_TAGS,
@@ -170,7 +170,7 @@ def show_dispute(
 
 @post(
     "/disputes/{dispute_id:str}/evidence",
-    guards=[allow(Role.AGENT)],
+    opt=allow(Role.AGENT),
     sync_to_thread=True,
     status_code=201,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422),
@@ -193,7 +193,7 @@ def submit_evidence(
 
 @get(
     "/disputes/{dispute_id:str}/evidence/{evidence_id:str}",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404, 422),
     tags=_TAGS,
@@ -222,7 +222,7 @@ def evidence_content(
 
 @post(
     "/disputes/{dispute_id:str}/escalate",
-    guards=[allow(Role.AGENT)],
+    opt=allow(Role.AGENT),
     sync_to_thread=True,
     status_code=200,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422),
@@ -243,7 +243,7 @@ def escalate_dispute(
 
 @post(
     "/disputes/{dispute_id:str}/withdraw",
-    guards=[allow(Role.AGENT)],
+    opt=allow(Role.AGENT),
     sync_to_thread=True,
     status_code=200,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422),
@@ -263,7 +263,7 @@ def withdraw_dispute(
 
 @get(
     "/disputes/{dispute_id:str}/export",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404, 422),
     tags=_TAGS,
@@ -284,7 +284,7 @@ def export_dispute(
 
 @post(
     "/disputes/import",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     status_code=200,
     responses=error_responses(400, 401, 403, 404, 413, 422),

@@ -20,7 +20,7 @@ Filter = Annotated[str | None, Parameter(max_length=256)]
 
 @get(
     "/dissent",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=["dissent"],

