@@ -80,6 +80,14 @@ class StoreError(AccordError):
     code = "store.error"
 
 
+class SavepointLost(StoreError):
+    """A savepoint could not be rolled back to or released: the transaction around it is no
+    longer what its caller began (the database may have rolled it all back), so no caller may
+    treat this as one failed step and carry on."""
+
+    code = "store.savepoint_lost"
+
+
 class LedgerError(AccordError):
     """The ledger could not append or read."""
 

@@ -64,3 +64,18 @@ def test_a_wide_shallow_body_with_more_brackets_than_the_limit_reaches_the_libra
     settled = client.post("/api/v1/settle", content=body, headers=headers)
     assert settled.status_code == 200, settled.text
     assert settled.json()["status"] == "no_conflict"
+
+
+@pytest.mark.parametrize(("levels", "refused"), [(80, False), (81, True)])
+def test_a_body_of_only_nested_brackets_is_refused_exactly_past_the_limit(
+    client: TestClient[Litestar], tokens: Tokens, levels: int, refused: bool
+) -> None:
+    # as many brackets as levels: at 80 the depth scan is skipped, at 81 it runs and refuses
+    body = "[" * levels + "]" * levels
+    answer = client.post(
+        "/api/v1/settle",
+        content=body,
+        headers={**bearer(tokens.admin), "Content-Type": "application/json"},
+    )
+    assert answer.status_code in (400, 422)
+    assert (answer.json()["code"] == "limits.exceeded") is refused

@@ -7,11 +7,12 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from litestar import Litestar, Request, get
+from litestar import Litestar, Request, WebSocket, get, route, websocket
 from litestar.testing import TestClient
 
 from accord.api import ApiKeyStore
 from accord.api.api_keys import Role
+from accord.api.app_factory import GUARDED
 from accord.api.guards import allow, refuse_unguarded_routes
 from accord.app import Accord
 from accord.clock import FrozenClock
@@ -39,11 +40,11 @@ def test_without_a_key_every_api_route_is_401_with_the_uniform_body(
 def _api_calls(app: Litestar) -> list[tuple[str, str]]:
     """(method, path) of every JSON API route, path parameters filled with a placeholder."""
     calls = []
-    for route in app.routes:
-        for handler in getattr(route, "route_handlers", ()):
+    for served in app.routes:
+        for handler in getattr(served, "route_handlers", ()):
             methods = set(getattr(handler, "http_methods", ())) - {"OPTIONS"}
-            if route.path.startswith("/api/"):
-                filled = re.sub(r"\{[^}:]+:int\}", "1", route.path)
+            if served.path.startswith("/api/"):
+                filled = re.sub(r"\{[^}:]+:int\}", "1", served.path)
                 filled = re.sub(r"\{[^}]+\}", "x", filled)
                 calls += [(method, filled) for method in sorted(methods)]
     return calls
@@ -72,9 +73,11 @@ def test_an_app_with_an_api_route_that_names_no_roles_is_refused() -> None:
     async def hook(request: Request[Any, Any, Any]) -> None:
         return None
 
-    refuse_unguarded_routes(Litestar([closed_route], before_request=hook), "/api/")
+    refuse_unguarded_routes(Litestar([closed_route], before_request=hook), ("/api/",))
     with pytest.raises(RuntimeError, match="names no roles"):
-        refuse_unguarded_routes(Litestar([open_route, closed_route], before_request=hook), "/api/")
+        refuse_unguarded_routes(
+            Litestar([open_route, closed_route], before_request=hook), ("/api/",)
+        )
 
 
 def test_an_app_with_a_route_replacing_the_before_request_check_is_refused() -> None:
@@ -90,7 +93,7 @@ def test_an_app_with_a_route_replacing_the_before_request_check_is_refused() -> 
         return "skips the app's check"
 
     with pytest.raises(RuntimeError, match="replaces the app's before_request"):
-        refuse_unguarded_routes(Litestar([own_hook], before_request=apps_check), "/api/")
+        refuse_unguarded_routes(Litestar([own_hook], before_request=apps_check), ("/api/",))
 
 
 @pytest.mark.parametrize(
@@ -224,3 +227,44 @@ def test_a_decider_named_in_the_body_is_refused_and_the_key_decides(
         path, json={"choice": "reject", "reasoning": "r"}, headers=bearer(tokens.reviewer)
     )
     assert decided.json()["decision"]["decided_by"] == "human:treasurer"
+
+
+async def _hook(request: Request[Any, Any, Any]) -> None:
+    return None
+
+
+def test_an_app_with_a_websocket_route_under_the_api_is_refused() -> None:
+    @websocket("/api/v1/socket", opt=allow(Role.ADMIN))
+    async def socket(socket: WebSocket[Any, Any, Any]) -> None:
+        await socket.close()
+
+    with pytest.raises(RuntimeError, match="not plain HTTP"):
+        refuse_unguarded_routes(Litestar([socket], before_request=_hook), ("/api/",))
+
+
+def test_an_app_with_a_cached_route_that_names_roles_is_refused() -> None:
+    @get("/api/v1/cached", opt=allow(Role.ADMIN), cache=60, sync_to_thread=False)
+    def cached() -> str:
+        return "sent again before any key check"
+
+    with pytest.raises(RuntimeError, match="caches its answer"):
+        refuse_unguarded_routes(Litestar([cached], before_request=_hook), ("/api/",))
+
+
+def test_an_options_route_of_our_own_under_the_api_must_name_roles_too() -> None:
+    @route("/api/v1/probe", http_method=["OPTIONS"], sync_to_thread=False)
+    def probe() -> str:
+        return "not Litestar's own OPTIONS answer"
+
+    with pytest.raises(RuntimeError, match="names no roles"):
+        refuse_unguarded_routes(Litestar([probe], before_request=_hook), ("/api/",))
+
+
+@pytest.mark.parametrize("path", ["/metrics", "/api/v2/later"])
+def test_the_services_guarded_paths_refuse_an_open_metrics_or_later_api_route(path: str) -> None:
+    @get(path, sync_to_thread=False)
+    def open_route() -> str:
+        return "anyone"
+
+    with pytest.raises(RuntimeError, match="names no roles"):
+        refuse_unguarded_routes(Litestar([open_route], before_request=_hook), GUARDED)

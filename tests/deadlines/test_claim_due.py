@@ -19,7 +19,7 @@ from accord.deadlines import (
     claim_due,
     history,
 )
-from accord.errors import ValidationError
+from accord.errors import SavepointLost, ValidationError
 from accord.store import Database
 from tests.deadlines.conftest import KIND, Recorder
 
@@ -147,12 +147,13 @@ def test_a_failing_handler_rolls_back_only_its_own_work_and_its_row_stays_armed(
         assert armed_for(conn, "marker", "marker:s:good") is not None  # committed
 
 
+@pytest.mark.parametrize("order", [("s:bad", "s:good"), ("s:good", "s:bad")])
 def test_a_failing_handlers_after_commit_callbacks_are_dropped_with_its_work(
-    db: Database, frozen_clock: FrozenClock
+    db: Database, frozen_clock: FrozenClock, order: tuple[str, str]
 ) -> None:
     now = frozen_clock.now()
-    _arm(db, "s:bad", now, now)
-    _arm(db, "s:good", now + timedelta(seconds=1), now)
+    _arm(db, order[0], now, now)
+    _arm(db, order[1], now + timedelta(seconds=1), now)
     notified: list[str] = []
 
     def handler(conn: Connection, deadline: Deadline, at: datetime) -> Handled:
@@ -164,8 +165,30 @@ def test_a_failing_handlers_after_commit_callbacks_are_dropped_with_its_work(
     with db.write() as conn:
         claim_due(conn, now=now + timedelta(minutes=1), limit=10, sweeper_id="s",
                   handlers={KIND: handler})
-    # the batch was retried row by row: the good row's callback once, the bad one's never
+    # the batch was retried row by row: the good row's callback once (not once more for the
+    # rolled-back batch attempt), the bad one's never
     assert notified == ["s:good"]
+
+
+def test_a_handler_whose_transaction_is_gone_stops_the_claim_instead_of_committing_piecemeal(
+    db: Database, frozen_clock: FrozenClock
+) -> None:
+    now = frozen_clock.now()
+    _arm(db, "s:first", now, now)
+    _arm(db, "s:second", now + timedelta(seconds=1), now)
+
+    def handler(conn: Connection, deadline: Deadline, at: datetime) -> Handled:
+        conn.exec_driver_sql("ROLLBACK")  # as SQLite does by itself on a full disk
+        raise RuntimeError("disk full")
+
+    with pytest.raises(SavepointLost), db.write() as conn:
+        claim_due(conn, now=now + timedelta(minutes=1), limit=10, sweeper_id="s",
+                  handlers={KIND: handler})
+    with db.read() as conn:  # nothing was fired, nothing recorded as failed
+        for subject in ("s:first", "s:second"):
+            armed = armed_for(conn, KIND, subject)
+            assert armed is not None
+            assert armed.attempts == 0
 
 
 def test_a_sweep_tries_a_failing_row_once_and_sets_it_aside_after_max_attempts(

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from sqlalchemy import Column, MetaData, String, Table, bindparam, select, update
+from sqlalchemy import Column, MetaData, String, Table, bindparam, event, select, update
 from sqlalchemy.exc import IntegrityError
 
 from accord.errors import StoreError
@@ -69,7 +69,20 @@ def test_rows_alone_answer_as_rows_do_without_a_transaction_of_the_callers(
         {"key_id": "key:c", "label": "key:c"},
     ]
     assert _BY_ROLE.rows_alone(db, {"role": "reviewer"}) == []
-    assert db.idle_connections() >= 1  # the driver connection went back to the pool
+
+
+def test_a_statement_read_alone_returns_its_connection_to_the_pool_even_when_it_fails(
+    db: Database,
+) -> None:
+    moves: list[str] = []
+    event.listen(db.engine, "checkout", lambda *_: moves.append("out"))
+    event.listen(db.engine, "checkin", lambda *_: moves.append("in"))
+    missing = Table("no_such_table", MetaData(), Column("name", String))
+    broken = DriverQuery(select(missing.c.name).where(missing.c.name == bindparam("name")))
+    _BY_ROLE.rows_alone(db, {"role": "auditor"})
+    with pytest.raises(StoreError):
+        broken.rows_alone(db, {"name": "x"})
+    assert moves == ["out", "in", "out", "in"]
 
 
 def test_a_driver_error_of_a_statement_read_alone_is_a_store_error(db: Database) -> None:

@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import Connection, select
+from sqlalchemy.exc import IntegrityError
 
+from accord.errors import SavepointLost
 from accord.store import Database, open_database
 from accord.store.tables import api_keys
 
@@ -52,7 +54,7 @@ def test_a_failed_savepoint_drops_its_writes_and_callbacks_and_the_transaction_g
     assert ran == ["outside", "second"]
 
 
-def test_on_sqlite_a_savepoint_journal_is_kept_in_memory_not_in_a_temporary_file(
+def test_on_sqlite_temporary_storage_such_as_savepoint_journals_is_set_to_memory(
     tmp_path: Path,
 ) -> None:
     database = open_database(f"sqlite:///{tmp_path / 'accord.db'}")
@@ -93,3 +95,39 @@ def test_a_failed_outer_savepoint_rolls_back_its_released_inner_one_too(db: Data
     with db.read() as conn:
         stored = set(conn.execute(select(api_keys.c.key_id)).scalars())
     assert stored == {"key:kept"}
+
+
+def _duplicate_key(db: Database, conn: Connection) -> None:
+    with db.savepoint(conn):
+        conn.execute(api_keys.insert().values(_key("key:taken")))
+
+
+def test_a_database_error_inside_a_savepoint_rolls_back_alone_and_the_transaction_goes_on(
+    db: Database,
+) -> None:
+    # on PostgreSQL the error aborts the transaction until ROLLBACK TO SAVEPOINT clears it
+    with db.write() as conn:
+        conn.execute(api_keys.insert().values(_key("key:taken")))
+        with pytest.raises(IntegrityError):
+            _duplicate_key(db, conn)
+        conn.execute(api_keys.insert().values(_key("key:after")))
+    with db.read() as conn:
+        stored = set(conn.execute(select(api_keys.c.key_id)).scalars())
+    assert stored == {"key:taken", "key:after"}
+
+
+def _ending_the_transaction_inside(db: Database, conn: Connection) -> None:
+    with db.savepoint(conn):
+        conn.execute(api_keys.insert().values(_key("key:lost")))
+        conn.exec_driver_sql("ROLLBACK")  # as SQLite does by itself on a full disk
+        raise RuntimeError("the step failed after its transaction was gone")
+
+
+def test_a_savepoint_that_cannot_be_rolled_back_to_is_lost_not_a_failed_step(
+    db: Database,
+) -> None:
+    with pytest.raises(SavepointLost) as caught, db.write() as conn:
+        _ending_the_transaction_inside(db, conn)
+    assert caught.value.code == "store.savepoint_lost"
+    with db.read() as conn:
+        assert list(conn.execute(select(api_keys.c.key_id)).scalars()) == []

@@ -1,4 +1,4 @@
-"""The HTTP service: the ``/api/v1`` JSON API, API keys and guards, metrics, the sweeper."""
+"""The HTTP service: the ``/api/v1`` JSON API, API keys and the role check, metrics, the sweeper."""
 
 from accord.api.api_keys import ApiKey, ApiKeyStore, Role
 from accord.api.app_factory import create_app

@@ -53,6 +53,8 @@ from accord.api.ui import bulk, dashboard, dispute_pages, pages, proof_page
 from accord.app import Accord
 
 API_PREFIX = "/api/v1"
+#: Paths where every route must name the roles it lets in (``guards.refuse_unguarded_routes``).
+GUARDED = ("/api/", "/metrics")
 DEFAULT_MAX_BODY_BYTES = 1_000_000
 DEFAULT_SWEEP_SECONDS = 30.0
 SESSION_SECONDS = 8 * 3600
@@ -200,5 +202,5 @@ def create_app(
         on_startup=[*([sweeper.start] if sweeper else []), *on_startup],
         on_shutdown=[*([sweeper.stop] if sweeper else []), *on_shutdown],
     )
-    refuse_unguarded_routes(app, API_PREFIX)
+    refuse_unguarded_routes(app, GUARDED)
     return app

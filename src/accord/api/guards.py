@@ -6,8 +6,8 @@ missing, wrong, expired or revoked), refuses other roles (403) and leaves the ke
 request scope for ``caller``. Identity is never read from a body: an agent key acts only as
 its own agent. (Not a Litestar guard: Litestar calls each guard with a copy of the route
 handler, ~3 % of a queue listing's instructions, measured; issue 13.) ``create_app`` refuses
-to build a service with a JSON API route that names no roles, or with a route or router
-``before_request`` of its own (which would replace the app's, and with it this check).
+to build a service where a route could answer without this check
+(:func:`refuse_unguarded_routes`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from typing import Any, cast
 from litestar import Litestar, Request
 from litestar.connection import ASGIConnection
 from litestar.handlers.base import BaseRouteHandler
+from litestar.handlers.http_handlers import HTTPRouteHandler
+from litestar.routes import HTTPRoute
 
 from accord.api.api_keys import ApiKey, ApiKeyStore, Role
 from accord.api.auth_errors import Forbidden
@@ -68,23 +70,44 @@ async def authenticate(request: Request[Any, Any, Any]) -> None:
     cast(dict[str, Any], request.scope)[_SCOPE_KEY] = key
 
 
-def refuse_unguarded_routes(app: Litestar, api_prefix: str) -> None:
-    """Refuse (``RuntimeError``) an app with a route under ``api_prefix`` that names no roles
-    (it would answer without a key), or with a route whose own ``before_request`` replaces
-    the app's (which runs :func:`authenticate`). Litestar's own ``OPTIONS`` handlers answer
-    only the allowed methods."""
+def refuse_unguarded_routes(app: Litestar, guarded: tuple[str, ...]) -> None:
+    """Refuse (``RuntimeError``) an app where a route might answer without the key check:
+    a route under one of the ``guarded`` path prefixes that names no roles; any route with
+    its own ``before_request`` (it replaces the app's, which runs :func:`authenticate`); a
+    cached route that names roles (a cached answer is sent before the hook runs); a route
+    that is not plain HTTP (a websocket or ASGI route never runs the hook) under ``guarded``
+    or naming roles. Litestar's own ``OPTIONS`` answers (the allowed methods) are open."""
     for route in app.routes:
-        for handler in getattr(route, "route_handlers", ()):
+        if not isinstance(route, HTTPRoute):
+            handler = getattr(route, "route_handler", None)
+            if route.path.startswith(guarded) or (
+                handler is not None and allowed_roles(handler) is not None
+            ):
+                raise RuntimeError(f"route {route.path} is not plain HTTP: no key check runs")
+            continue
+        for handler in route.route_handlers:
             if handler.resolve_before_request() is not app.before_request:
                 raise RuntimeError(f"route {route.path} replaces the app's before_request hook")
-            if set(getattr(handler, "http_methods", ())) == {"OPTIONS"}:
+            if _litestars_options(handler):
                 continue
-            if route.path.startswith(api_prefix) and allowed_roles(handler) is None:
-                raise RuntimeError(f"API route {route.path} names no roles (opt=allow(...))")
+            roles = allowed_roles(handler)
+            if roles is None and route.path.startswith(guarded):
+                raise RuntimeError(f"route {route.path} names no roles (opt=allow(...))")
+            if roles is not None and handler.cache:
+                raise RuntimeError(f"route {route.path} names roles but caches its answer")
+
+
+def _litestars_options(handler: HTTPRouteHandler) -> bool:
+    """Whether ``handler`` is the ``OPTIONS`` handler Litestar adds to every HTTP route."""
+    fn = getattr(handler.fn, "func", handler.fn)
+    return bool(
+        getattr(fn, "__module__", None) == "litestar.routes.http"
+        and getattr(fn, "__name__", None) == "options_handler"
+    )
 
 
 def caller(connection: ASGIConnection[Any, Any, Any, Any]) -> ApiKey:
-    """The key ``allow`` authenticated for this request."""
+    """The key :func:`authenticate` authenticated for this request."""
     return cast(ApiKey, cast(dict[str, Any], connection.scope)[_SCOPE_KEY])
 
 

@@ -27,7 +27,7 @@ from accord.clock import isoformat
 from accord.deadlines.deadline import MAX_ATTEMPTS, Deadline, DeadlineState, deadline_from_row
 from accord.deadlines.handler import BatchDeadlineHandler, Handled, Handlers
 from accord.deadlines.schedule import arm_many, new_deadline
-from accord.errors import AccordError, ValidationError
+from accord.errors import AccordError, SavepointLost, ValidationError
 from accord.log import get_logger
 from accord.store.database import savepoint
 from accord.store.tables import deadlines
@@ -116,6 +116,8 @@ def claim_due(
             try:
                 with savepoint(conn):
                     outcome = _handle(conn, due, now, handlers)
+            except SavepointLost:
+                raise  # the transaction itself is gone: nothing after this may commit
             except Exception as exc:  # a handler's failure must not stop the others
                 claimed.failed.append(_record_failure(conn, due, exc))
                 continue
@@ -143,6 +145,8 @@ def _handle_batch(
                     pending.extend(_handle_many(conn, handler, run, now))
                 else:
                     pending.extend(_handle(conn, due, now, handlers) for due in run)
+    except SavepointLost:
+        raise
     except Exception:  # retried row by row, so only the failing handler's work is lost
         return None
     return pending

@@ -24,7 +24,7 @@ from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
 from sqlalchemy.pool import QueuePool, StaticPool
 
-from accord.errors import StoreError
+from accord.errors import SavepointLost, StoreError
 from accord.store.migrate import upgrade_to_head
 from accord.store.writer_file_lock import WriterFileLock
 
@@ -376,13 +376,25 @@ def savepoint(conn: Connection) -> Iterator[Connection]:
     try:
         yield conn
     except BaseException:
-        with driver_cursor(conn) as cursor:
-            cursor.execute(f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}")
-            cursor.execute(f"RELEASE SAVEPOINT {_SAVEPOINT}")
+        _savepoint_statements(conn, f"ROLLBACK TO SAVEPOINT {_SAVEPOINT}", "rolled back to")
         del conn.info.get(_AFTER_COMMIT, [])[queued:]
         raise
-    with driver_cursor(conn) as cursor:
-        cursor.execute(f"RELEASE SAVEPOINT {_SAVEPOINT}")
+    _savepoint_statements(conn, None, "released")
+
+
+def _savepoint_statements(conn: Connection, first: str | None, what: str) -> None:
+    """``first`` (if any), then ``RELEASE``; ``SavepointLost`` if the driver refuses either
+    (e.g. SQLite rolled the whole transaction back on a full disk: the connection is then
+    outside any transaction, and each later statement would commit on its own)."""
+    try:
+        with driver_cursor(conn) as cursor:
+            if first is not None:
+                cursor.execute(first)
+            cursor.execute(f"RELEASE SAVEPOINT {_SAVEPOINT}")
+    except DBAPIError as exc:
+        raise SavepointLost(
+            f"the savepoint could not be {what}: {exc.orig}; the transaction is lost"
+        ) from exc
 
 
 def driver_execute(conn: Connection, sql: str, rows: Sequence[Mapping[str, Any]]) -> None:
