@@ -131,3 +131,18 @@ def test_a_savepoint_that_cannot_be_rolled_back_to_is_lost_not_a_failed_step(
     assert caught.value.code == "store.savepoint_lost"
     with db.read() as conn:
         assert list(conn.execute(select(api_keys.c.key_id)).scalars()) == []
+
+
+def test_on_an_in_memory_database_a_read_inside_a_write_does_not_undo_the_write() -> None:
+    # one connection serves every checkout there: handing the read's back must not roll back
+    database = open_database("sqlite://")
+    try:
+        with database.write() as conn:
+            conn.execute(api_keys.insert().values(_key("key:before-the-read")))
+            database.read_row("SELECT 1")
+            conn.execute(api_keys.insert().values(_key("key:after-the-read")))
+        with database.read() as conn:
+            stored = set(conn.execute(select(api_keys.c.key_id)).scalars())
+        assert stored == {"key:before-the-read", "key:after-the-read"}
+    finally:
+        database.dispose()

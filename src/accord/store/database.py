@@ -163,6 +163,9 @@ class Database:
         if self._in_memory:
             kwargs["poolclass"] = StaticPool
             kwargs["connect_args"] = {"check_same_thread": False}
+            # one connection serves every checkout: rolling it back when a read hands it back
+            # would silently undo a write still open on it (a read inside a write transaction)
+            kwargs["pool_reset_on_return"] = None
         else:
             database = self.url.database or ""
             Path(database).expanduser().resolve().parent.mkdir(parents=True, exist_ok=True)
