@@ -33,6 +33,13 @@ _SET_EVERY = DriverQuery(
 )
 
 
+_MISSING = Table("no_such_table", MetaData(), Column("name", String))
+#: A statement the driver refuses on both engines (its table does not exist).
+_FROM_A_MISSING_TABLE = DriverQuery(
+    select(_MISSING.c.name).where(_MISSING.c.name == bindparam("name"))
+)
+
+
 @pytest.fixture
 def db(database_url: str) -> Iterator[Database]:
     database = open_database(database_url)
@@ -77,19 +84,15 @@ def test_a_statement_read_alone_returns_its_connection_to_the_pool_even_when_it_
     moves: list[str] = []
     event.listen(db.engine, "checkout", lambda *_: moves.append("out"))
     event.listen(db.engine, "checkin", lambda *_: moves.append("in"))
-    missing = Table("no_such_table", MetaData(), Column("name", String))
-    broken = DriverQuery(select(missing.c.name).where(missing.c.name == bindparam("name")))
     _BY_ROLE.rows_alone(db, {"role": "auditor"})
     with pytest.raises(StoreError):
-        broken.rows_alone(db, {"name": "x"})
+        _FROM_A_MISSING_TABLE.rows_alone(db, {"name": "x"})
     assert moves == ["out", "in", "out", "in"]
 
 
 def test_a_driver_error_of_a_statement_read_alone_is_a_store_error(db: Database) -> None:
-    missing = Table("no_such_table", MetaData(), Column("name", String))
-    broken = DriverQuery(select(missing.c.name).where(missing.c.name == bindparam("name")))
     with pytest.raises(StoreError) as caught:
-        broken.rows_alone(db, {"name": "x"})
+        _FROM_A_MISSING_TABLE.rows_alone(db, {"name": "x"})
     assert caught.value.code == "store.read_failed"
     assert _BY_ROLE.rows_alone(db, {"role": "admin"}) == [{"key_id": "key:b", "label": "key:b"}]
 
