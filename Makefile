@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 DEMO_DB ?= sqlite:///accord-demo.db
 
-.PHONY: setup run test lint bench clean browser
+.PHONY: setup run test lint bench clean browser conformance
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 is required"'
@@ -36,8 +36,13 @@ browser:
 	command -v chromium >/dev/null || (apt-get update && apt-get install -y chromium)
 
 lint: setup
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks tools
 	$(BIN)/mypy
+	$(BIN)/mypy tools
+
+## Developer tools: the DCP-07 conformance table (requirement -> tests), docs/dcp07-conformance.md.
+conformance: setup
+	$(BIN)/python tools/dcp07_conformance.py $(if $(CHECK),--check)
 
 ## Benchmarks: a table on stdout and JSON in bench-results/ (PostgreSQL: the machine's server).
 ACCORD_BENCH_POSTGRES_URL ?= postgresql+psycopg://postgres@127.0.0.1:5432/test

@@ -24,9 +24,9 @@ from sqlalchemy.engine import make_url
 
 from accord.clock import FrozenClock
 from accord.conflicts import Severity, Tier
+from accord.dcp07.deadlines import DeadlineStep
 from accord.deadlines import DeadlineSweep, arm_many, new_deadline
-from accord.disputes.deadline_rules import DeadlineStep
-from accord.disputes.tier_deadlines import DISPUTE_TIER, DisputeAtDeadline, DisputeTierHandler
+from accord.deadlines.dispute_tier import DISPUTE_TIER, DisputeAtDeadline, DisputeTierHandler
 from accord.store import Database, open_database
 
 START = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)

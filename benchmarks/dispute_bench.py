@@ -19,7 +19,7 @@ from ledger_bench import record
 
 from accord.clock import SystemClock
 from accord.crypto import Ed25519Signer
-from accord.disputes.protocol import Disputes
+from accord.disputes import Disputes
 from accord.ledger import Ledger
 from accord.precedents import Precedents, PrecedentSearch, PrecedentStore
 from accord.store import open_database

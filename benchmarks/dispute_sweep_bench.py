@@ -44,11 +44,11 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from accord.app import Accord
+from accord.app.deadline_sweep import deadline_sweep
 from accord.clock import FrozenClock
 from accord.conflicts import Severity, Tier
 from accord.deadlines import DeadlineSweep, arm_many
-from accord.disputes.deadline_sweep import deadline_sweep
-from accord.disputes.tier_deadlines import DISPUTE_TIER, DisputeTierHandler, new_tier_deadline
+from accord.deadlines.dispute_tier import DISPUTE_TIER, DisputeTierHandler, new_tier_deadline
 from accord.store import Database, open_database
 
 FILE_BATCH = 1_000  # Disputes.MAX_FILINGS_PER_CALL

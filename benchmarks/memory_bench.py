@@ -61,7 +61,7 @@ _ALL_AT_ONCE = textwrap.dedent(
     """
     import json, sys
     from accord.app import Accord
-    from accord.disputes import SettleRequest
+    from accord.cases import SettleRequest
     accord = Accord.open(sys.argv[1])
     with open(sys.argv[2], encoding="utf-8") as fh:
         requests = [SettleRequest(**json.loads(line)) for line in fh]

@@ -19,7 +19,7 @@ from common import Result
 from service_common import REFUND, Instance, percentile, prepare, server_ms, serving
 from sqlalchemy import text
 
-from accord.disputes import SettleRequest
+from accord.cases import SettleRequest
 
 ROUNDS = 30
 

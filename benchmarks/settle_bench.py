@@ -15,8 +15,8 @@ from common import Result, settle_request
 from sqlalchemy.engine import make_url
 
 from accord.app import Accord
+from accord.cases import SettleRequest
 from accord.clock import SystemClock
-from accord.disputes import SettleRequest
 
 LABELS = ("approve", "approve_with_changes", "needs_work", "duplicate")
 

@@ -9,7 +9,7 @@ import resource
 import sys
 import time
 
-from accord.auditor import verify_database
+from accord.audit.auditor import verify_database
 from accord.ledger import TrustRoot
 from accord.store import Database
 

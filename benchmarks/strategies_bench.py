@@ -33,9 +33,9 @@ import yaml
 from common import Result, settle_request
 
 from accord.app import Accord
+from accord.cases import SettleRequest, SettleStatus
 from accord.clock import SystemClock
 from accord.conflicts import Position
-from accord.disputes import SettleRequest, SettleStatus
 from accord.llm import ModelRequest, ScriptedModel
 from accord.org import OrgChart, load_org_chart
 from accord.resolution import AuthorityStrategy, Dispute, StrategyContext

@@ -19,8 +19,8 @@ from common import Result
 
 from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer
-from accord.disputes.dcp.parties import Party
-from accord.disputes.protocol import Disputes
+from accord.dcp07.parties import Party
+from accord.disputes import Disputes
 from accord.ledger import Ledger
 from accord.store import open_database
 

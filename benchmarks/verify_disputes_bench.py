@@ -4,10 +4,10 @@ A database of ``COUNT`` disputes: each filed with two evidence items, a third of
 escalated by a party, a third withdrawn, then more evidence on every other one; the last
 third settled by negotiation (both parties' agent keys registered, a party-signed proposal
 and acceptance, a §6 agreement both signed). Timed in the same run, best of ``ROUNDS``: the
-whole verification (:func:`accord.auditor.verify_database`: the ledger, the cases, the
+whole verification (:func:`accord.audit.auditor.verify_database`: the ledger, the cases, the
 approvals and the dispute tables), the dispute-table audit alone
-(:func:`accord.disputes.dcp_audit.audit_dispute_tables`) and, inside it, the re-check of the
-parties' own signatures (:func:`~accord.disputes.dcp_audit.party_signatures.party_signature_problem`
+(:func:`accord.audit.disputes.audit_dispute_tables`) and, inside it, the re-check of the
+parties' own signatures (:func:`~accord.audit.disputes.party_signatures.party_signature_problem`
 over the already folded records). *Before* is the whole minus the dispute audit, what
 ``verify`` did before the dispute tables were audited; the figures to compare across runs are
 the ratio whole / before and the signature check's share.
@@ -23,13 +23,13 @@ from collections.abc import Callable
 from common import Result
 from dispute_bench import filing
 
-from accord.auditor import verify_database
+from accord.audit.auditor import verify_database
+from accord.audit.disputes import audit_dispute_tables
+from accord.audit.disputes.party_signatures import party_signature_problem
+from accord.audit.disputes.signed import SIGNED_EVENTS, signed_ledger
 from accord.clock import SystemClock
 from accord.crypto import Ed25519Signer
-from accord.disputes.dcp_audit import audit_dispute_tables
-from accord.disputes.dcp_audit.party_signatures import party_signature_problem
-from accord.disputes.dcp_audit.signed import SIGNED_EVENTS, signed_ledger
-from accord.disputes.protocol import Disputes
+from accord.disputes import Disputes
 from accord.ledger import Ledger, TrustRoot
 from accord.ledger.ledger import pinned_registry_within, records_within
 from accord.store import Database, open_database

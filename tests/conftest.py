@@ -21,6 +21,9 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from accord.clock import FrozenClock
+from accord.crypto import Ed25519Signer
+from accord.ledger import Ledger, TrustRoot
+from accord.store import Database, open_database
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -110,3 +113,28 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 @pytest.fixture
 def frozen_clock() -> FrozenClock:
     return FrozenClock(datetime(2026, 11, 29, 12, 0, tzinfo=UTC))
+
+
+# --- a migrated database with a signing ledger (rooms whose conftest does not say otherwise)
+
+
+@pytest.fixture
+def db(database_url: str) -> Iterator[Database]:
+    database = open_database(database_url)
+    yield database
+    database.dispose()
+
+
+@pytest.fixture
+def signer() -> Ed25519Signer:
+    return Ed25519Signer.from_seed(bytes(range(32)))
+
+
+@pytest.fixture
+def trusted(signer: Ed25519Signer) -> TrustRoot:
+    return TrustRoot(signer.kid, signer.public_key)
+
+
+@pytest.fixture
+def ledger(db: Database, signer: Ed25519Signer, frozen_clock: FrozenClock) -> Ledger:
+    return Ledger(db, signer, frozen_clock, checkpoint_every=4)

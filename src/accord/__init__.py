@@ -25,11 +25,9 @@ if TYPE_CHECKING:
         TaskHandle,
         UnconfiguredReviewer,
     )
-    from accord.auditor import verify_ledger
+    from accord.audit.auditor import verify_ledger
     from accord.boundary import Boundary, Probe, ProbeFailed, ProbeResult, TieBreaker
-    from accord.clock import Clock, FrozenClock, SystemClock
-    from accord.conflicts import Evidence, Position
-    from accord.disputes import (
+    from accord.cases import (
         Case,
         CaseStatus,
         Decision,
@@ -37,7 +35,9 @@ if TYPE_CHECKING:
         SettleRequest,
         SettleStatus,
     )
-    from accord.disputes.collecting import CollectingCase, CollectingStatus, sign_position
+    from accord.cases.collecting import CollectingCase, CollectingStatus, sign_position
+    from accord.clock import Clock, FrozenClock, SystemClock
+    from accord.conflicts import Evidence, Position
     from accord.errors import (
         AccordError,
         CanonicalizationError,
@@ -77,20 +77,20 @@ _EXPORTS = {
     "ApprovalItem": "accord.approvals",
     "Boundary": "accord.boundary",
     "CanonicalizationError": "accord.errors",
-    "Case": "accord.disputes",
-    "CaseStatus": "accord.disputes",
+    "Case": "accord.cases",
+    "CaseStatus": "accord.cases",
     "Checkpoint": "accord.ledger",
     "Clock": "accord.clock",
-    "CollectingCase": "accord.disputes.collecting",
-    "CollectingStatus": "accord.disputes.collecting",
+    "CollectingCase": "accord.cases.collecting",
+    "CollectingStatus": "accord.cases.collecting",
     "ConfigError": "accord.errors",
     "ConflictedDecider": "accord.approvals",
     "CryptoError": "accord.errors",
-    "Decision": "accord.disputes",
+    "Decision": "accord.cases",
     "DecisionForbidden": "accord.approvals",
     "DecisionWaitTimedOut": "accord.approvals",
     "Dispute": "accord.resolution",
-    "DissentRecord": "accord.disputes",
+    "DissentRecord": "accord.cases",
     "Evidence": "accord.conflicts",
     "FrozenClock": "accord.clock",
     "KeyNotFound": "accord.errors",
@@ -107,8 +107,8 @@ _EXPORTS = {
     "ResolverBase": "accord.resolution",
     "Reviewer": "accord.approvals",
     "ScriptedModel": "accord.llm",
-    "SettleRequest": "accord.disputes",
-    "SettleStatus": "accord.disputes",
+    "SettleRequest": "accord.cases",
+    "SettleStatus": "accord.cases",
     "SignatureInvalid": "accord.errors",
     "SourceFinding": "accord.resolution",
     "SourceVerifier": "accord.resolution",
@@ -125,8 +125,8 @@ _EXPORTS = {
     "VerificationReport": "accord.ledger",
     "VerifierRegistry": "accord.resolution",
     "read_checkpoint_file": "accord.ledger.anchor",
-    "sign_position": "accord.disputes.collecting",
-    "verify_ledger": "accord.auditor",
+    "sign_position": "accord.cases.collecting",
+    "verify_ledger": "accord.audit.auditor",
 }
 
 __all__ = [

@@ -12,10 +12,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
 from accord.approvals import TimeoutPolicy, WaitForever, policy_from_mapping
+from accord.cases import DecideSettings
 from accord.config_errors import config_error, key_path, pydantic_rule, unknown_key
 from accord.conflicts import ChainOverrides, DecisionTable, DetectionSettings
-from accord.disputes import DecideSettings
-from accord.disputes.protocol.settings import DisputeSettings
+from accord.disputes.settings import DisputeSettings
 from accord.disputes.tiers.settings import ArbitratorSettings
 from accord.errors import ConfigError
 from accord.limits import Limits

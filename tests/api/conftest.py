@@ -12,8 +12,8 @@ from litestar.testing import TestClient
 
 from accord.api import ApiKeyStore, create_app
 from accord.app import Accord
+from accord.cases import Case
 from accord.clock import FrozenClock
-from accord.disputes import Case
 
 from ._reviewers import register_reviewers, reviewer_config
 

@@ -8,8 +8,8 @@ from litestar.testing import TestClient
 from accord.api import ApiKeyStore
 from accord.app import Accord
 from accord.approvals import MAX_WRITTEN_OUTCOME_CHARS
+from accord.cases import Case
 from accord.crypto.keyring import role_key_name
-from accord.disputes import Case
 from tests.api.conftest import Tokens, bearer
 
 

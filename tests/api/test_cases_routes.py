@@ -8,8 +8,8 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from accord.app import Accord
+from accord.cases import Case
 from accord.clock import FrozenClock
-from accord.disputes import Case
 from tests.api.conftest import Tokens, bearer
 
 

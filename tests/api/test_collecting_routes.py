@@ -15,12 +15,12 @@ from litestar.testing import TestClient
 from accord.api import ApiKeyStore
 from accord.api.sweeper import Sweeper
 from accord.app import Accord
+from accord.app.deadline_sweep import deadline_sweep
+from accord.cases.collecting import sign_position, verify_position_signature
 from accord.clock import FrozenClock
 from accord.conflicts import Position
 from accord.crypto import Ed25519Signer
 from accord.crypto.record_signature import RecordSignature
-from accord.disputes.collecting import sign_position, verify_position_signature
-from accord.disputes.deadline_sweep import deadline_sweep
 from tests.api.conftest import Tokens, bearer
 
 QUESTION = {

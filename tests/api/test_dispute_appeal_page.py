@@ -12,8 +12,8 @@ from litestar.testing import TestClient
 from accord.api import ApiKeyStore
 from accord.app import Accord
 from accord.crypto.keyring import role_key_name
-from accord.disputes.dcp.signing import verify_resolution
-from accord.disputes.protocol import StoredDispute
+from accord.dcp07.signing import verify_resolution
+from accord.disputes import StoredDispute
 from tests.api._dispute_clients import accord_fixture
 from tests.api._disputes import AUDIT, BILLING
 from tests.api.test_dispute_tiers_routes import PRINCIPAL, _config

@@ -15,7 +15,7 @@ from accord.api import ApiKeyStore
 from accord.api.ui.dispute_pages import DISPUTES_PAGE
 from accord.app import Accord
 from accord.clock import FrozenClock
-from accord.disputes.protocol import StoredDispute
+from accord.disputes import StoredDispute
 from tests.api.conftest import Tokens
 from tests.api.test_reviewer_page import _csrf, _sign_in
 from tests.disputes._rules import filing, resolve

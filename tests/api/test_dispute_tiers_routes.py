@@ -14,7 +14,7 @@ from litestar.testing import TestClient
 
 from accord.api import ApiKeyStore
 from accord.app import Accord
-from accord.disputes.negotiation import commitment
+from accord.dcp07.negotiation import commitment
 from tests.api._dispute_clients import accord_fixture, keys_fixture
 from tests.api._disputes import AUDIT, BILLING, open_gpu_dispute, post_dispute
 from tests.api._reviewers import reviewer_config

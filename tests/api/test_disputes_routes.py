@@ -14,7 +14,7 @@ from litestar.testing import TestClient
 from accord.api import ApiKeyStore
 from accord.app import Accord
 from accord.clock import FrozenClock
-from accord.disputes.dcp import verify_signed
+from accord.dcp07 import verify_signed
 from tests.api.conftest import Tokens, bearer
 
 COMPLAINANT = "agent:billing"  # the conftest's agent key

@@ -6,7 +6,7 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from accord.app import Accord
-from accord.disputes import Case
+from accord.cases import Case
 from tests.api.conftest import Tokens, bearer
 
 INVOICE = [

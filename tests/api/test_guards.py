@@ -15,8 +15,8 @@ from accord.api.api_keys import Role
 from accord.api.app_factory import GUARDED
 from accord.api.guards import allow, refuse_unguarded_routes
 from accord.app import Accord
+from accord.cases import Case
 from accord.clock import FrozenClock
-from accord.disputes import Case
 from tests.api.conftest import Tokens, bearer
 
 ONE_AGENT = {

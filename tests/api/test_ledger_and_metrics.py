@@ -10,7 +10,7 @@ from litestar.testing import TestClient
 from sqlalchemy import update
 
 from accord.app import Accord
-from accord.disputes import Case
+from accord.cases import Case
 from accord.ledger import ConsistencyProof
 from accord.ledger.anchor import read_checkpoint_file
 from accord.precedents import BundleDraft

@@ -13,7 +13,7 @@ from litestar.testing import TestClient
 
 from accord.disputes.compliance import Compliance
 from accord.disputes.objections import Objections
-from accord.disputes.protocol.service import Disputes
+from accord.disputes.service import Disputes
 from accord.disputes.tiers.appeal import HumanAppeal
 from accord.disputes.tiers.arbitration import Arbitration
 from accord.disputes.tiers.negotiating import Negotiating

@@ -11,7 +11,7 @@ from litestar.testing import TestClient
 
 from accord.api import create_app
 from accord.app import Accord
-from accord.disputes import Case
+from accord.cases import Case
 from tests.api.conftest import Tokens, bearer
 
 

@@ -15,10 +15,10 @@ from litestar.testing import TestClient
 
 from accord.app import Accord
 from accord.clock import FrozenClock
-from accord.disputes.dcp.resolution_record import ResolutionRecord
-from accord.disputes.negotiation import commitment
-from accord.disputes.panels import PanelVote
-from accord.disputes.panels.votes import verify_vote
+from accord.dcp07.negotiation import commitment
+from accord.dcp07.panels import PanelVote
+from accord.dcp07.panels.votes import verify_vote
+from accord.dcp07.resolution_record import ResolutionRecord
 from accord.disputes.tiers.prepared import PreparedStep, sign_payloads
 from tests.api._dispute_clients import accord_fixture, keys_fixture
 from tests.api._disputes import AUDIT, BILLING, open_gpu_dispute, post_dispute

@@ -15,7 +15,7 @@ from litestar.testing import TestClient
 from accord.app import Accord
 from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer
-from accord.disputes.negotiation import commitment
+from accord.dcp07.negotiation import commitment
 from accord.disputes.tiers.prepared import PreparedStep, sign_payloads
 from tests.api._dispute_clients import accord_fixture, keys_fixture
 from tests.api._disputes import AUDIT, BILLING, open_gpu_dispute, post_dispute

@@ -8,7 +8,7 @@ from litestar.testing import TestClient
 
 from accord.api.ui.case_view import analysis_sections
 from accord.app import Accord
-from accord.disputes import Case
+from accord.cases import Case
 from accord.precedents import BundleDraft
 from tests.api.conftest import Tokens
 from tests.api.test_reviewer_page import _csrf, _sign_in

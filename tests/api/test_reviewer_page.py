@@ -9,7 +9,7 @@ from litestar.testing import TestClient
 
 from accord.api import ApiKeyStore
 from accord.app import Accord
-from accord.disputes import Case
+from accord.cases import Case
 from accord.ledger import InclusionProof
 from tests.api.conftest import Tokens
 

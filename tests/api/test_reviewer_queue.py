@@ -9,8 +9,8 @@ from litestar import Litestar
 from litestar.testing import TestClient
 
 from accord.app import Accord
+from accord.cases import Case
 from accord.clock import FrozenClock
-from accord.disputes import Case
 from tests.api.conftest import REFUND, Tokens
 from tests.api.test_reviewer_page import _csrf, _sign_in
 

@@ -16,8 +16,8 @@ from schemathesis.specs.openapi.checks import negative_data_rejection, positive_
 
 from accord.api import create_app
 from accord.app import Accord
+from accord.cases import Case
 from accord.cli.key_commands import register_new_key
-from accord.disputes import Case
 from tests.api.conftest import Tokens, bearer
 
 EXAMPLES = 8

@@ -13,8 +13,8 @@ from litestar.testing import TestClient
 from accord.api import ApiKeyStore
 from accord.api.serving import app_from_environment, serve_environment
 from accord.app import Accord
+from accord.cases.refit_process import ProcessRefits
 from accord.cli.demo import demo_config
-from accord.disputes.refit_process import ProcessRefits
 from tests.api.conftest import REFUND
 from tests.api.test_reviewer_page import _csrf
 

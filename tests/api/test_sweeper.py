@@ -12,8 +12,8 @@ from sqlalchemy import text
 from accord.api import create_app
 from accord.api.sweeper import Sweeper
 from accord.app import Accord
+from accord.cases import Case
 from accord.clock import FrozenClock
-from accord.disputes import Case
 
 
 def test_the_server_sweeps_deadlines_that_passed_while_it_was_down(

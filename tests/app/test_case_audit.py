@@ -11,8 +11,8 @@ import pytest
 from sqlalchemy import delete, update
 
 from accord.app import Accord
+from accord.cases import Case, SettleStatus
 from accord.clock import FrozenClock
-from accord.disputes import Case, SettleStatus
 from accord.errors import VerificationFailed
 from accord.store.tables import case_parties, cases, dissents
 

@@ -12,8 +12,8 @@ import pytest
 
 from accord.app import Accord
 from accord.approvals import AlreadyDecided, ApprovalItem, ApprovalStatus
+from accord.cases import Case, SettleStatus
 from accord.clock import FrozenClock
-from accord.disputes import Case, SettleStatus
 from accord.errors import ValidationError
 
 from ..e2e._support import numbers_tied, reviewer_key, write_config

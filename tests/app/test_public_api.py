@@ -91,7 +91,7 @@ def test_the_top_level_exports_are_pinned_and_each_resolves() -> None:
 
 
 def test_the_auditors_verify_ledger_is_the_library_equivalent_of_verify_public_keys() -> None:
-    from accord.auditor import verify_ledger
+    from accord.audit.auditor import verify_ledger
 
     assert accord.verify_ledger is verify_ledger
 

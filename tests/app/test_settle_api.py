@@ -210,7 +210,7 @@ def test_settle_gather_refuses_a_position_filed_under_another_agent_and_a_bare_l
 
 
 def test_settle_async_asks_agents_to_justify_before_deciding(accord: Accord) -> None:
-    from accord.disputes import Justification
+    from accord.cases import Justification
 
     class Agents:
         async def justify(self, agent: str, subject: str, output: object) -> Justification:

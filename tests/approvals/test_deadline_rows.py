@@ -7,6 +7,7 @@ from datetime import timedelta
 from alembic import command
 from sqlalchemy import delete
 
+from accord.app.deadline_sweep import deadline_sweep
 from accord.approvals import (
     ApprovalQueue,
     ApprovalStatus,
@@ -19,7 +20,6 @@ from accord.approvals import (
 from accord.approvals.timeout_handler import APPROVAL_TIMEOUT
 from accord.clock import FrozenClock
 from accord.deadlines import DeadlineState, armed_for, history
-from accord.disputes.deadline_sweep import deadline_sweep
 from accord.store import Database, open_database
 from accord.store.migrate import alembic_config
 from accord.store.tables import deadlines

@@ -6,6 +6,7 @@ import accord.boundary as boundary
 
 EXPECTED = {
     "AMBIGUITY_UNRESOLVED",
+    "BOUNDARY_STATUSES",
     "OPEN_STATUSES",
     "AttemptOutcome",
     "Boundary",

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from accord.app import Accord
+from accord.cases import SettleRequest
 from accord.clock import FrozenClock
-from accord.disputes import SettleRequest
 
 from .conftest import Run
 

@@ -13,7 +13,7 @@ from sqlalchemy import update
 from accord.app import Accord
 from accord.clock import FrozenClock
 from accord.store.tables import dcp_disputes
-from tests.disputes.protocol.conftest import evidence, filing_data
+from tests.disputes.conftest import evidence, filing_data
 
 from .conftest import Run
 

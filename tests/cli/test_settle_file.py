@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from accord.disputes.settle_format import SettleCase, settle_file_schema
+from accord.cases.settle_format import SettleCase, settle_file_schema
 
 from .conftest import Run
 

@@ -10,10 +10,10 @@ import pytest
 from sqlalchemy import delete
 
 from accord.app import Accord
+from accord.cases import SettleRequest
 from accord.cli.sweep_command import watch_sweeps
 from accord.clock import FrozenClock
 from accord.deadlines import SweepReport
-from accord.disputes import SettleRequest
 from accord.errors import AccordError
 from accord.store.tables import deadlines
 

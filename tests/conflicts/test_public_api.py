@@ -12,6 +12,7 @@ def test_the_conflicts_room_exports_exactly_its_public_names_in_sorted_order() -
         "DEFAULT_INCOMPATIBLE_SETS",
         "MAX_LABEL_LENGTH",
         "STARTING_TIERS",
+        "TIER_ORDER",
         "AnswerGroup",
         "ChainOverrides",
         "Classification",

@@ -10,8 +10,8 @@ from typing import Any
 
 from accord.clock import Clock, isoformat
 from accord.crypto import Ed25519Signer
-from accord.disputes.dcp import ResolutionRecord, cosigned, read_record
-from accord.disputes.protocol import Disputes, StoredDispute
+from accord.dcp07 import ResolutionRecord, cosigned, read_record
+from accord.disputes import Disputes, StoredDispute
 from accord.ids import new_id
 from accord.ledger import Ledger
 

@@ -1,45 +1,65 @@
-"""Disputes fixtures: a migrated database, a signing ledger, a case store and a settler."""
+"""Dispute service fixtures: ``Disputes`` over the disputes room's ledger (SQLite and
+PostgreSQL), a filing factory, a sweeper wired with the dispute port."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
+from accord.app.deadline_sweep import deadline_sweep
+from accord.approvals import ApprovalQueue
 from accord.clock import FrozenClock
-from accord.crypto import Ed25519Signer
-from accord.disputes import CaseStore, DecideSettings, Settler
-from accord.ledger import Ledger, TrustRoot
-from accord.store import Database, open_database
+from accord.deadlines import DeadlineSweep
+from accord.disputes import Disputes
+from accord.ledger import Ledger
+from accord.precedents import Precedents, PrecedentSearch, PrecedentStore
+from accord.store import Database
+
+File = Callable[..., dict[str, Any]]
+
+
+def evidence(n: int = 1, **changes: Any) -> dict[str, Any]:
+    return {
+        "evidence_type": "log",
+        "reference": f"log:{n}",
+        "description": f"booking log {n}",
+        "content": {"booked": n},
+        **changes,
+    }
+
+
+def filing_data(**changes: Any) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "dispute_type": "resource_conflict",
+        "severity": "medium",
+        "complainant": "agent-a",
+        "respondents": ["agent-b"],
+        "subject": "both booked the GPU for tonight",
+        "evidence": [evidence(1)],
+    }
+    data.update(changes)
+    return data
 
 
 @pytest.fixture
-def db(database_url: str) -> Iterator[Database]:
-    database = open_database(database_url)
-    yield database
-    database.dispose()
+def filing() -> File:
+    return filing_data
 
 
 @pytest.fixture
-def signer() -> Ed25519Signer:
-    return Ed25519Signer.from_seed(bytes(range(32)))
+def precedents(db: Database, frozen_clock: FrozenClock, ledger: Ledger) -> Precedents:
+    return Precedents(PrecedentStore(db, frozen_clock), PrecedentSearch(db), ledger.signer)
 
 
 @pytest.fixture
-def trusted(signer: Ed25519Signer) -> TrustRoot:
-    return TrustRoot(signer.kid, signer.public_key)
+def disputes(ledger: Ledger, frozen_clock: FrozenClock, precedents: Precedents) -> Disputes:
+    return Disputes(ledger, frozen_clock, precedents=precedents)
 
 
 @pytest.fixture
-def ledger(db: Database, signer: Ed25519Signer, frozen_clock: FrozenClock) -> Ledger:
-    return Ledger(db, signer, frozen_clock, checkpoint_every=4)
-
-
-@pytest.fixture
-def store(db: Database) -> CaseStore:
-    return CaseStore(db)
-
-
-@pytest.fixture
-def settler(ledger: Ledger, store: CaseStore, frozen_clock: FrozenClock) -> Settler:
-    return Settler(ledger=ledger, store=store, clock=frozen_clock, settings=DecideSettings())
+def sweep(db: Database, frozen_clock: FrozenClock, disputes: Disputes) -> DeadlineSweep:
+    return deadline_sweep(
+        db, frozen_clock, ApprovalQueue(db, frozen_clock), disputes=disputes.deadlines
+    )

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from accord import SettleStatus
+from accord.cases import CaseStatus
 from accord.conflicts import Tier
-from accord.disputes import CaseStatus
 
 from ._support import (
     FakeDecisionPort,

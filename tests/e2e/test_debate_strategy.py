@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from accord import Case, SettleStatus
+from accord.cases import CaseStatus
 from accord.conflicts import Tier
-from accord.disputes import CaseStatus
 from accord.errors import AccordError
 from accord.llm import ScriptedModel
 from accord.llm.tokens import estimate_tokens

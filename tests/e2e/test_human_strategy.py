@@ -11,9 +11,9 @@ import pytest
 
 from accord import SettleStatus
 from accord.approvals import AlreadyDecided, AlreadyResumed, ApprovalStatus, DecisionForbidden
+from accord.cases import CaseStatus
 from accord.clock import FrozenClock
 from accord.conflicts import Tier
-from accord.disputes import CaseStatus
 from accord.errors import ValidationError
 
 from ._support import ledger_events, numbers_tied, reviewer_key, write_config

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from accord import Accord
+from accord.cases import SettleRequest, SettleStatus
 from accord.conflicts import Tier
-from accord.disputes import SettleRequest, SettleStatus
 from accord.errors import ConfigError, ValidationError
 from accord.learning import WinRateTracker
 

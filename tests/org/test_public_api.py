@@ -12,9 +12,13 @@ def test_the_org_room_exports_exactly_its_public_names_in_sorted_order() -> None
         "LifecycleState",
         "MemberKind",
         "OrgChart",
+        "PartyIds",
         "SeniorityScale",
+        "department_of_agents",
         "load_org_chart",
         "org_chart_from_mapping",
+        "party",
+        "shared_department",
     ]
 
 

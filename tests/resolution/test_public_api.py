@@ -26,7 +26,6 @@ def test_the_escalation_ladder_and_its_policy_are_exported() -> None:
         "CRITICAL_KEY",
         "CRITICAL_TO_PEOPLE",
         "NEXT_TIER",
-        "TIER_ORDER",
         "ResolutionPolicy",
         "StrategyChoice",
         "after_tier_one",

@@ -8,8 +8,8 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from accord.api.schemas import NO_NUL, OwnPositionIn, Short, _In
-from accord.crypto.record_signature import RecordSignature
-from accord.disputes.collecting import MAX_COLLECT_FOR, MIN_COLLECT_FOR, CollectingCase
+from accord.cases import MAX_COLLECT_FOR, MIN_COLLECT_FOR, CollectingCase
+from accord.crypto import RecordSignature
 
 
 class OpenCollectingIn(_In):
@@ -36,7 +36,7 @@ class SignatureIn(_In):
 
 class SubmitPositionIn(OwnPositionIn):
     """The key's agent's position; ``party_signature`` optionally its own signature on it
-    (``accord.disputes.collecting.party_signature.sign_position``), checked against the
+    (``accord.cases.collecting.party_signature.sign_position``), checked against the
     agent key the ledger registered for it."""
 
     party_signature: SignatureIn | None = None

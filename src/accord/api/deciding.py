@@ -17,7 +17,7 @@ from accord.api.signing_keys import server_signer, server_signer_async
 from accord.app import Accord
 from accord.approvals import ApprovalItem
 from accord.crypto import Ed25519Signer
-from accord.disputes.objections import StoredStay
+from accord.disputes import StoredStay
 from accord.errors import AccordError
 
 NO_REVIEWER_KEY = "approvals.no_reviewer_key"

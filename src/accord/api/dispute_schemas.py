@@ -14,27 +14,24 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from accord.api.schemas import NO_NUL
-from accord.disputes.compliance.report import MAX_NOTE_CHARS, MAX_REPORTED_ENTRIES
-from accord.disputes.dcp.cross_chain import MAX_ENTRIES, MAX_PARTIES
-from accord.disputes.dcp.dispute_record import DisputeRecord
-from accord.disputes.dcp.fields import SHA256_PATTERN, UUID_PATTERN
-from accord.disputes.objections.filing import (
-    MAX_REASONING_CHARS,
-    MAX_REFERENCES,
-    MAX_SUMMARY_CHARS,
-)
-from accord.disputes.panels.agent_arbitrator import DEFAULT_MAX_TOKENS
-from accord.disputes.protocol import StoredDispute
-from accord.disputes.protocol.filing import (
+from accord.dcp07 import MAX_ENTRIES, MAX_PARTIES, SHA256_PATTERN, UUID_PATTERN, DisputeRecord
+from accord.disputes import (
+    DEFAULT_MAX_TOKENS,
+    MAX_CHOICE,
     MAX_CONDITIONS,
     MAX_DETAIL_TEXT,
     MAX_EVIDENCE_ITEMS,
+    MAX_FILINGS_PER_CALL,
+    MAX_NOMINEES,
+    MAX_NOTE_CHARS,
+    MAX_REASONING_CHARS,
+    MAX_REFERENCES,
+    MAX_REPORTED_ENTRIES,
     MAX_RESPONDENTS,
+    MAX_SUMMARY_CHARS,
+    MAX_TEXT,
+    StoredDispute,
 )
-from accord.disputes.protocol.service import MAX_FILINGS_PER_CALL
-from accord.disputes.tiers.arbitration import MAX_NOMINEES
-from accord.disputes.tiers.negotiating import MAX_CHOICE
-from accord.disputes.tiers.tier_context import MAX_TEXT
 
 DISPUTE_ID_PATTERN = rf"^disp:{UUID_PATTERN}$"
 ID_PATTERN = r"^[^\s\x00]+$"
@@ -173,7 +170,7 @@ class CounterEvidenceIn(_Body):
 
 
 class CommitIn(_Body):
-    """``sha256:`` over your nonce and choice (``accord.disputes.negotiation.commitment``):
+    """``sha256:`` over your nonce and choice (``accord.dcp07.negotiation.commitment``):
     draw and keep the nonce yourself, and reveal it later (R8)."""
 
     commitment: Annotated[str, Field(pattern=SHA256_PATTERN)]

@@ -16,11 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from accord.api.auth_errors import Forbidden, Unauthenticated
 from accord.api.request_context import request_id_of
-from accord.approvals.refusals import (
-    ConflictedDecider,
-    DecisionForbidden,
-    UnconfiguredReviewer,
-)
+from accord.approvals import ConflictedDecider, DecisionForbidden, UnconfiguredReviewer
 from accord.errors import (
     AccordError,
     CryptoError,

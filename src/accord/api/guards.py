@@ -23,7 +23,7 @@ from litestar.routes import HTTPRoute
 
 from accord.api.api_keys import ApiKey, ApiKeyStore, Role
 from accord.api.auth_errors import Forbidden
-from accord.store.short_work import short_read
+from accord.store import short_read
 
 _SCOPE_KEY = "accord.api_key"
 #: The ``opt`` key of the roles a route lets in.

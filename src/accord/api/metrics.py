@@ -11,8 +11,8 @@ from prometheus_client import CollectorRegistry, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-from accord.disputes.case_pages import case_counts, queue_depth
-from accord.disputes.protocol.counts import dispute_counts
+from accord.api.queries.case_pages import case_counts, queue_depth
+from accord.disputes import dispute_counts
 from accord.store import Database
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"

@@ -11,11 +11,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from accord.api.queries.case_timeline import TimelineEvent
 from accord.approvals import MAX_WRITTEN_OUTCOME_CHARS, ApprovalItem, ParkedTask, Resumption
 from accord.boundary import Boundary, ProbeAttempt
+from accord.cases import Case, DissentRecord
 from accord.crypto import RecordSignature
-from accord.disputes import Case, DissentRecord
-from accord.disputes.case_timeline import TimelineEvent
 from accord.ledger import Checkpoint
 
 NO_NUL = r"^[^\x00]*$"

@@ -9,8 +9,7 @@ registered, unrevoked key of that role.
 from __future__ import annotations
 
 from accord.app import Accord
-from accord.crypto import Ed25519Signer
-from accord.crypto.keyring import role_key_name
+from accord.crypto import Ed25519Signer, role_key_name
 from accord.errors import AccordError, KeyNotFound
 
 NO_SIGNING_KEY = "api.no_signing_key"

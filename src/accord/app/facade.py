@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Unpack
 
+from accord.app.deadline_sweep import deadline_sweep
 from accord.app.gather import FanOut, gather_positions
 from accord.app.wiring import AccordParts, WiringOptions, wire
 from accord.approvals import (
@@ -24,24 +25,23 @@ from accord.approvals import (
     UnconfiguredReviewer,
 )
 from accord.approvals.transitions import refuse_unless_one_decision
-from accord.auditor import verify_database
+from accord.audit.auditor import verify_database
 from accord.boundary import Boundary, BoundaryService, CloseReport
+from accord.cases import Case, CaseStore, Justifier, SettleRequest
+from accord.cases.collecting import Collecting
+from accord.cases.deadlines import CaseDeadlines, case_escalation_deadline
+from accord.cases.dissent_store import DissentStore
+from accord.cases.outcome_view import case_outcome
+from accord.cases.reliability_cache import ReliabilityCache
+from accord.cases.session_close import close_session_report
+from accord.cases.undated_cases import adopt_undated_cases
 from accord.clock import Clock
 from accord.config import LoadedConfig, load_config
 from accord.conflicts import Position
 from accord.crypto import Ed25519Signer, Keyring
 from accord.deadlines import Deadline, DeadlineSweep, SweepReport
-from accord.disputes import Case, CaseStore, Justifier, SettleRequest
-from accord.disputes.case_deadlines import CaseDeadlines, case_escalation_deadline
-from accord.disputes.collecting import Collecting
-from accord.disputes.deadline_sweep import deadline_sweep
-from accord.disputes.dissent_store import DissentStore
-from accord.disputes.outcome_view import case_outcome
-from accord.disputes.protocol import Disputes
-from accord.disputes.reliability_cache import ReliabilityCache
+from accord.disputes import Disputes
 from accord.disputes.reviewers import reviewer_for
-from accord.disputes.session_close import close_session_report
-from accord.disputes.undated_cases import adopt_undated_cases
 from accord.errors import AccordError, ValidationError
 from accord.learning import CaseOutcome
 from accord.ledger import Checkpoint, Ledger, TrustRoot, VerificationReport
@@ -439,7 +439,7 @@ class Accord:
     def adopt_undated_cases(self) -> list[Deadline]:
         """Give every settle case an older version escalated above tier 1 without a tier
         deadline the ``case_tier`` deadline settle arms now, due its tier's span after the
-        case escalated (:mod:`accord.disputes.undated_cases`), in one transaction; the
+        case escalated (:mod:`accord.cases.undated_cases`), in one transaction; the
         deadlines armed (logged). Those already past fire at the next sweep."""
         self._refuse_if_read_only("adopt undated cases")
         with self.db.write() as conn:

@@ -6,8 +6,8 @@ import asyncio
 from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any
 
+from accord.cases.settle import MIN_POSITIONS
 from accord.conflicts import Position
-from accord.disputes.settle import MIN_POSITIONS
 from accord.errors import ValidationError
 from accord.log import get_logger
 

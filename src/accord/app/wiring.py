@@ -18,19 +18,19 @@ from typing import TypedDict
 
 from accord.approvals import ApprovalQueue, Parking
 from accord.boundary import BoundaryService, BoundaryStore, ModelTextCrux
+from accord.cases import CaseStore, Settler
+from accord.cases.approval_bridge import ApprovalBridge
+from accord.cases.collecting import Collecting
+from accord.cases.deadlines import CaseDeadlines
+from accord.cases.dissent_store import DissentStore
+from accord.cases.refit_process import ProcessRefits
+from accord.cases.reliability_cache import ReliabilityCache
+from accord.cases.session_close import settle_from_receipt
+from accord.cases.tier_two import TierTwo
 from accord.clock import Clock, SystemClock
 from accord.config import LoadedConfig
 from accord.crypto import Keyring
-from accord.disputes import CaseStore, Settler
-from accord.disputes.approval_bridge import ApprovalBridge
-from accord.disputes.case_deadlines import CaseDeadlines
-from accord.disputes.collecting import Collecting
-from accord.disputes.dissent_store import DissentStore
-from accord.disputes.protocol import Disputes
-from accord.disputes.refit_process import ProcessRefits
-from accord.disputes.reliability_cache import ReliabilityCache
-from accord.disputes.session_close import settle_from_receipt
-from accord.disputes.tier_two import TierTwo
+from accord.disputes import Disputes
 from accord.errors import StoreError
 from accord.ledger import Ledger
 from accord.ledger.witness import Witnesses, witnesses_from_settings

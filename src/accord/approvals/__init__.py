@@ -55,6 +55,8 @@ from accord.approvals.refusals import (
     UnconfiguredReviewer,
 )
 from accord.approvals.reviewer import Credential, Reviewer
+from accord.approvals.rows import item_document, item_from_row
+from accord.approvals.transitions import refuse_unless_one_decision
 
 __all__ = [
     "APPROVAL_CANCELLED",
@@ -99,8 +101,11 @@ __all__ = [
     "TimeoutPolicy",
     "UnconfiguredReviewer",
     "WaitForever",
+    "item_document",
+    "item_from_row",
     "next_deadline",
     "on_deadline",
     "policy_from_mapping",
+    "refuse_unless_one_decision",
     "role_at_step",
 ]

@@ -39,6 +39,7 @@ from accord.boundary.model_crux import ModelTextCrux
 from accord.boundary.probes import Probe, ProbeFailed, ProbeRegistry, ProbeResult, run_probe
 from accord.boundary.procedure import BoundaryInputs, agreed_sub_conclusions, decide_boundary
 from accord.boundary.service import (
+    BOUNDARY_STATUSES,
     BoundaryService,
     BudgetLine,
     CaseView,
@@ -58,6 +59,7 @@ from accord.boundary.tiebreak import (
 
 __all__ = [
     "AMBIGUITY_UNRESOLVED",
+    "BOUNDARY_STATUSES",
     "OPEN_STATUSES",
     "AttemptOutcome",
     "Boundary",

@@ -23,7 +23,7 @@ from accord.cli.opening import open_accord, print_one
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
 from accord.cli.tables import listing, print_json, text_cell
-from accord.crypto.keyring import signer_from_file
+from accord.crypto import signer_from_file
 from accord.errors import AccordError
 
 approvals_app = typer.Typer(no_args_is_help=True, help="The human approval queue.")

@@ -16,15 +16,14 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from accord.cases import MAX_COLLECT_FOR, MAX_PAGE, MIN_COLLECT_FOR, CollectingCase, sign_position
 from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import refused_exit
 from accord.cli.tables import listing, print_json
 from accord.conflicts import Position
-from accord.crypto.keyring import role_key_name
-from accord.disputes.collecting import MAX_COLLECT_FOR, MAX_PAGE, MIN_COLLECT_FOR, CollectingCase
-from accord.disputes.collecting.party_signature import sign_position
-from accord.disputes.protocol.input_file import read_input_file
+from accord.crypto import role_key_name
+from accord.disputes import read_input_file
 from accord.errors import AccordError, ValidationError
 
 collect_app = typer.Typer(

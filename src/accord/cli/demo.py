@@ -16,9 +16,9 @@ from typing import Any
 from pydantic import JsonValue
 
 from accord.app import Accord
+from accord.cases import Case
 from accord.cli.demo_disputes import ARBITRATORS
 from accord.crypto import Ed25519Signer
-from accord.disputes import Case
 from accord.resolution import SourceFinding
 
 ARGUMENTS = (

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from accord.app import Accord
 from accord.cli.key_commands import register_new_key
-from accord.disputes.protocol import StoredDispute
+from accord.disputes import StoredDispute
 
 #: The demo's pre-approved arbitrator pool (R10, R35: it spans organisations), as config.
 ARBITRATORS = {

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from accord.errors import AccordError, ValidationError
-from accord.store.writer_file_lock import SUFFIX as WRITER_LOCK_SUFFIX
+from accord.store import SUFFIX as WRITER_LOCK_SUFFIX
 
 MARKER = ".accord-demo"
 _SQLITE_SUFFIXES = ("", "-wal", "-shm", WRITER_LOCK_SUFFIX)

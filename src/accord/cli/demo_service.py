@@ -20,13 +20,13 @@ import typer
 
 from accord.api.api_keys import ApiKeyStore
 from accord.app import Accord
+from accord.cases import Case
 from accord.cli.demo import demo_config, run_day
 from accord.cli.demo_disputes import file_demo_disputes
 from accord.cli.key_commands import register_new_key
 from accord.cli.problems import report_problem
 from accord.cli.serve_command import serve
 from accord.clock import FrozenClock, SystemClock
-from accord.disputes import Case
 from accord.errors import AccordError
 
 #: Escalated to people and left waiting: (subject, task type, two agents' answers + reasons).

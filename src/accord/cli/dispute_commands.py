@@ -23,13 +23,17 @@ from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import refused_exit
 from accord.cli.tables import listing, print_json
-from accord.crypto.key_files import read_public_key_file
-from accord.disputes.dcp import record_document
-from accord.disputes.protocol import StoredDispute
-from accord.disputes.protocol.filing import MAX_EVIDENCE_ITEMS
-from accord.disputes.protocol.input_file import objects_in, read_input_file
-from accord.disputes.protocol.listing import DEFAULT_PAGE, MAX_PAGE
-from accord.disputes.protocol.service import MAX_FILINGS_PER_CALL
+from accord.crypto import read_public_key_file
+from accord.dcp07 import record_document
+from accord.disputes import (
+    DEFAULT_PAGE,
+    MAX_EVIDENCE_ITEMS,
+    MAX_FILINGS_PER_CALL,
+    MAX_PAGE,
+    StoredDispute,
+    objects_in,
+    read_input_file,
+)
 from accord.errors import AccordError
 
 disputes_app = typer.Typer(

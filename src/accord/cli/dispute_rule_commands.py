@@ -23,8 +23,8 @@ from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import refused_exit, report_problem
 from accord.cli.tables import listing, print_json, text_cell
-from accord.crypto.keyring import signer_from_file
-from accord.disputes.dcp.cross_chain import ExportedEntry, cross_check, parse_exported_chain
+from accord.crypto import signer_from_file
+from accord.dcp07 import ExportedEntry, cross_check, parse_exported_chain
 from accord.errors import AccordError
 from accord.limits import Limits
 

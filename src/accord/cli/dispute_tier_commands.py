@@ -29,11 +29,9 @@ from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, KeysOption
 from accord.cli.problems import refused_exit, report_problem
 from accord.cli.tables import print_json
-from accord.crypto import Ed25519Signer
-from accord.crypto.keyring import signer_from_file
-from accord.disputes.negotiation import commitment, new_nonce
-from accord.disputes.panels import VoteChoice
-from accord.disputes.tiers import DisputeTiers
+from accord.crypto import Ed25519Signer, signer_from_file
+from accord.dcp07 import VoteChoice, commitment, new_nonce
+from accord.disputes import DisputeTiers
 from accord.errors import AccordError
 
 DisputeArg = Annotated[str, typer.Argument(help="disp:<uuid>")]

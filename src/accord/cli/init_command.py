@@ -15,7 +15,7 @@ from accord.cli.opening import open_accord
 from accord.cli.options import DbOption, KeysOption, key_directory
 from accord.cli.problems import report_problem
 from accord.config import LoadedConfig, load_config
-from accord.crypto.key_files import private_path
+from accord.crypto import private_path
 from accord.errors import AccordError
 from accord.store import resolve_database_url
 

@@ -6,10 +6,7 @@ from pydantic import ValidationError as PydanticValidationError
 
 from accord.app import Accord
 from accord.approvals import Principal
-from accord.crypto import KeyInfo
-from accord.crypto.encoding import b64decode
-from accord.crypto.key_files import private_path, public_path
-from accord.crypto.keyring import role_key_name
+from accord.crypto import KeyInfo, b64decode, private_path, public_path, role_key_name
 from accord.errors import AccordError, ValidationError
 from accord.ledger import KEY_ROLES
 

@@ -14,7 +14,7 @@ import typer
 from rich.console import Console
 
 from accord.app import PASSPHRASE_ENV
-from accord.auditor import verify_ledger
+from accord.audit import verify_ledger
 from accord.cli import (
     api_key_commands,
     approval_commands,
@@ -53,8 +53,14 @@ from accord.clock import SystemClock
 from accord.config import load_config
 from accord.crypto import Keyring, load_public_keys
 from accord.errors import AccordError, VerificationFailed
-from accord.ledger import ConsistencyProof, InclusionProof, TrustRoot, VerificationReport
-from accord.ledger.anchor import read_checkpoint_file, write_checkpoint_file
+from accord.ledger import (
+    ConsistencyProof,
+    InclusionProof,
+    TrustRoot,
+    VerificationReport,
+    read_checkpoint_file,
+    write_checkpoint_file,
+)
 from accord.safe_files import refuse_existing, write_text_file
 from accord.store import resolve_database_url
 

@@ -19,12 +19,13 @@ from accord.cli.tables import listing, print_json, text_cell
 from accord.crypto import load_public_keys
 from accord.errors import AccordError, VerificationFailed
 from accord.precedents import (
+    DEFAULT_LIMIT,
+    MAX_LIMIT,
     JurisprudenceBundle,
     Precedent,
     read_draft_file,
     verify_registry,
 )
-from accord.precedents.query import DEFAULT_LIMIT, MAX_LIMIT
 
 precedents_app = typer.Typer(
     no_args_is_help=True, help="Jurisprudence bundles (precedents): search, show, add."

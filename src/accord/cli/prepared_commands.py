@@ -27,11 +27,9 @@ from pydantic import ValidationError as PydanticValidationError
 from accord.app import PASSPHRASE_ENV
 from accord.cli.problems import refused_exit
 from accord.cli.tables import print_json
-from accord.crypto.encoding import b64decode
-from accord.crypto.keyring import signer_from_file
-from accord.disputes.dcp.refusal import from_pydantic
-from accord.disputes.tiers.prepared import PreparedStep, sign_payloads
-from accord.disputes.tiers.prepared.models import payload_of
+from accord.crypto import b64decode, signer_from_file
+from accord.dcp07 import from_pydantic
+from accord.disputes import PreparedStep, payload_of, sign_payloads
 from accord.errors import AccordError, ValidationError
 from accord.limits import Limits
 from accord.strict_json import parse_json

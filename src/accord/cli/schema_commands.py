@@ -1,5 +1,4 @@
-"""`accord schema settle|dcp|conformance`: the JSON Schemas of Accord's inputs and records, and
-the DCP-07 conformance table."""
+"""`accord schema settle|dcp`: the JSON Schemas of Accord's inputs and records."""
 
 from __future__ import annotations
 
@@ -10,11 +9,9 @@ from typing import Annotated
 
 import typer
 
+from accord.cases import settle_file_schema
 from accord.cli.problems import report_problem
-from accord.disputes.dcp.conformance import CONFORMANCE_DOC, conformance_table
-from accord.disputes.dcp.json_schemas import schema_files, stale_schema_files, write_schema_files
-from accord.disputes.settle_format import settle_file_schema
-from accord.errors import AccordError
+from accord.dcp07 import schema_files, stale_schema_files, write_schema_files
 
 schema_app = typer.Typer(no_args_is_help=True, help="Print the JSON Schemas of Accord's inputs.")
 
@@ -45,30 +42,3 @@ def dcp_schemas(
         return
     for path in write_schema_files(out, files):
         sys.stdout.write(f"wrote {path}\n")
-
-
-@schema_app.command("conformance")
-def dcp_conformance(
-    root: Annotated[
-        Path, typer.Option("--root", help="The repository: docs/ and tests/ are read from it.")
-    ] = Path("."),
-    check: Annotated[
-        bool, typer.Option("--check", help="Write nothing; exit 1 if the table is stale.")
-    ] = False,
-) -> None:
-    """The DCP-07 conformance table (requirement → tests), written to docs/dcp07-conformance.md."""
-    try:
-        table = conformance_table(root)
-    except AccordError as exc:
-        report_problem("error", exc)
-        raise typer.Exit(2) from None
-    target = root / CONFORMANCE_DOC
-    if check:
-        current = target.read_text(encoding="utf-8") if target.is_file() else None
-        if current != table:
-            report_problem("stale", f"{target} (run `accord schema conformance --root {root}`)")
-            raise typer.Exit(1)
-        sys.stdout.write(f"{target} is up to date\n")
-        return
-    target.write_text(table, encoding="utf-8")
-    sys.stdout.write(f"wrote {target}\n")

@@ -11,8 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from accord.boundary import Boundary
-from accord.boundary.service import BOUNDARY_STATUSES
+from accord.boundary import BOUNDARY_STATUSES, Boundary
 from accord.cli.opening import open_accord, print_one
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem

@@ -14,16 +14,21 @@ import typer
 from rich.console import Console
 
 from accord.app import Accord
+from accord.cases import Case, SettleStatus
 from accord.cli.opening import open_accord, print_one
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
 from accord.cli.problems import report_problem
 from accord.cli.settle_file import FileKind, SettleFile
 from accord.cli.tables import listing
 from accord.config import load_config
-from accord.disputes import Case, SettleStatus
 from accord.errors import AccordError, ValidationError
-from accord.learning import WinRateTracker, evaluate_crowd, render_report, root_cause_report
-from accord.learning.report import report_paths
+from accord.learning import (
+    WinRateTracker,
+    evaluate_crowd,
+    render_report,
+    report_paths,
+    root_cause_report,
+)
 from accord.limits import Limits
 from accord.safe_files import refuse_existing
 

@@ -3,7 +3,7 @@ a chunk at a time), or JSON Lines (read line by line): any number of cases in bo
 
 Sizes are checked before reading (the file's size, each line's length as it is read), JSON
 depth and integer length before parsing (``accord.strict_json``), and every case against
-:class:`accord.disputes.settle_format.SettleCase`. Errors name the line (JSON Lines) or the
+:class:`accord.cases.settle_format.SettleCase`. Errors name the line (JSON Lines) or the
 case's index (an array) and the field.
 """
 
@@ -18,8 +18,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import IO
 
+from accord.cases import SettleCase, settle_case
 from accord.cli.json_array_stream import array_elements
-from accord.disputes.settle_format import SettleCase, settle_case
 from accord.errors import ValidationError
 from accord.limits import Limits, exceeded
 from accord.strict_json import parse_json

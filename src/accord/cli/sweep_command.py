@@ -6,7 +6,7 @@ Run it from cron or a timer, or keep it running with ``--watch`` (a sweep every
 
 ``--adopt-undated`` first gives settle cases an older version escalated above tier 1 without
 a tier deadline the one settle arms now (counted from when each escalated; see
-:mod:`accord.disputes.undated_cases`), in one transaction, then sweeps: those already past
+:mod:`accord.cases.undated_cases`), in one transaction, then sweeps: those already past
 their deadline move in this very sweep.
 """
 

@@ -15,7 +15,7 @@ from accord.conflicts.classification import (
     classify,
 )
 from accord.conflicts.detection import AnswerGroup, Detection, FieldConflict, detect
-from accord.conflicts.dispute_type import STARTING_TIERS, DisputeType, Tier
+from accord.conflicts.dispute_type import STARTING_TIERS, TIER_ORDER, DisputeType, Tier
 from accord.conflicts.evidence import Evidence
 from accord.conflicts.kinds import ConflictKind, Severity
 from accord.conflicts.merge import MergeResult, declared_confidence, merge_complementary
@@ -42,6 +42,7 @@ __all__ = [
     "DEFAULT_INCOMPATIBLE_SETS",
     "MAX_LABEL_LENGTH",
     "STARTING_TIERS",
+    "TIER_ORDER",
     "AnswerGroup",
     "ChainOverrides",
     "Classification",

@@ -24,6 +24,9 @@ class Tier(StrEnum):
     HUMAN_APPEAL = "human_appeal"
 
 
+TIER_ORDER = (Tier.DIRECT_NEGOTIATION, Tier.CONTEXTUAL_ARBITRATION, Tier.HUMAN_APPEAL)
+"""The tiers from lowest to highest."""
+
 STARTING_TIERS: Mapping[DisputeType, Tier] = MappingProxyType(
     {
         DisputeType.RESOURCE_CONFLICT: Tier.DIRECT_NEGOTIATION,

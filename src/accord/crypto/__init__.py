@@ -15,6 +15,7 @@ from accord.crypto.composite import (
 )
 from accord.crypto.domain import DCP_DISPUTE_CONTEXT, DISPUTE_SIG_TAG, domain_separated_message
 from accord.crypto.ed25519 import Ed25519Signer, verify_ed25519
+from accord.crypto.encoding import b64decode
 from accord.crypto.hashing import (
     GENESIS,
     content_hash,
@@ -24,8 +25,19 @@ from accord.crypto.hashing import (
     sha256_hex,
     sha256_prefixed,
 )
-from accord.crypto.key_files import validate_key_name
-from accord.crypto.keyring import KeyInfo, Keyring, load_public_keys
+from accord.crypto.key_files import (
+    private_path,
+    public_path,
+    read_public_key_file,
+    validate_key_name,
+)
+from accord.crypto.keyring import (
+    KeyInfo,
+    Keyring,
+    load_public_keys,
+    role_key_name,
+    signer_from_file,
+)
 from accord.crypto.kid import ED25519, ML_DSA_65, derive_kid
 from accord.crypto.ml_dsa import MlDsa65Signer, verify_ml_dsa_65
 from accord.crypto.record_signature import (
@@ -57,6 +69,7 @@ __all__ = [
     "SignatureEntry",
     "SignatureInvalid",
     "Signer",
+    "b64decode",
     "canonical_bytes",
     "canonical_from_json_text",
     "composite_sign",
@@ -66,11 +79,16 @@ __all__ = [
     "domain_separated_message",
     "dual_hash",
     "load_public_keys",
+    "private_path",
+    "public_path",
+    "read_public_key_file",
+    "role_key_name",
     "sha3_256_hex",
     "sha3_256_prefixed",
     "sha256_hex",
     "sha256_prefixed",
     "sign_record",
+    "signer_from_file",
     "signing_payload",
     "validate_key_name",
     "verify_ed25519",

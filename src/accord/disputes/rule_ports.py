@@ -1,6 +1,6 @@
 """What the compliance and objection rules need from the DCP-07 dispute store (a port).
 
-``accord.disputes.protocol.Disputes`` (``Accord.disputes``) provides it: each hook works in
+``accord.disputes.Disputes`` (``Accord.disputes``) provides it: each hook works in
 the caller's write transaction, so a rule's rows, its signed dispute events and the dispute's
 own rows commit together or not at all. Compliance and objections never write a dispute's
 rows themselves: they call these hooks, and the store's recorder (the lifecycle's one path)
@@ -15,9 +15,9 @@ from typing import Any, Protocol
 
 from sqlalchemy import Connection
 
-from accord.disputes.dcp.chain import ChainLink
-from accord.disputes.dcp.dispute_record import DisputeRecord
-from accord.disputes.dcp.resolution_record import ResolutionRecord
+from accord.dcp07.chain import ChainLink
+from accord.dcp07.dispute_record import DisputeRecord
+from accord.dcp07.resolution_record import ResolutionRecord
 
 
 class DisputeView(Protocol):

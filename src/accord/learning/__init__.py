@@ -21,7 +21,7 @@ from accord.learning.numeric import (
 from accord.learning.one_coin import OneCoinResult, fit_one_coin
 from accord.learning.outcomes import CaseOutcome
 from accord.learning.reliability import estimate_case_reliability, estimate_reliability
-from accord.learning.report import ReportFiles, render_report
+from accord.learning.report import ReportFiles, render_report, report_paths
 from accord.learning.root_causes import CauseGroup, RootCauseReport, root_cause_report
 from accord.learning.summary import AgentRecord, DaySummary, OutcomeSummary, summarize_outcomes
 from accord.learning.summary_markdown import summary_markdown
@@ -57,6 +57,7 @@ __all__ = [
     "majority_vote",
     "reliability_weights",
     "render_report",
+    "report_paths",
     "rmse",
     "root_cause_report",
     "summarize_outcomes",

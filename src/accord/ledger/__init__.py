@@ -1,5 +1,6 @@
 """The signed, hash-chained, Merkle-checkpointed ledger every Accord event goes into."""
 
+from accord.ledger.anchor import read_checkpoint_file, write_checkpoint_file
 from accord.ledger.checkpoint import Checkpoint
 from accord.ledger.entry import ChainHead, LedgerEntry, SealedEntry
 from accord.ledger.key_events import KEY_ROLES, KeyRegistered, KeyRevoked, KeyRole
@@ -26,4 +27,6 @@ __all__ = [
     "SealedEntry",
     "TrustRoot",
     "VerificationReport",
+    "read_checkpoint_file",
+    "write_checkpoint_file",
 ]

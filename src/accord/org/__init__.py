@@ -8,6 +8,7 @@ from accord.org.agent import Agent, LifecycleState, MemberKind
 from accord.org.chart import PANEL_MIN_VITALITY, OrgChart
 from accord.org.department import Department
 from accord.org.loader import load_org_chart, org_chart_from_mapping
+from accord.org.parties import PartyIds, department_of_agents, party, shared_department
 from accord.org.seniority import DEFAULT_SENIORITY_LEVELS, SeniorityScale
 
 __all__ = [
@@ -18,7 +19,11 @@ __all__ = [
     "LifecycleState",
     "MemberKind",
     "OrgChart",
+    "PartyIds",
     "SeniorityScale",
+    "department_of_agents",
     "load_org_chart",
     "org_chart_from_mapping",
+    "party",
+    "shared_department",
 ]

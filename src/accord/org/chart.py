@@ -1,7 +1,7 @@
 """The org chart: who manages whom, which department is where, and facts derived from both.
 
 Everything here is a fact about the organisation, never a judgement: strategies in
-``accord.resolution`` and ``accord.disputes`` decide what the facts mean.
+``accord.resolution``, ``accord.cases`` and ``accord.dcp07`` decide what the facts mean.
 """
 
 from __future__ import annotations
@@ -198,7 +198,7 @@ class OrgChart:
         Empty when independent. The facts checked: the candidate is not a party; does not
         share a responsible principal with a party (unless allowed); and is neither above
         nor below a party in the management hierarchy. Dispute history and recent
-        interactions (R11, R32) are checked by ``accord.disputes``, not here.
+        interactions (R11, R32) are checked by ``accord.dcp07.panels``, not here.
         """
         if isinstance(parties, str):
             raise ValidationError(

@@ -23,7 +23,7 @@ from accord.precedents.bundle import (
 from accord.precedents.draft_file import read_draft_file
 from accord.precedents.precedent import Precedent
 from accord.precedents.precedents import Precedents
-from accord.precedents.query import PrecedentQuery
+from accord.precedents.query import DEFAULT_LIMIT, MAX_LIMIT, PrecedentQuery
 from accord.precedents.refusals import PrecedentNotFound, PrecedentRefused
 from accord.precedents.registry_check import verify_registry
 from accord.precedents.search import PrecedentSearch
@@ -34,7 +34,9 @@ SCHEMA_MODELS = (JurisprudenceBundle,)
 
 __all__ = [
     "AUTHORITY_RANKS",
+    "DEFAULT_LIMIT",
     "GENESIS_LINK",
+    "MAX_LIMIT",
     "SCHEMA_MODELS",
     "Applicability",
     "BundleDraft",

@@ -18,7 +18,6 @@ from accord.resolution.debate import DebateSettings, DebateStrategy
 from accord.resolution.escalation import (
     CRITICAL_TO_PEOPLE,
     NEXT_TIER,
-    TIER_ORDER,
     after_tier_one,
     escalation_target,
     with_tier_one_rungs,
@@ -48,7 +47,6 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "NEXT_TIER",
     "TIER_ONE_RUNGS",
-    "TIER_ORDER",
     "AgentDecisionPort",
     "ApprovalGateway",
     "AuthoritySettings",

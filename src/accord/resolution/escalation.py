@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from accord.conflicts import Classification, Severity, Tier
+from accord.conflicts import TIER_ORDER, Classification, Severity, Tier
 from accord.resolution.ladder import TIER_ONE_RUNGS
 from accord.resolution.policy import CRITICAL_KEY, StrategyChoice
 
@@ -23,10 +23,6 @@ NEXT_TIER = MappingProxyType(
     }
 )
 """The tier each later chain step runs at; any other step (``human``, or none) is human appeal."""
-
-TIER_ORDER = (Tier.DIRECT_NEGOTIATION, Tier.CONTEXTUAL_ARBITRATION, Tier.HUMAN_APPEAL)
-"""The tiers from lowest to highest."""
-
 
 def escalation_target(classification: Classification, next_step: str | None) -> Tier:
     """The tier of the chain's next step, never below the tier the dispute starts at (R2, R18)."""
@@ -70,7 +66,6 @@ def after_tier_one(choice: StrategyChoice, severity: Severity) -> StrategyChoice
 __all__ = [
     "CRITICAL_TO_PEOPLE",
     "NEXT_TIER",
-    "TIER_ORDER",
     "after_tier_one",
     "escalation_target",
     "with_tier_one_rungs",

@@ -10,9 +10,9 @@ import pytest
 
 from accord.api import ApiKeyStore
 from accord.app import Accord
+from accord.cases import Case
 from accord.clock import FrozenClock
 from accord.crypto.keyring import role_key_name
-from accord.disputes import Case
 from tests.api.browser.conftest import ARTIFACTS, sign_in
 from tests.api.conftest import REFUND
 

@@ -10,7 +10,7 @@ import pytest
 
 from accord.api import ApiKeyStore
 from accord.app import Accord
-from accord.disputes import Case
+from accord.cases import Case
 from tests.api.browser.conftest import ARTIFACTS, serious_violations, sign_in
 from tests.api.conftest import REFUND
 

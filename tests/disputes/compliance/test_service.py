@@ -10,13 +10,13 @@ import pytest
 
 from accord.clock import FrozenClock
 from accord.deadlines import DeadlineSweep, armed_for
+from accord.disputes import Disputes
 from accord.disputes.compliance import (
     DISPUTE_COMPLIANCE,
     ActionState,
     ComplianceRefused,
     NoPendingAction,
 )
-from accord.disputes.protocol import Disputes
 from accord.errors import AccordError
 from accord.ledger import Ledger
 from accord.store import Database

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from accord.app.deadline_sweep import deadline_sweep
 from accord.approvals import ApprovalQueue
 from accord.clock import FrozenClock
 from accord.deadlines import DeadlineSweep
-from accord.disputes.deadline_sweep import deadline_sweep
-from accord.disputes.protocol import Disputes
+from accord.disputes import Disputes
 from accord.ledger import Ledger
 from accord.store import Database
 

@@ -11,11 +11,11 @@ import pytest
 from accord.approvals import Principal, Reviewer
 from accord.clock import FrozenClock
 from accord.crypto import RecordSignature, verify_record
+from accord.dcp07 import verify_chain_link, verify_signed
 from accord.deadlines import armed_for
+from accord.disputes import Disputes
 from accord.disputes.compliance import DISPUTE_COMPLIANCE, ActionState
-from accord.disputes.dcp import verify_chain_link, verify_signed
 from accord.disputes.objections import ObjectionNotFound
-from accord.disputes.protocol import Disputes
 from accord.errors import AccordError, ValidationError
 from accord.ledger import Ledger
 from accord.precedents import (

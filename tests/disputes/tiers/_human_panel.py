@@ -9,8 +9,8 @@ from typing import Any
 from accord.approvals import ApprovalQueue, Principal, Reviewer
 from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer
-from accord.disputes.negotiation import commitment
-from accord.disputes.protocol import Disputes
+from accord.dcp07.negotiation import commitment
+from accord.disputes import Disputes
 from accord.disputes.tiers import ArbitratorSettings
 from accord.ledger import Ledger
 from accord.store import Database

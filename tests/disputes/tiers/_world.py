@@ -20,10 +20,10 @@ from accord.approvals import Principal, Reviewer
 from accord.clock import FrozenClock
 from accord.conflicts import Tier
 from accord.crypto import Ed25519Signer
-from accord.disputes.dcp.parties import Party
-from accord.disputes.dcp.resolution_record import ResolutionRecord
-from accord.disputes.lifecycle import CaseStatus, check_transition
-from accord.disputes.negotiation import commitment
+from accord.dcp07.negotiation import commitment
+from accord.dcp07.parties import Party
+from accord.dcp07.resolution_record import ResolutionRecord
+from accord.dcp07.statuses import CaseStatus, check_transition
 from accord.disputes.tiers import ArbitratorSettings, DisputeTiers, TierDispute
 from accord.disputes.tiers.resolving import BundleRegistry
 from accord.errors import NotFound

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from accord.approvals import Principal, Reviewer
 from accord.conflicts import Tier
 from accord.crypto import Ed25519Signer
-from accord.disputes.dcp.parties import Party
-from accord.disputes.dcp.signing import verify_resolution
+from accord.dcp07.parties import Party
+from accord.dcp07.signing import verify_resolution
 from accord.disputes.tiers import AppealProposal, TierDispute
 from accord.errors import AccordError
 from accord.ledger.trust import NO_END

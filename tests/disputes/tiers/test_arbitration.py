@@ -11,9 +11,10 @@ import pytest
 
 from accord.clock import FrozenClock
 from accord.conflicts import Tier
-from accord.disputes.dcp.parties import Party
-from accord.disputes.dcp.signing import verify_resolution
-from accord.disputes.panels import AgentArbitrator, PanelRefused, VoteChoice, verify_formation
+from accord.dcp07.panels import PanelRefused, VoteChoice, verify_formation
+from accord.dcp07.parties import Party
+from accord.dcp07.signing import verify_resolution
+from accord.disputes.arbitrators import AgentArbitrator
 from accord.disputes.tiers import TierDispute
 from accord.errors import AccordError
 from accord.ledger import Ledger

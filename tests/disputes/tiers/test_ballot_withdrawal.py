@@ -14,9 +14,9 @@ import pytest
 from sqlalchemy import Connection, event
 
 from accord.approvals import AlreadyDecided, ApprovalStatus
+from accord.dcp07.deadlines import DeadlineStep
 from accord.deadlines import DeadlineSweep
-from accord.disputes.deadline_rules import DeadlineStep
-from accord.disputes.tier_deadlines import DISPUTE_TIER, DisputeAtDeadline, DisputeTierHandler
+from accord.deadlines.dispute_tier import DISPUTE_TIER, DisputeAtDeadline, DisputeTierHandler
 from accord.store import Database
 
 from ._human_panel import Panel

@@ -11,7 +11,7 @@ import pytest
 
 from accord.approvals import ApprovalStatus, Principal, Reviewer
 from accord.clock import FrozenClock
-from accord.disputes.dcp.signing import verify_resolution
+from accord.dcp07.signing import verify_resolution
 from accord.errors import AccordError
 from accord.ledger import Ledger
 from accord.store import Database

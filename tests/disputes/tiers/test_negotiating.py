@@ -11,8 +11,8 @@ from sqlalchemy import func, select
 
 from accord.conflicts import Tier
 from accord.crypto import verify_record
-from accord.disputes.dcp.signing import verify_resolution
-from accord.disputes.negotiation import NegotiationRefused, commitment
+from accord.dcp07.negotiation import NegotiationRefused, commitment
+from accord.dcp07.signing import verify_resolution
 from accord.disputes.tiers import UnknownActor
 from accord.disputes.tiers.negotiating import PROPOSAL_EVENT
 from accord.errors import AccordError, SignatureInvalid

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from accord.conflicts import Tier
-from accord.disputes.dcp.signing import verify_resolution
+from accord.dcp07.signing import verify_resolution
 from accord.disputes.tiers.prepared import sign_payloads
 
 from ._world import AUDIT, BILLING, DISPUTE, POOL_IDS, World

@@ -15,9 +15,9 @@ from accord.clock import FrozenClock
 from accord.crypto import DISPUTE_SIG_TAG, Ed25519Signer, RecordSignature, verify_record
 from accord.crypto.canonical import canonical_bytes
 from accord.crypto.domain import domain_separated_message
-from accord.disputes.negotiation import commitment
-from accord.disputes.panels.votes import reasoning_hash
-from accord.disputes.protocol import Disputes
+from accord.dcp07.negotiation import commitment
+from accord.dcp07.panels.votes import reasoning_hash
+from accord.disputes import Disputes
 from accord.disputes.tiers import UnknownActor
 from accord.disputes.tiers.prepared import (
     PayloadSignature,

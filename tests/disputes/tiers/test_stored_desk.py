@@ -13,14 +13,14 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
+from accord.app.deadline_sweep import deadline_sweep
 from accord.approvals import ApprovalQueue, Principal, Reviewer
 from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer
+from accord.dcp07.negotiation import commitment
+from accord.dcp07.signing import verify_resolution
 from accord.deadlines import DeadlineSweep
-from accord.disputes.dcp.signing import verify_resolution
-from accord.disputes.deadline_sweep import deadline_sweep
-from accord.disputes.negotiation import commitment
-from accord.disputes.protocol import Disputes
+from accord.disputes import Disputes
 from accord.disputes.tiers import ArbitratorSettings
 from accord.errors import AccordError
 from accord.ledger import Ledger, TrustRoot

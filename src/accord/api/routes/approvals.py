@@ -17,6 +17,7 @@ from accord.api.deciding import (
 )
 from accord.api.errors import error_body, error_responses, status_for
 from accord.api.guards import OVERSEERS, allow, caller
+from accord.api.queries.case_pages import MAX_PAGE, QueueFilter, queue_documents
 from accord.api.request_context import request_id_of
 from accord.api.routes._state import accord_of
 from accord.api.schemas import (
@@ -26,11 +27,9 @@ from accord.api.schemas import (
     BulkDecisionOut,
     DecideIn,
 )
-from accord.approvals import ApprovalItem
-from accord.approvals.transitions import refuse_unless_one_decision
-from accord.disputes.case_pages import MAX_PAGE, QueueFilter, queue_documents
+from accord.approvals import ApprovalItem, refuse_unless_one_decision
 from accord.errors import AccordError
-from accord.store.short_work import on_loop_if_sqlite, short_read
+from accord.store import on_loop_if_sqlite, short_read
 
 Filter = Annotated[str | None, Parameter(max_length=256)]
 

@@ -11,10 +11,10 @@ from litestar.params import Parameter
 
 from accord.api.errors import error_responses
 from accord.api.guards import READERS, allow
+from accord.api.queries.case_pages import MAX_PAGE, CaseFilter, case_page
+from accord.api.queries.case_timeline import case_timeline
 from accord.api.routes._state import accord_of
 from accord.api.schemas import CaseOut, CasePage, CaseRow, Timeline
-from accord.disputes.case_pages import MAX_PAGE, CaseFilter, case_page
-from accord.disputes.case_timeline import case_timeline
 
 Filter = Annotated[str | None, Parameter(max_length=256)]
 

@@ -26,7 +26,7 @@ from accord.api.collecting_schemas import (
 from accord.api.errors import error_responses
 from accord.api.guards import READERS, allow, caller
 from accord.api.routes._state import accord_of
-from accord.disputes.collecting import MAX_PAGE
+from accord.cases import MAX_PAGE
 
 Id = Annotated[str, Parameter(max_length=64)]
 Filter = Annotated[str | None, Parameter(max_length=256)]

@@ -31,12 +31,14 @@ from accord.api.errors import error_responses
 from accord.api.guards import OVERSEERS, READERS, allow, caller
 from accord.api.routes._state import accord_of
 from accord.api.routes.disputes import DisputeId, acting_agent, readable_dispute
-from accord.disputes.compliance import ComplianceOutcome
-from accord.disputes.compliance.actions import TrackedAction
-from accord.disputes.compliance.flags import StoredFlag
-from accord.disputes.dcp.cross_chain import CrossChainReport, entries_of
-from accord.disputes.dcp.fields import UUID_PATTERN
-from accord.disputes.objections import StoredObjection, StoredStay
+from accord.dcp07 import UUID_PATTERN, CrossChainReport, entries_of
+from accord.disputes import (
+    ComplianceOutcome,
+    StoredFlag,
+    StoredObjection,
+    StoredStay,
+    TrackedAction,
+)
 
 _TAGS = ["dispute rules"]
 _STEP_ERRORS = error_responses(400, 401, 403, 404, 409, 413, 422)

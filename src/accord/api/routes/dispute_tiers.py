@@ -39,19 +39,26 @@ from accord.api.routes.disputes import DisputeId, acting_agent, readable_dispute
 from accord.api.signing_keys import server_signer
 from accord.app import Accord
 from accord.crypto import Ed25519Signer
-from accord.disputes.dcp.resolution_record import ResolutionRecord
-from accord.disputes.negotiation import CoinFlip, CoinOutcome, Negotiation, Proposal
-from accord.disputes.panels import (
-    AgentArbitrator,
-    PanelDeliberation,
+from accord.dcp07 import (
+    CoinFlip,
+    CoinOutcome,
+    Negotiation,
     PanelFormation,
     PanelTally,
     PanelVote,
+    Proposal,
+    ResolutionRecord,
 )
-from accord.disputes.tiers import AppealProposal, DisputeTiers
-from accord.disputes.tiers.negotiating import NegotiationStep
-from accord.disputes.tiers.panel_rows import BallotPaper, SeatedPanel
-from accord.disputes.tiers.prepared import Nominations
+from accord.disputes import (
+    AgentArbitrator,
+    AppealProposal,
+    BallotPaper,
+    DisputeTiers,
+    NegotiationStep,
+    Nominations,
+    PanelDeliberation,
+    SeatedPanel,
+)
 from accord.errors import AccordError
 
 _TAGS = ["dispute tiers"]

@@ -37,8 +37,7 @@ from accord.api.guards import READERS, allow, caller
 from accord.api.routes._state import accord_of
 from accord.api.schemas import NO_NUL
 from accord.app import Accord
-from accord.disputes.protocol import DisputePage, StoredDispute
-from accord.disputes.protocol.listing import MAX_PAGE
+from accord.disputes import MAX_PAGE, DisputePage, StoredDispute
 from accord.errors import AccordError, SignatureInvalid, ValidationError
 
 DisputeId = Annotated[str, Parameter(pattern=DISPUTE_ID_PATTERN, max_length=64)]

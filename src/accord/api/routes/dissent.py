@@ -11,9 +11,9 @@ from litestar.params import Parameter
 
 from accord.api.errors import error_responses
 from accord.api.guards import READERS, allow
+from accord.api.queries.case_pages import MAX_PAGE
 from accord.api.routes._state import accord_of
 from accord.api.schemas import DissentPage
-from accord.disputes.case_pages import MAX_PAGE
 
 Filter = Annotated[str | None, Parameter(max_length=256)]
 

@@ -8,7 +8,7 @@ from litestar.datastructures import State
 from accord.api.routes._state import accord_of
 from accord.api.schemas import Health
 from accord.errors import StoreError
-from accord.store.migrate import HEAD_REVISION, current_revisions
+from accord.store import HEAD_REVISION, current_revisions
 
 
 @get("/health", sync_to_thread=False, tags=["service"])

@@ -13,7 +13,7 @@ from accord.api.guards import READERS, allow
 from accord.api.routes._state import accord_of
 from accord.api.schemas import PrecedentPage
 from accord.conflicts import DisputeType
-from accord.precedents.query import DEFAULT_LIMIT, MAX_LIMIT
+from accord.precedents import DEFAULT_LIMIT, MAX_LIMIT
 
 
 @get(

@@ -24,9 +24,13 @@ from accord.api.errors import error_responses
 from accord.api.guards import allow
 from accord.api.routes._state import accord_of
 from accord.api.routes.disputes import DisputeId, acting_agent
-from accord.disputes.tiers.prepared import PayloadSignature, PreparedStep, StepOutcome
-from accord.disputes.tiers.prepared.service import MAX_SIGNATURES
-from accord.disputes.tiers.prepared.step_kinds import PreparedStepArgs
+from accord.disputes import (
+    MAX_SIGNATURES,
+    PayloadSignature,
+    PreparedStep,
+    PreparedStepArgs,
+    StepOutcome,
+)
 
 _TAGS = ["dispute tiers"]
 _ERRORS = error_responses(400, 401, 403, 404, 409, 413, 422)

@@ -11,8 +11,8 @@ from accord.api.errors import error_responses
 from accord.api.guards import allow, caller, require_own_positions
 from accord.api.routes._state import accord_of
 from accord.api.schemas import CaseSummary, SettleBatchIn, SettleIn
-from accord.disputes import SettleRequest
-from accord.store.short_work import on_loop_if_sqlite
+from accord.cases import SettleRequest
+from accord.store import on_loop_if_sqlite
 
 _ERRORS = error_responses(400, 401, 403, 413, 422)
 

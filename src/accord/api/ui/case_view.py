@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from accord.api.api_keys import ApiKey
+from accord.api.queries.case_timeline import case_timeline
 from accord.api.ui.diff import FieldRow, field_rows
 from accord.api.ui.reasons import PRESET_REASONS
 from accord.app import Accord
 from accord.approvals import MAX_WRITTEN_OUTCOME_CHARS
 from accord.conflicts import Evidence, Position
-from accord.disputes.case_timeline import case_timeline
-from accord.disputes.dcp.evidence_check import evidence_content_hash
+from accord.dcp07 import evidence_content_hash
 from accord.errors import AccordError
 
 PRECEDENT_LIMIT = 5

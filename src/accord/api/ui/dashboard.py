@@ -10,10 +10,10 @@ from litestar.datastructures import State
 from litestar.params import Parameter
 from litestar.response import Redirect, Template
 
+from accord.api.queries.dashboard_stats import MAX_DAYS, DashboardStats, DayCount, dashboard_stats
 from accord.api.routes._state import accord_of
 from accord.api.ui.charts import BarChart, Series, bar_chart
 from accord.api.ui.session import signed_in
-from accord.disputes.dashboard_stats import MAX_DAYS, DashboardStats, DayCount, dashboard_stats
 
 TOKEN_BARS = 40
 

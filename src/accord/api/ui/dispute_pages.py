@@ -31,9 +31,8 @@ from accord.api.ui.pages import Form
 from accord.api.ui.reasons import lf_line_breaks
 from accord.api.ui.session import signed_in
 from accord.conflicts import Tier
-from accord.disputes.lifecycle import CaseStatus
-from accord.disputes.objections.stay import MAX_REASON_CHARS
-from accord.disputes.tiers.tier_context import MAX_TEXT
+from accord.dcp07 import CaseStatus
+from accord.disputes import MAX_REASON_CHARS, MAX_TEXT
 from accord.errors import AccordError
 
 DISPUTES_PAGE: Final = 25

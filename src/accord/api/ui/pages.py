@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from accord.api.deciding import decide_as_reviewer
 from accord.api.errors import status_for
+from accord.api.queries.decision_history import decision_history
 from accord.api.routes._state import accord_of
 from accord.api.ui.case_view import case_context
 from accord.api.ui.fragments import fragment
@@ -21,7 +22,6 @@ from accord.api.ui.reasons import joined_reasoning, lf_line_breaks
 from accord.api.ui.session import sign_in, sign_out, signed_in
 from accord.app import Accord
 from accord.approvals import MAX_WRITTEN_OUTCOME_CHARS
-from accord.disputes.decision_history import decision_history
 from accord.errors import AccordError, NotFound, ValidationError
 
 Filter = Annotated[str | None, Parameter(max_length=256)]

@@ -7,11 +7,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 from urllib.parse import urlencode
 
+from accord.api.queries.case_pages import QUEUE_SORTS, QueueFilter, queue_page
 from accord.api.ui.reasons import PRESET_REASONS
 from accord.app import Accord
-from accord.conflicts.dispute_type import Tier
-from accord.conflicts.kinds import ConflictKind, Severity
-from accord.disputes.case_pages import QUEUE_SORTS, QueueFilter, queue_page
+from accord.conflicts import ConflictKind, Severity, Tier
 from accord.errors import ValidationError
 
 QUEUE_PAGE = 100

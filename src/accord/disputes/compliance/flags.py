@@ -12,8 +12,8 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import Connection, insert, select
 
 from accord.clock import isoformat
-from accord.disputes.records.base import SignedRecord
 from accord.ids import new_id
+from accord.ledger.signed_record import SignedRecord
 from accord.store.tables import compliance_flags
 
 DEFAULT_FLAG_AFTER: Final = 2

@@ -14,9 +14,9 @@ from typing import Any, Final
 from sqlalchemy import Connection
 
 from accord.conflicts import Tier
+from accord.dcp07.dispute_record import DisputeRecord
 from accord.disputes.compliance.actions import TrackedAction
 from accord.disputes.compliance.refusals import refused
-from accord.disputes.dcp.dispute_record import DisputeRecord
 from accord.disputes.rule_ports import DisputeHooks
 
 COMPLIANCE_ACTOR: Final = "accord:compliance"

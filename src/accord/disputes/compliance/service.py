@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import Connection
 
 from accord.clock import Clock
+from accord.dcp07.vocabulary import ResolutionType
 from accord.deadlines import DeadlineHandler, arm, cancel
 from accord.disputes.compliance.actions import (
     ActionState,
@@ -48,7 +49,6 @@ from accord.disputes.compliance.methods import SUPPORTED_METHODS, audit_chain_pr
 from accord.disputes.compliance.noncompliance import open_noncompliance_dispute
 from accord.disputes.compliance.refusals import NoPendingAction, refused
 from accord.disputes.compliance.report import ComplianceReport
-from accord.disputes.dcp.vocabulary import ResolutionType
 from accord.disputes.rule_ports import DisputeHooks, DisputeView
 from accord.errors import ValidationError
 from accord.ids import new_id

@@ -6,11 +6,11 @@ from datetime import datetime
 
 from accord.clock import isoformat
 from accord.crypto import Ed25519Signer
-from accord.disputes.dcp.chain import ChainLink
-from accord.disputes.dcp.objection_record import Grounds, ObjectionRecord, RequestedRemedy
-from accord.disputes.dcp.parties import ObjectingParty
-from accord.disputes.dcp.signing import signed
-from accord.disputes.dcp.vocabulary import ObjectionStatus, ObjectionType
+from accord.dcp07.chain import ChainLink
+from accord.dcp07.objection_record import Grounds, ObjectionRecord, RequestedRemedy
+from accord.dcp07.parties import ObjectingParty
+from accord.dcp07.signing import signed
+from accord.dcp07.vocabulary import ObjectionStatus, ObjectionType
 from accord.ids import new_id
 
 

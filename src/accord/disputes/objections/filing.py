@@ -8,10 +8,10 @@ from typing import Annotated, Any, Final
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
-from accord.disputes.dcp.fields import Identifier, JurisprudenceId, Text
-from accord.disputes.dcp.objection_record import Grounds, RequestedRemedy
-from accord.disputes.dcp.refusal import from_pydantic
-from accord.disputes.dcp.vocabulary import ObjectionType
+from accord.dcp07.fields import Identifier, JurisprudenceId, Text
+from accord.dcp07.objection_record import Grounds, RequestedRemedy
+from accord.dcp07.refusal import from_pydantic
+from accord.dcp07.vocabulary import ObjectionType
 
 MAX_REFERENCES: Final = 64
 MAX_SUMMARY_CHARS: Final = 4096

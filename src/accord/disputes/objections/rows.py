@@ -9,8 +9,8 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import Connection, insert, select
 
 from accord.crypto import canonical_bytes, sha256_prefixed
-from accord.disputes.dcp.documents import record_document
-from accord.disputes.dcp.objection_record import ObjectionRecord
+from accord.dcp07.documents import record_document
+from accord.dcp07.objection_record import ObjectionRecord
 from accord.store.tables import dispute_objections, dispute_stays
 
 _o = dispute_objections.c

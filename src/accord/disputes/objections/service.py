@@ -22,10 +22,10 @@ from sqlalchemy import Connection
 
 from accord.approvals import Reviewer
 from accord.clock import Clock
-from accord.disputes.dcp.documents import record_document
-from accord.disputes.dcp.parties import ObjectingParty
-from accord.disputes.dcp.refusal import refused
-from accord.disputes.dcp.vocabulary import ObjectionStatus, ObjectionType
+from accord.dcp07.documents import record_document
+from accord.dcp07.parties import ObjectingParty
+from accord.dcp07.refusal import refused
+from accord.dcp07.vocabulary import ObjectionStatus, ObjectionType
 from accord.disputes.objections.builder import build_objection
 from accord.disputes.objections.filing import ObjectionFiling
 from accord.disputes.objections.rows import (

@@ -34,10 +34,10 @@ from accord.approvals import Principal, Reviewer
 from accord.clock import isoformat
 from accord.conflicts import Tier
 from accord.crypto import Ed25519Signer
-from accord.disputes.dcp.refusal import refused
-from accord.disputes.dcp.resolution_record import ResolutionRecord
-from accord.disputes.dcp.signing import cosigned
-from accord.disputes.dcp.vocabulary import ResolutionType
+from accord.dcp07.refusal import refused
+from accord.dcp07.resolution_record import ResolutionRecord
+from accord.dcp07.signing import cosigned
+from accord.dcp07.vocabulary import ResolutionType
 from accord.disputes.reviewers import reviewer_for
 from accord.disputes.tiers import appeal_proposal
 from accord.disputes.tiers.appeal_proposal import AppealProposal

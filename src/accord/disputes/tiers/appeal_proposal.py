@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import Connection, delete, select
 
 from accord.conflicts import Tier
-from accord.disputes.dcp.resolution_record import ResolutionRecord
+from accord.dcp07.resolution_record import ResolutionRecord
 from accord.disputes.tiers import step_rows
 from accord.store.tables import dispute_agreement_drafts
 

@@ -44,27 +44,29 @@ from sqlalchemy.exc import IntegrityError
 from accord.approvals import ApprovalItem, Principal, Reviewer
 from accord.conflicts import Tier
 from accord.crypto import Signer
-from accord.disputes.dcp.refusal import from_pydantic, refused
-from accord.disputes.dcp.resolution_record import ResolutionRecord
-from accord.disputes.dcp.signing import cosigned
-from accord.disputes.dcp.vocabulary import ResolutionType
-from accord.disputes.panels import (
-    AgentArbitrator,
+from accord.dcp07.panels import (
     ArbitratorKind,
     Nomination,
     PanelDecision,
-    PanelDeliberation,
     PanelFormation,
     PanelQuestion,
     PanelTally,
     PanelVote,
     PoolMember,
-    QueuedHumanArbitrator,
     VoteChoice,
     cast_vote,
     form_panel,
     reasoning_hash,
     tally,
+)
+from accord.dcp07.refusal import from_pydantic, refused
+from accord.dcp07.resolution_record import ResolutionRecord
+from accord.dcp07.signing import cosigned
+from accord.dcp07.vocabulary import ResolutionType
+from accord.disputes.arbitrators import (
+    AgentArbitrator,
+    PanelDeliberation,
+    QueuedHumanArbitrator,
     vote_from_decision,
     vote_independently,
 )

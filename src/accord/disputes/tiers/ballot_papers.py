@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from accord.approvals import DenyAfter
-from accord.disputes.panels import PanelFormation
+from accord.dcp07.panels import PanelFormation
 
 MAX_PAPER_MINUTES = 525_600
 """The approval queue's longest timeout (a year); a longer vote leaves its paper to the tally."""

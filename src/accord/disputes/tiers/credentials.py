@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from accord.approvals import Principal
 from accord.crypto import Ed25519Signer, Signer
-from accord.disputes.dcp.refusal import refused
-from accord.disputes.panels import ArbitratorKind, PanelFormation
+from accord.dcp07.panels import ArbitratorKind, PanelFormation
+from accord.dcp07.refusal import refused
 from accord.disputes.reviewers import reviewer_for
 from accord.errors import AccordError
 from accord.ledger import KeyRegistry, KeyRole

@@ -16,8 +16,8 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 from sqlalchemy import Connection
 
 from accord.conflicts import Tier
-from accord.disputes.dcp.parties import Party
-from accord.disputes.dcp.resolution_record import ResolutionRecord
+from accord.dcp07.parties import Party
+from accord.dcp07.resolution_record import ResolutionRecord
 
 OPEN_STATUSES = frozenset({"open", "negotiating", "escalated", "arbitrating", "appealing"})
 """R6 statuses in which a tier may still act (not resolved, withdrawn or abandoned)."""

@@ -28,16 +28,16 @@ from sqlalchemy import Connection
 from accord.clock import isoformat
 from accord.conflicts import Tier
 from accord.crypto import Signer
-from accord.disputes.dcp.refusal import refused
-from accord.disputes.dcp.resolution_record import ResolutionRecord
-from accord.disputes.dcp.signing import cosigned
-from accord.disputes.dcp.vocabulary import ResolutionType
-from accord.disputes.negotiation import (
+from accord.dcp07.negotiation import (
     CoinFlip,
     CoinOutcome,
     Negotiation,
     Proposal,
 )
+from accord.dcp07.refusal import refused
+from accord.dcp07.resolution_record import ResolutionRecord
+from accord.dcp07.signing import cosigned
+from accord.dcp07.vocabulary import ResolutionType
 from accord.disputes.tiers import step_rows
 from accord.disputes.tiers.dispute_port import TierDispute
 from accord.disputes.tiers.tier_context import TierContext, check_text, party_signed

@@ -9,8 +9,8 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import Connection, bindparam, select, update
 
 from accord.clock import isoformat
-from accord.disputes.dcp.resolution_record import ResolutionRecord
-from accord.disputes.panels import PanelBallot, PanelFormation, PanelQuestion, PanelVote
+from accord.dcp07.panels import PanelBallot, PanelFormation, PanelQuestion, PanelVote
+from accord.dcp07.resolution_record import ResolutionRecord
 from accord.disputes.tiers.step_rows import to_json
 from accord.store.driver_query import DriverQuery
 from accord.store.tables import dispute_ballot_papers, dispute_panel_votes, dispute_panels

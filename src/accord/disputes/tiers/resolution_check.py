@@ -20,11 +20,11 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from accord.conflicts import Tier
-from accord.disputes.dcp.parties import Party
-from accord.disputes.dcp.resolution_record import ResolutionRecord
-from accord.disputes.dcp.signature_fields import SignerSignature
-from accord.disputes.dcp.signing import verify_resolution
-from accord.disputes.panels import ArbitratorKind, PanelFormation
+from accord.dcp07.panels import ArbitratorKind, PanelFormation
+from accord.dcp07.parties import Party
+from accord.dcp07.resolution_record import ResolutionRecord
+from accord.dcp07.signature_fields import SignerSignature
+from accord.dcp07.signing import verify_resolution
 from accord.errors import SignatureInvalid
 from accord.ledger import KeyRegistry, KeyRole
 

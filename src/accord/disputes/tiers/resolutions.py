@@ -12,9 +12,9 @@ from sqlalchemy import Connection
 
 from accord.clock import isoformat
 from accord.conflicts import Tier
-from accord.disputes.dcp.chain import chain_link_at
-from accord.disputes.dcp.resolution_record import ResolutionRecord
-from accord.disputes.dcp.vocabulary import ResolutionType
+from accord.dcp07.chain import chain_link_at
+from accord.dcp07.resolution_record import ResolutionRecord
+from accord.dcp07.vocabulary import ResolutionType
 from accord.ids import new_id
 from accord.ledger.entry import ChainHead
 from accord.ledger.ledger import head_within

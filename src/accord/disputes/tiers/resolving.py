@@ -10,8 +10,8 @@ from typing import Protocol
 from sqlalchemy import Connection
 
 from accord.crypto.hashing import content_hash
-from accord.disputes.dcp.documents import record_document
-from accord.disputes.dcp.resolution_record import ResolutionRecord
+from accord.dcp07.documents import record_document
+from accord.dcp07.resolution_record import ResolutionRecord
 from accord.disputes.tiers.dispute_port import DisputeDesk, TierDispute
 from accord.precedents.bundle import BundleDraft, JurisprudenceBundle
 

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from accord.approvals import ApprovalQueue, WaitForever
 from accord.clock import Clock
-from accord.disputes.panels import QueuedHumanArbitrator
+from accord.disputes.arbitrators import QueuedHumanArbitrator
 from accord.disputes.tiers.appeal import HumanAppeal
 from accord.disputes.tiers.arbitration import Arbitration
 from accord.disputes.tiers.dispute_port import DisputeDesk

@@ -13,12 +13,12 @@ from typing import Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from accord.disputes.dcp.fields import Identifier
-from accord.disputes.panels.eligibility import EligibilityRules
-from accord.disputes.panels.formation import PanelMode
-from accord.disputes.panels.pool import ArbitratorKind, ArbitratorPool, PoolMember
-from accord.disputes.panels.refusals import PanelRefused
-from accord.disputes.panels.threshold import PanelThreshold, threshold_problem
+from accord.dcp07.fields import Identifier
+from accord.dcp07.panels.eligibility import EligibilityRules
+from accord.dcp07.panels.formation import PanelMode
+from accord.dcp07.panels.pool import ArbitratorKind, ArbitratorPool, PoolMember
+from accord.dcp07.panels.refusals import PanelRefused
+from accord.dcp07.panels.threshold import PanelThreshold, threshold_problem
 from accord.org.agent import LifecycleState
 from accord.org.chart import PANEL_MIN_VITALITY
 

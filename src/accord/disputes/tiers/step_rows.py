@@ -15,8 +15,7 @@ from pydantic import BaseModel
 from sqlalchemy import Connection, func, select, update
 
 from accord.clock import isoformat
-from accord.disputes.dcp.resolution_record import ResolutionRecord
-from accord.disputes.negotiation import (
+from accord.dcp07.negotiation import (
     Acceptance,
     CoinFlip,
     Commit,
@@ -25,7 +24,8 @@ from accord.disputes.negotiation import (
     Proposal,
     Reveal,
 )
-from accord.disputes.panels import Nomination
+from accord.dcp07.panels import Nomination
+from accord.dcp07.resolution_record import ResolutionRecord
 from accord.store.tables import (
     dispute_agreement_drafts,
     dispute_coin_flips,

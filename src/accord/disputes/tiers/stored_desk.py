@@ -14,9 +14,9 @@ from sqlalchemy import Connection
 
 from accord.conflicts import Tier
 from accord.crypto.hashing import content_hash
-from accord.disputes.dcp.dispute_record import DisputeRecord
-from accord.disputes.dcp.documents import record_document
-from accord.disputes.dcp.resolution_record import ResolutionRecord
+from accord.dcp07.dispute_record import DisputeRecord
+from accord.dcp07.documents import record_document
+from accord.dcp07.resolution_record import ResolutionRecord
 from accord.disputes.tiers.dispute_port import TierDispute
 
 
@@ -26,7 +26,7 @@ class _Shown(Protocol):
 
 
 class DisputeHooks(Protocol):
-    """The calls the desk makes on :class:`~accord.disputes.protocol.Disputes`, which builds
+    """The calls the desk makes on :class:`~accord.disputes.Disputes`, which builds
     the desk over itself (a port, so that this room does not import the service back)."""
 
     def transaction(self) -> AbstractContextManager[Connection]: ...
@@ -64,7 +64,7 @@ class DisputeHooks(Protocol):
 
 
 class StoredDisputeDesk:
-    """The tiers' view of :class:`~accord.disputes.protocol.Disputes`."""
+    """The tiers' view of :class:`~accord.disputes.Disputes`."""
 
     def __init__(self, disputes: DisputeHooks) -> None:
         self._disputes = disputes

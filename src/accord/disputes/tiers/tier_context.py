@@ -13,8 +13,8 @@ from sqlalchemy import Connection
 from accord.clock import Clock
 from accord.conflicts import Tier
 from accord.crypto import Signer, sign_record
-from accord.disputes.dcp.refusal import refused
-from accord.disputes.dcp.resolution_record import ResolutionRecord
+from accord.dcp07.refusal import refused
+from accord.dcp07.resolution_record import ResolutionRecord
 from accord.disputes.tiers.credentials import acting_agent
 from accord.disputes.tiers.dispute_port import DisputeDesk, TierDispute
 from accord.disputes.tiers.resolutions import tier_resolution

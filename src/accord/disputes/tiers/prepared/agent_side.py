@@ -27,7 +27,7 @@ from typing import Any
 
 from accord.crypto import DISPUTE_SIG_TAG, Signer, sha256_prefixed
 from accord.crypto.encoding import b64decode, b64encode
-from accord.disputes.dcp.refusal import refused
+from accord.dcp07.refusal import refused
 from accord.disputes.tiers.prepared.models import PayloadSignature, PreparedStep
 from accord.disputes.tiers.prepared.step_kinds import PreparedStepArgs, validated_step
 from accord.errors import ValidationError

@@ -10,7 +10,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from accord.crypto import sha256_prefixed
 from accord.crypto.encoding import b64encode
-from accord.disputes.dcp.fields import SHA256_PATTERN
+from accord.dcp07.fields import SHA256_PATTERN
 from accord.disputes.tiers.prepared.step_kinds import StepResult
 
 

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Connection
 
 from accord.conflicts import Tier
-from accord.disputes.dcp.resolution_record import ResolutionRecord
+from accord.dcp07.resolution_record import ResolutionRecord
 from accord.disputes.tiers.dispute_port import DisputeDesk, TierDispute
 
 Hook = Callable[[Connection], None]

@@ -37,7 +37,7 @@ from sqlalchemy import Connection
 
 from accord.clock import FrozenClock
 from accord.crypto.encoding import b64decode
-from accord.disputes.dcp.refusal import from_pydantic, refused
+from accord.dcp07.refusal import from_pydantic, refused
 from accord.disputes.tiers.arbitration import Arbitration
 from accord.disputes.tiers.credentials import UnknownActor
 from accord.disputes.tiers.negotiating import Negotiating

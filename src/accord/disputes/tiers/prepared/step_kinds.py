@@ -18,12 +18,12 @@ from sqlalchemy import Connection
 
 from accord.conflicts import Tier
 from accord.crypto import Signer
-from accord.disputes.dcp.fields import SHA256_PATTERN
-from accord.disputes.dcp.refusal import from_pydantic
-from accord.disputes.dcp.resolution_record import ResolutionRecord
-from accord.disputes.negotiation import CoinFlip, Negotiation, Proposal
-from accord.disputes.panels import Nomination, PanelTally, PanelVote
-from accord.disputes.panels.votes import VOTE_RECORD_TYPE, reasoning_hash
+from accord.dcp07.fields import SHA256_PATTERN
+from accord.dcp07.negotiation import CoinFlip, Negotiation, Proposal
+from accord.dcp07.panels import Nomination, PanelTally, PanelVote
+from accord.dcp07.panels.votes import VOTE_RECORD_TYPE, reasoning_hash
+from accord.dcp07.refusal import from_pydantic
+from accord.dcp07.resolution_record import ResolutionRecord
 from accord.disputes.tiers import panel_rows, step_rows
 from accord.disputes.tiers.arbitration import MAX_NOMINEES, Arbitration
 from accord.disputes.tiers.dispute_port import TierDispute

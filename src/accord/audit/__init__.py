@@ -1,0 +1,5 @@
+from accord.audit.auditor import verify_ledger
+
+__all__ = [
+    "verify_ledger",
+]
