@@ -36,9 +36,9 @@ from accord.app import Accord
 from accord.cases import SettleRequest, SettleStatus
 from accord.clock import SystemClock
 from accord.conflicts import Position
+from accord.ladder import AuthorityStrategy, Conflict, StrategyContext
 from accord.llm import ModelRequest, ScriptedModel
 from accord.org import OrgChart, load_org_chart
-from accord.resolution import AuthorityStrategy, Dispute, StrategyContext
 
 LABELS = ("approve", "approve_with_changes", "needs_work", "duplicate")
 ARGUMENT = (
@@ -182,7 +182,7 @@ def authority_rate(decisions: int) -> tuple[float, int, int]:
     """Authority decisions per second on prebuilt disputes; (rate, decided, tokens)."""
     org = _example_org()
     disputes = [
-        Dispute.from_positions(
+        Conflict.from_positions(
             f"case-{i}",
             "Is migration 0042 safe?",
             "deploy",

@@ -8,6 +8,7 @@ does not pay for the whole application (models, plotting, numerics).
 from __future__ import annotations
 
 import importlib
+import warnings
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
         TaskHandle,
         UnconfiguredReviewer,
     )
-    from accord.audit.auditor import verify_ledger
+    from accord.audit import verify_ledger
     from accord.boundary import Boundary, Probe, ProbeFailed, ProbeResult, TieBreaker
     from accord.cases import (
         Case,
@@ -51,13 +52,9 @@ if TYPE_CHECKING:
         ValidationError,
         VerificationFailed,
     )
-    from accord.ledger import Checkpoint, VerificationReport
-    from accord.ledger.anchor import read_checkpoint_file
-    from accord.limits import LimitExceeded
-    from accord.llm import LanguageModel, ModelError, ScriptedModel
-    from accord.resolution import (
+    from accord.ladder import (
         AgentDecisionPort,
-        Dispute,
+        Conflict,
         ResolverBase,
         SourceFinding,
         SourceVerifier,
@@ -66,11 +63,15 @@ if TYPE_CHECKING:
         StrategyRegistry,
         VerifierRegistry,
     )
+    from accord.ledger import Checkpoint, VerificationReport
+    from accord.ledger.anchor import read_checkpoint_file
+    from accord.limits import LimitExceeded
+    from accord.llm import LanguageModel, ModelError, ScriptedModel
 
 _EXPORTS = {
     "Accord": "accord.app",
     "AccordError": "accord.errors",
-    "AgentDecisionPort": "accord.resolution",
+    "AgentDecisionPort": "accord.ladder",
     "AlreadyDecided": "accord.approvals",
     "AlreadyResumed": "accord.approvals",
     "ApprovalCancelled": "accord.approvals",
@@ -84,12 +85,12 @@ _EXPORTS = {
     "CollectingCase": "accord.cases.collecting",
     "CollectingStatus": "accord.cases.collecting",
     "ConfigError": "accord.errors",
+    "Conflict": "accord.ladder",
     "ConflictedDecider": "accord.approvals",
     "CryptoError": "accord.errors",
     "Decision": "accord.cases",
     "DecisionForbidden": "accord.approvals",
     "DecisionWaitTimedOut": "accord.approvals",
-    "Dispute": "accord.resolution",
     "DissentRecord": "accord.cases",
     "Evidence": "accord.conflicts",
     "FrozenClock": "accord.clock",
@@ -104,18 +105,18 @@ _EXPORTS = {
     "Probe": "accord.boundary",
     "ProbeFailed": "accord.boundary",
     "ProbeResult": "accord.boundary",
-    "ResolverBase": "accord.resolution",
+    "ResolverBase": "accord.ladder",
     "Reviewer": "accord.approvals",
     "ScriptedModel": "accord.llm",
     "SettleRequest": "accord.cases",
     "SettleStatus": "accord.cases",
     "SignatureInvalid": "accord.errors",
-    "SourceFinding": "accord.resolution",
-    "SourceVerifier": "accord.resolution",
+    "SourceFinding": "accord.ladder",
+    "SourceVerifier": "accord.ladder",
     "StoreError": "accord.errors",
-    "StrategyContext": "accord.resolution",
-    "StrategyOutcome": "accord.resolution",
-    "StrategyRegistry": "accord.resolution",
+    "StrategyContext": "accord.ladder",
+    "StrategyOutcome": "accord.ladder",
+    "StrategyRegistry": "accord.ladder",
     "SystemClock": "accord.clock",
     "TaskHandle": "accord.approvals",
     "TieBreaker": "accord.boundary",
@@ -123,10 +124,10 @@ _EXPORTS = {
     "ValidationError": "accord.errors",
     "VerificationFailed": "accord.errors",
     "VerificationReport": "accord.ledger",
-    "VerifierRegistry": "accord.resolution",
+    "VerifierRegistry": "accord.ladder",
     "read_checkpoint_file": "accord.ledger.anchor",
     "sign_position": "accord.cases.collecting",
-    "verify_ledger": "accord.audit.auditor",
+    "verify_ledger": "accord.audit",
 }
 
 __all__ = [
@@ -146,12 +147,12 @@ __all__ = [
     "CollectingCase",
     "CollectingStatus",
     "ConfigError",
+    "Conflict",
     "ConflictedDecider",
     "CryptoError",
     "Decision",
     "DecisionForbidden",
     "DecisionWaitTimedOut",
-    "Dispute",
     "DissentRecord",
     "Evidence",
     "FrozenClock",
@@ -193,7 +194,19 @@ __all__ = [
 __version__ = "0.1.0"
 
 
+_DEPRECATED = {"Dispute": "Conflict"}
+"""Old public names → their new names (they keep working, with a ``DeprecationWarning``)."""
+
+
 def __getattr__(name: str) -> Any:
+    if name in _DEPRECATED:
+        new = _DEPRECATED[name]
+        warnings.warn(
+            f"accord.{name} is deprecated: use accord.{new} (the same class)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        name = new
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module 'accord' has no attribute {name!r}")

@@ -12,18 +12,18 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic import ValidationError as PydanticValidationError
 
 from accord.approvals import TimeoutPolicy, WaitForever, policy_from_mapping
-from accord.cases import DecideSettings
+from accord.cases import TriageSettings
 from accord.config_errors import config_error, key_path, pydantic_rule, unknown_key
 from accord.conflicts import ChainOverrides, DecisionTable, DetectionSettings
 from accord.disputes.settings import DisputeSettings
 from accord.disputes.tiers.settings import ArbitratorSettings
 from accord.errors import ConfigError
+from accord.ladder import LadderSettings
+from accord.ladder.policy import ResolutionPolicy
 from accord.limits import Limits
 from accord.llm import ModelSettings
 from accord.log import get_logger
 from accord.org import OrgChart, org_chart_from_mapping
-from accord.resolution import LadderSettings
-from accord.resolution.policy import ResolutionPolicy
 from accord.settings_model import StrictSettings
 from accord.strict_yaml import read_yaml_file
 
@@ -139,7 +139,7 @@ class LoadedConfig(BaseModel):
     base_dir: Path
     settings: Settings
     org: OrgChart | None
-    decide: DecideSettings = DecideSettings()
+    decide: TriageSettings = TriageSettings()
     policy: ResolutionPolicy = ResolutionPolicy()
     approval_policy: TimeoutPolicy = WaitForever()
 
@@ -299,7 +299,7 @@ def policy_settings(settings: Settings, *, source: str) -> ResolutionPolicy:
 
 def decide_settings(
     settings: Settings, *, source: str, policy: ResolutionPolicy | None = None
-) -> DecideSettings:
+) -> TriageSettings:
     """The settle section read through the conflicts room's own strict readers; the decision
     table's chains come from the policy (:func:`policy_settings` unless given)."""
     if policy is None:
@@ -323,7 +323,7 @@ def decide_settings(
         classification, source=source, key_prefix="classification"
     ).with_chains(policy.chains)
     ladder = LadderSettings(**settle.ladder.model_dump())
-    return DecideSettings(
+    return TriageSettings(
         detection=detection,
         detection_by_task=by_task,
         table=table,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import accord
 
 EXPORTED = [
@@ -21,12 +23,12 @@ EXPORTED = [
     "CollectingCase",
     "CollectingStatus",
     "ConfigError",
+    "Conflict",
     "ConflictedDecider",
     "CryptoError",
     "Decision",
     "DecisionForbidden",
     "DecisionWaitTimedOut",
-    "Dispute",
     "DissentRecord",
     "Evidence",
     "FrozenClock",
@@ -107,3 +109,22 @@ def test_every_exported_error_is_an_accord_error_with_a_code() -> None:
 
 def test_the_exports_are_sorted_classes_first_then_functions() -> None:
     assert sorted(EXPORTED, key=lambda name: (name[0].islower(), name)) == EXPORTED
+
+
+def test_accord_dispute_still_names_the_strategy_input_but_warns_that_it_is_now_conflict() -> None:
+    warning = r"accord\.Dispute is deprecated: use accord\.Conflict"
+    with pytest.warns(DeprecationWarning, match=warning):
+        old = accord.Dispute  # type: ignore[attr-defined]
+    assert old is accord.Conflict
+
+
+def test_the_old_resolution_module_forwards_to_the_ladder_with_a_warning() -> None:
+    import accord.resolution as resolution
+    from accord.ladder import Conflict, ResolverBase
+
+    with pytest.warns(DeprecationWarning, match="accord.resolution is deprecated"):
+        assert resolution.ResolverBase is ResolverBase
+    with pytest.warns(DeprecationWarning, match="import Conflict from accord.ladder"):
+        assert resolution.Dispute is Conflict
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        _ = resolution.nothing

@@ -13,7 +13,7 @@ import yaml
 
 from accord import (
     Accord,
-    Dispute,
+    Conflict,
     ResolverBase,
     ScriptedModel,
     SettleStatus,
@@ -42,7 +42,7 @@ class LastAgentWins(ResolverBase):
 
     name = "last_agent_wins"
 
-    async def resolve(self, dispute: Dispute, ctx: StrategyContext) -> StrategyOutcome:
+    async def resolve(self, dispute: Conflict, ctx: StrategyContext) -> StrategyOutcome:
         last = len(dispute.detection.groups) - 1
         return StrategyOutcome(
             strategy=self.name,

@@ -8,11 +8,11 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from accord.cases import Case, DecideSettings, SettleRequest
-from accord.cases.decide import DecideInput, decide
+from accord.cases import Case, SettleRequest, TriageSettings
+from accord.cases.triage import TriageInput, triage
 from accord.conflicts import DecisionTable, Position
+from accord.ladder import LadderSettings, SourceFinding, VerifierRegistry
 from accord.org import OrgChart
-from accord.resolution import LadderSettings, SourceFinding, VerifierRegistry
 from accord.store import Database
 from accord.store.tables import case_parties, cases, dissents, ledger_entries
 
@@ -67,15 +67,15 @@ def decide_case(
     duration_ms: int = 0,
 ) -> Case:
     """The case ``decide`` makes of ``positions`` (pure, no database)."""
-    settings = DecideSettings(table=table or DecisionTable(), ladder=ladder or LadderSettings())
-    item = DecideInput(
+    settings = TriageSettings(table=table or DecisionTable(), ladder=ladder or LadderSettings())
+    item = TriageInput(
         subject=SUBJECT,
         task_type=TASK,
         session_id=session_id,
         positions=tuple(positions),
         created_at=NOW,
     )
-    return decide(
+    return triage(
         item,
         settings,
         org=org,

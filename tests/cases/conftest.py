@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from accord.cases import CaseStore, DecideSettings, Settler
+from accord.cases import CaseStore, Settler, TriageSettings
 from accord.clock import FrozenClock
 from accord.ledger import Ledger
 from accord.store import Database
@@ -17,4 +17,4 @@ def store(db: Database) -> CaseStore:
 
 @pytest.fixture
 def settler(ledger: Ledger, store: CaseStore, frozen_clock: FrozenClock) -> Settler:
-    return Settler(ledger=ledger, store=store, clock=frozen_clock, settings=DecideSettings())
+    return Settler(ledger=ledger, store=store, clock=frozen_clock, settings=TriageSettings())

@@ -15,7 +15,7 @@ import pytest
 from accord.api.queries.case_timeline import case_timeline
 from accord.app import Accord
 from accord.approvals import ApprovalStatus, DenyAfter
-from accord.cases import DecideSettings, Settler, SettleRequest, SettleStatus
+from accord.cases import Settler, SettleRequest, SettleStatus, TriageSettings
 from accord.cases.deadlines import CASE_TIER
 from accord.clock import FrozenClock
 from accord.dcp07.statuses import CaseStatus
@@ -54,7 +54,7 @@ def _tier_one_only(accord: Accord) -> Settler:
         ledger=accord.ledger,
         store=accord.cases,
         clock=accord.clock,
-        settings=DecideSettings(),
+        settings=TriageSettings(),
         approvals=accord.approvals,
     )
 

@@ -12,7 +12,7 @@ from accord.conflicts import (
     Evidence,
     Tier,
 )
-from accord.resolution import LadderSettings
+from accord.ladder import LadderSettings
 
 from ._builders import SUBJECT, TASK, decide_case, pos
 

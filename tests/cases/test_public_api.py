@@ -10,7 +10,7 @@ def test_the_case_and_settle_api_is_exported() -> None:
         "Case",
         "CaseStatus",
         "CaseStore",
-        "DecideSettings",
+        "TriageSettings",
         "Decision",
         "DissentRecord",
         "EscalationPayload",

@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 import pytest
 from pydantic import ValidationError
 
-from accord.cases import CaseStore, DecideSettings, Settler, SettleStatus
+from accord.cases import CaseStore, Settler, SettleStatus, TriageSettings
 from accord.cases.reliability_cache import FittedWeights, FixedWeights, ReliabilityCache
 from accord.clock import FrozenClock
 from accord.config import LearningSettings
@@ -169,7 +169,7 @@ def learning_settler(
         ledger=ledger,
         store=store,
         clock=clock,
-        settings=DecideSettings(),
+        settings=TriageSettings(),
         weights=reliability,
     )
 

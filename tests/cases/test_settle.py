@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from sqlalchemy import select
 
-from accord.cases import CaseStore, DecideSettings, Settler, SettleStatus
+from accord.cases import CaseStore, Settler, SettleStatus, TriageSettings
 from accord.cases.reliability_cache import FixedWeights
 from accord.clock import FrozenClock
 from accord.ledger import Ledger, TrustRoot
@@ -147,7 +147,7 @@ def test_the_settler_uses_its_org_chart_verifiers_and_weights(
         ledger=ledger,
         store=store,
         clock=frozen_clock,
-        settings=DecideSettings(),
+        settings=TriageSettings(),
         org=org,
         verifiers=verifiers(200, task_type="invoice.total"),
         weights=FixedWeights({"a": 9.0}),

@@ -12,19 +12,19 @@ import pytest
 from accord.cases import (
     Case,
     CaseStore,
-    DecideSettings,
     Justification,
     Justifier,
     Settler,
     SettleRequest,
     SettleStatus,
+    TriageSettings,
 )
 from accord.cases.reliability_cache import FixedWeights
 from accord.clock import FrozenClock
 from accord.errors import ValidationError
+from accord.ladder import VerifierRegistry
+from accord.ladder.source_verification import SourceFinding
 from accord.ledger import Ledger
-from accord.resolution import VerifierRegistry
-from accord.resolution.source_verification import SourceFinding
 
 from ._builders import TASK, SourceOfTruth, request
 from ._builders import pos as p
@@ -182,7 +182,7 @@ def test_weights_are_read_once_per_async_settle_and_without_blocking_the_loop(
 
     weights = Counted()
     settler = Settler(
-        ledger=ledger, store=store, clock=frozen_clock, settings=DecideSettings(), weights=weights
+        ledger=ledger, store=store, clock=frozen_clock, settings=TriageSettings(), weights=weights
     )
     justifier = Justifies({"a": Justification(), "b": Justification()})
 
@@ -207,7 +207,7 @@ def test_a_source_verifier_is_asked_on_a_worker_thread_not_on_the_event_loop(
         ledger=ledger,
         store=store,
         clock=frozen_clock,
-        settings=DecideSettings(),
+        settings=TriageSettings(),
         verifiers=registry,
     )
 

@@ -27,7 +27,7 @@ from accord.cases.tier_two import fold_outcome
 from accord.clock import isoformat
 from accord.conflicts import Tier
 from accord.errors import IllegalTransition
-from accord.resolution.strategy_types import DissentDraft, StrategyOutcome
+from accord.ladder.strategy_types import DissentDraft, StrategyOutcome
 
 from ._builders import NOW, decide_case, pos
 
@@ -211,10 +211,10 @@ def _queued(case: Case) -> Case:
 
 def test_a_persons_choice_settles_on_the_chosen_group_and_signs_a_person_record() -> None:
     case = _queued(three_way())
-    from accord.resolution import Dispute, options_of
+    from accord.ladder import Conflict, options_of
 
     assert case.classification is not None
-    dispute = Dispute(
+    dispute = Conflict(
         case_id=case.case_id,
         subject=case.subject,
         task_type=case.task_type,

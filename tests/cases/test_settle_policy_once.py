@@ -7,12 +7,12 @@ from typing import Any
 
 from pydantic import Field
 
-from accord.cases import CaseStore, DecideSettings, Settler, SettleStatus
+from accord.cases import CaseStore, Settler, SettleStatus, TriageSettings
 from accord.cases.tier_two import TierTwo
 from accord.clock import FrozenClock
 from accord.conflicts import ConflictKind
+from accord.ladder import ResolutionPolicy, StrategyChoice, StrategyRegistry, run_isolated
 from accord.ledger import Ledger
-from accord.resolution import ResolutionPolicy, StrategyChoice, StrategyRegistry, run_isolated
 
 from ._builders import pos as p
 from ._builders import request
@@ -42,7 +42,7 @@ def settler_with(
         run=run_isolated,
     )
     return Settler(
-        ledger=ledger, store=store, clock=clock, settings=DecideSettings(), tier_two=tier_two
+        ledger=ledger, store=store, clock=clock, settings=TriageSettings(), tier_two=tier_two
     )
 
 

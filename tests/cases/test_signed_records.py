@@ -18,16 +18,16 @@ from accord.cases.records import (
     RECORD_TYPES,
     ByPerson,
     ByProbe,
-    DisputeAbandoned,
-    DisputeHandedOver,
-    DisputeResolved,
+    CaseAbandoned,
+    CaseHandedOver,
+    CaseResolved,
     SignedRecord,
     dispute_resolved,
 )
 from accord.cases.settle_on_winner import settle_on_winner
 from accord.cases.tier_two import fold_outcome
 from accord.conflicts import Tier
-from accord.resolution.strategy_types import StrategyOutcome
+from accord.ladder.strategy_types import StrategyOutcome
 
 from ._builders import NOW, decide_case, pos
 
@@ -78,7 +78,7 @@ def every_record() -> list[SignedRecord]:
     denied = fold_human_decision(
         queued, outcome="denied", choice=None, decided_by="human:bob", reason="", decided_at=LATER
     )
-    records.append(DisputeAbandoned.of(denied, outcome="denied", decided_by="human:bob"))
+    records.append(CaseAbandoned.of(denied, outcome="denied", decided_by="human:bob"))
     return records
 
 
@@ -90,7 +90,7 @@ def test_every_record_type_the_audit_describes_has_its_models_and_every_shape_is
 
 
 def _audit_kind(record: SignedRecord) -> str:
-    return HANDED_OVER if isinstance(record, DisputeHandedOver) else record.event_type
+    return HANDED_OVER if isinstance(record, CaseHandedOver) else record.event_type
 
 
 def test_every_path_the_audit_folds_is_stated_by_a_record_of_its_type() -> None:
@@ -155,7 +155,7 @@ def test_records_are_frozen_and_refuse_unknown_fields() -> None:
         record.winner = "b"  # type: ignore[misc]
     with pytest.raises(ValueError, match="Extra inputs"):
         type(record).model_validate({**record.record(), "extra": 1})
-    assert isinstance(record, DisputeResolved)
+    assert isinstance(record, CaseResolved)
 
 
 def test_a_dissent_record_refuses_a_dissenter_who_won_or_is_not_a_party() -> None:

@@ -29,7 +29,7 @@ ALL_CONTEXTS = [
     "MultiPartyAuth",
     "Lifecycle",
     "Succession",
-    "Dispute",
+    "Conflict",
     "Rights",
     "Delegation",
     "Awareness",

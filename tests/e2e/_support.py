@@ -16,11 +16,11 @@ import yaml
 
 from accord import Accord
 from accord.crypto import Ed25519Signer
+from accord.ladder import Conflict
 from accord.ledger.key_events import KEY_EVENTS
 from accord.ledger.trust import NO_END
 from accord.llm import ScriptedModel
 from accord.llm.tokens import estimate_tokens
-from accord.resolution import Dispute
 
 EXAMPLE_ORG = Path(str(files("accord.examples").joinpath("org.yaml")))
 
@@ -108,7 +108,7 @@ class FakeDecisionPort:
         self.answers = dict(answers)
         self.asked: list[tuple[str, str, tuple[str, ...]]] = []
 
-    async def ask(self, decider: str, dispute: Dispute, options: Sequence[str]) -> str | None:
+    async def ask(self, decider: str, dispute: Conflict, options: Sequence[str]) -> str | None:
         self.asked.append((decider, dispute.case_id, tuple(options)))
         return self.answers.get(decider)
 

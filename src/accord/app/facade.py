@@ -25,7 +25,7 @@ from accord.approvals import (
     UnconfiguredReviewer,
 )
 from accord.approvals.transitions import refuse_unless_one_decision
-from accord.audit.auditor import verify_database
+from accord.audit import verify_database
 from accord.boundary import Boundary, BoundaryService, CloseReport
 from accord.cases import Case, CaseStore, Justifier, SettleRequest
 from accord.cases.collecting import Collecting
@@ -43,6 +43,7 @@ from accord.deadlines import Deadline, DeadlineSweep, SweepReport
 from accord.disputes import Disputes
 from accord.disputes.reviewers import reviewer_for
 from accord.errors import AccordError, ValidationError
+from accord.ladder import VerifierRegistry
 from accord.learning import CaseOutcome
 from accord.ledger import Checkpoint, Ledger, TrustRoot, VerificationReport
 from accord.llm import LanguageModel
@@ -50,7 +51,6 @@ from accord.log import get_logger
 from accord.org import OrgChart
 from accord.plugins import ConfiguredProbes
 from accord.precedents import Precedents
-from accord.resolution import VerifierRegistry
 from accord.store import Database
 
 log = get_logger(__name__)

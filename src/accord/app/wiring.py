@@ -32,19 +32,19 @@ from accord.config import LoadedConfig
 from accord.crypto import Keyring
 from accord.disputes import Disputes
 from accord.errors import StoreError
+from accord.ladder import (
+    AgentDecisionPort,
+    StrategyRegistry,
+    VerifierRegistry,
+    run_isolated,
+)
+from accord.ladder.model_comparator import ModelSemanticComparator
 from accord.ledger import Ledger
 from accord.ledger.witness import Witnesses, witnesses_from_settings
 from accord.llm import LanguageModel, build_model
 from accord.log import get_logger
 from accord.plugins import ConfiguredProbes, load_tie_breakers
 from accord.precedents import Precedents, PrecedentSearch, PrecedentStore
-from accord.resolution import (
-    AgentDecisionPort,
-    StrategyRegistry,
-    VerifierRegistry,
-    run_isolated,
-)
-from accord.resolution.model_comparator import ModelSemanticComparator
 from accord.store import (
     DEFAULT_DATABASE_URL,
     Database,

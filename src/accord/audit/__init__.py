@@ -1,5 +1,12 @@
-from accord.audit.auditor import verify_ledger
+"""The stored-row audit: every row Accord keeps, held against the signed record it came from.
 
-__all__ = [
-    "verify_ledger",
-]
+:func:`verify_database` (behind ``Accord.verify`` and ``accord verify``) and
+:func:`verify_ledger` (an auditor's, with public keys only) check the ledger first, then hand
+its verified records to :func:`accord.audit.stored.audit_stored_rows`, the one checklist of
+audited tables (cases, approval items, boundaries and probe attempts, stays, the precedent
+registry, the DCP-07 dispute tables).
+"""
+
+from accord.audit.auditor import verify_database, verify_ledger
+
+__all__ = ["verify_database", "verify_ledger"]

@@ -18,11 +18,11 @@ from typing import Any
 from accord.audit.paths import Extract, Unsigned, at, const, each
 from accord.cases.case import Case, DissentRecord
 from accord.cases.records import (
+    CaseAbandoned,
+    CaseEscalated,
+    CaseOpened,
+    CaseResolved,
     ConsensusRecorded,
-    DisputeAbandoned,
-    DisputeEscalated,
-    DisputeOpened,
-    DisputeResolved,
     OutputsMerged,
     dissent_entries,
     position_record,
@@ -92,7 +92,7 @@ _SETTLED: dict[str, Extract] = {
 }
 
 SIGNED_PATHS: Mapping[str, Mapping[str, Extract]] = {
-    DisputeOpened.event_type: {
+    CaseOpened.event_type: {
         **_OPENING,
         "classification.dispute_type": at("dispute_type"),
         "classification.severity": at("severity"),
@@ -123,7 +123,7 @@ SIGNED_PATHS: Mapping[str, Mapping[str, Extract]] = {
         "decision.conflicts_resolved": at("conflicts_resolved"),
     },
     HANDED_OVER: {"strategy": at("next_step")},
-    DisputeEscalated.event_type: {
+    CaseEscalated.event_type: {
         **_LOG,
         **_TOKENS,
         "status": const("escalated"),
@@ -138,8 +138,8 @@ SIGNED_PATHS: Mapping[str, Mapping[str, Extract]] = {
         "attempts.tier": each("strategies_tried", "tier"),
         "approval_item_id": at("approval_item_id"),
     },
-    DisputeResolved.event_type: {**_LOG, **_SETTLED},
-    DisputeAbandoned.event_type: {
+    CaseResolved.event_type: {**_LOG, **_SETTLED},
+    CaseAbandoned.event_type: {
         **_LOG,
         # a person's or a timeout's denial is final as ``denied``; an undecided expiry ``expired``
         "status": lambda r: "denied" if r.get("outcome") == "denied" else "expired",

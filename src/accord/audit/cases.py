@@ -31,9 +31,9 @@ from accord.audit.case_description import (
 from accord.audit.paths import RowProblem, compare_views, fold, shown
 from accord.cases.case import Case, DissentRecord
 from accord.cases.records import (
+    CaseHandedOver,
+    CaseOpened,
     ConsensusRecorded,
-    DisputeHandedOver,
-    DisputeOpened,
     OutputsMerged,
 )
 from accord.cases.signable import AnswerHashes
@@ -41,7 +41,7 @@ from accord.cases.store import case_columns, dissent_row, party_rows
 from accord.store.tables import case_parties, cases, dissents
 
 #: Ledger events written when a case is first recorded.
-OPENING_EVENTS = tuple(m.event_type for m in (DisputeOpened, ConsensusRecorded, OutputsMerged))
+OPENING_EVENTS = tuple(m.event_type for m in (CaseOpened, ConsensusRecorded, OutputsMerged))
 #: Every ledger event that states something about a case.
 CASE_EVENTS = tuple(kind for kind in SIGNED_PATHS if kind != HANDED_OVER)
 
@@ -71,13 +71,13 @@ class SignedCase:
             if event_type not in OPENING_EVENTS or not _settle_wrote(record):
                 return  # an application's own event about this id: no case row needs it
             self.opened_at_seq = seq
-            self._settling = event_type == DisputeOpened.event_type
+            self._settling = event_type == CaseOpened.event_type
             self.settle_seqs.append(seq)
         elif self._settling:  # settle's hand-over and outcome follow the opening
             self.settle_seqs.append(seq)
             self._settling = "log" not in record
         kind = event_type
-        if event_type == DisputeHandedOver.event_type and "log" not in record:
+        if event_type == CaseHandedOver.event_type and "log" not in record:
             kind = HANDED_OVER
         paths = SIGNED_PATHS.get(kind)
         if paths is not None:

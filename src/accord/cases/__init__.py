@@ -10,11 +10,11 @@ from accord.cases.case import (
 )
 from accord.cases.collecting import MAX_COLLECT_FOR, MAX_PAGE, MIN_COLLECT_FOR, CollectingCase
 from accord.cases.collecting.party_signature import sign_position
-from accord.cases.decide import DecideSettings
 from accord.cases.evidence_gathering import Justification, Justifier
 from accord.cases.settle import Settler, SettleRequest
 from accord.cases.settle_format import SettleCase, settle_case, settle_file_schema
 from accord.cases.store import VALID_STATUSES, CaseStore
+from accord.cases.triage import TriageSettings
 
 __all__ = [
     "MAX_COLLECT_FOR",
@@ -25,7 +25,6 @@ __all__ = [
     "CaseStatus",
     "CaseStore",
     "CollectingCase",
-    "DecideSettings",
     "Decision",
     "DissentRecord",
     "EscalationPayload",
@@ -35,6 +34,7 @@ __all__ = [
     "SettleRequest",
     "SettleStatus",
     "Settler",
+    "TriageSettings",
     "settle_case",
     "settle_file_schema",
     "sign_position",

@@ -16,7 +16,7 @@ from sqlalchemy import Connection
 from accord.cases.case import SettleStatus
 from accord.cases.deadlines import cancel_case_deadline
 from accord.cases.human_decision import fold_human_decision
-from accord.cases.records import ByPerson, DisputeAbandoned, dispute_resolved
+from accord.cases.records import ByPerson, CaseAbandoned, dispute_resolved
 from accord.cases.store import CaseStore
 from accord.errors import NotFound
 from accord.ledger import Ledger
@@ -77,7 +77,7 @@ class ApprovalBridge:
             how = ByPerson(decided_by=decided_by, approval_item_id=str(record["item_id"]))
             return [dispute_resolved(finished, how).event()]
         return [
-            DisputeAbandoned.of(
+            CaseAbandoned.of(
                 finished, outcome=str(record["outcome"]), decided_by=decided_by
             ).event()
         ]

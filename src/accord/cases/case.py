@@ -11,7 +11,7 @@ from accord.cases.shared_outputs import restore_dissent_outputs, restore_outputs
 from accord.cases.statuses import LEGAL_PAIRS, SettleStatus
 from accord.conflicts import Classification, Detection, Position, Tier
 from accord.dcp07.statuses import CaseStatus
-from accord.resolution import RungAttempt
+from accord.ladder import RungAttempt
 
 Answer = Annotated[JsonValue, SkipValidation]
 """An agent's output as a position already checked and copied it: not validated (copied) again,

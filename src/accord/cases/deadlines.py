@@ -31,9 +31,9 @@ from accord.approvals.timeout_handler import APPROVAL_TIMEOUT
 from accord.cases.approval import request_case_approval
 from accord.cases.case import Case, SettleStatus
 from accord.cases.lifecycle import CaseStatus, Outcome, transition
-from accord.cases.records import DisputeAbandoned, DisputeEscalated
+from accord.cases.records import CaseAbandoned, CaseEscalated
 from accord.cases.store import CaseStore
-from accord.cases.tier_two import analysis_of, dispute_of
+from accord.cases.tier_two import analysis_of, conflict_of
 from accord.conflicts import Tier
 from accord.dcp07.deadlines import DEADLINE_ACTOR, DeadlineStep
 from accord.deadlines import Deadline, armed_for
@@ -44,8 +44,8 @@ from accord.deadlines.dispute_tier import (
 )
 from accord.errors import NotFound
 from accord.ids import new_id
+from accord.ladder import option_texts_of, options_of
 from accord.ledger import Ledger
-from accord.resolution import option_texts_of, options_of
 
 #: The deadline kind of a settle case's tier (a filed dispute's is ``dispute_tier``).
 CASE_TIER = "case_tier"
@@ -147,11 +147,11 @@ class CaseDeadlines:
             decided_at=now,
         )
         self._store.update(conn, moved)
-        escalated = DisputeEscalated.of(moved, from_level=step.from_tier)
+        escalated = CaseEscalated.of(moved, from_level=step.from_tier)
         self._ledger.append_within(conn, [escalated.event()])
         if queue:
             assert item_id is not None
-            dispute = dispute_of(moved, moved.department)
+            dispute = conflict_of(moved, moved.department)
             options = options_of(dispute)
             texts = option_texts_of(dispute)
             request_case_approval(
@@ -182,5 +182,5 @@ class CaseDeadlines:
         )
         ended = transition(case, Outcome.EXPIRED, escalation=escalation, decided_at=now)
         self._store.update(conn, ended)
-        record = DisputeAbandoned.of(ended, outcome="expired", decided_by=DEADLINE_ACTOR)
+        record = CaseAbandoned.of(ended, outcome="expired", decided_by=DEADLINE_ACTOR)
         self._ledger.append_within(conn, [record.event()])

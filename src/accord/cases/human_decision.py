@@ -8,12 +8,12 @@ from accord.cases.case import Case
 from accord.cases.lifecycle import Outcome, transition
 from accord.cases.settle_on_winner import settle_on_winner
 from accord.conflicts import Tier
-from accord.resolution import Dispute, options_of
+from accord.ladder import Conflict, options_of
 
 
-def _dispute(case: Case) -> Dispute:
+def _conflict(case: Case) -> Conflict:
     assert case.classification is not None
-    return Dispute(
+    return Conflict(
         case_id=case.case_id,
         subject=case.subject,
         task_type=case.task_type,
@@ -50,7 +50,7 @@ def fold_human_decision(
             reasoning=reason or f"outcome written by {decided_by}",
             decided_at=decided_at,
         ).case
-    options = options_of(_dispute(case))
+    options = options_of(_conflict(case))
     # Only a person's approval picks an answer: a timeout's automatic action ("approve" or
     # "deny") is a policy word, not one of the options, even when an answer reads the same.
     if outcome == "approved" and choice in options:

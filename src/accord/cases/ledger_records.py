@@ -13,10 +13,10 @@ from typing import Any
 
 from accord.cases.case import Case, SettleStatus
 from accord.cases.records import (
+    CaseEscalated,
+    CaseHandedOver,
+    CaseOpened,
     ConsensusRecorded,
-    DisputeEscalated,
-    DisputeHandedOver,
-    DisputeOpened,
     OnTheLadder,
     OutputsMerged,
     SignedRecord,
@@ -35,14 +35,14 @@ def case_records(
         return [ConsensusRecorded.of(case, answer_hash)]
     if case.status is SettleStatus.MERGED:
         return [OutputsMerged.of(case, answer_hash)]
-    records: list[SignedRecord] = [DisputeOpened.of(case, org)]
+    records: list[SignedRecord] = [CaseOpened.of(case, org)]
     if case.strategy is not None:
         # tier 1 could not settle it: record that hand-over before what the strategy did
-        records.append(DisputeHandedOver.of(case))
+        records.append(CaseHandedOver.of(case))
     if case.status is SettleStatus.SETTLED:
         records.append(dispute_resolved(case, OnTheLadder(org), answer_hash))
     else:
-        records.append(DisputeEscalated.of(case))
+        records.append(CaseEscalated.of(case))
     return records
 
 

@@ -21,7 +21,6 @@ from accord.approvals import ApprovalItem, ApprovalQueue, TimeoutPolicy, WaitFor
 from accord.cases.approval import request_case_approval
 from accord.cases.case import Case, SettleStatus
 from accord.cases.deadlines import case_tier_deadline
-from accord.cases.decide import Decided, DecideInput, DecideSettings, decide
 from accord.cases.evidence_gathering import Justifier, gather_justifications
 from accord.cases.ledger_records import case_events
 from accord.cases.reliability_cache import FixedWeights, VoteWeights
@@ -29,6 +28,7 @@ from accord.cases.signable import AnswerHashes
 from accord.cases.staged_approvals import StagedApprovals, StagedRequest
 from accord.cases.store import CaseStore
 from accord.cases.tier_two import TierTwo, run_tier_two
+from accord.cases.triage import Triaged, TriageInput, TriageSettings, triage
 from accord.clock import Clock
 from accord.conflicts import (
     Position,
@@ -39,11 +39,11 @@ from accord.conflicts import (
 from accord.crypto import canonical_bytes
 from accord.deadlines import arm_many
 from accord.errors import AccordError, CanonicalizationError, StoreError, ValidationError
+from accord.ladder import VerifierRegistry, option_texts_of
 from accord.ledger import Ledger, PreparedEvent
 from accord.limits import Limits, exceeded
 from accord.org import OrgChart, department_of_agents
 from accord.printable import printable_problem
-from accord.resolution import VerifierRegistry, option_texts_of
 from accord.store.group_commit import GroupCommit
 from accord.store.short_work import short_write
 from accord.values import signable
@@ -269,7 +269,7 @@ class Settler:
         ledger: Ledger,
         store: CaseStore,
         clock: Clock,
-        settings: DecideSettings,
+        settings: TriageSettings,
         org: OrgChart | None = None,
         verifiers: VerifierRegistry | None = None,
         weights: VoteWeights | None = None,
@@ -309,14 +309,14 @@ class Settler:
         self.check_agents([p.agent for p in positions])
         return positions
 
-    def _needs_tier_two(self, decided: Decided) -> bool:
+    def _needs_tier_two(self, decided: Triaged) -> bool:
         return (
             self.tier_two is not None
             and decided.choice is not None
             and decided.case.status is SettleStatus.ESCALATED
         )
 
-    async def _beyond_tier_one(self, decided: Decided, staged: StagedApprovals) -> Case:
+    async def _beyond_tier_one(self, decided: Triaged, staged: StagedApprovals) -> Case:
         """The case after the policy's strategy (the choice tier 1 was given, not a new one)."""
         tier, choice = self.tier_two, decided.choice
         if tier is None or choice is None or not self._needs_tier_two(decided):
@@ -325,7 +325,7 @@ class Settler:
             tier = dataclasses.replace(tier, approvals=staged)
         return await run_tier_two(tier, decided.case, choice, clock=self.clock)
 
-    def _beyond_tier_one_sync(self, decided: Decided, staged: StagedApprovals) -> Case:
+    def _beyond_tier_one_sync(self, decided: Triaged, staged: StagedApprovals) -> Case:
         case = decided.case
         if not self._needs_tier_two(decided):
             return case
@@ -346,10 +346,10 @@ class Settler:
         positions: tuple[Position, ...],
         started: float,
         weights: Mapping[str, float],
-    ) -> Decided:
+    ) -> Triaged:
         """Tier 1, with the policy chosen once for the case (tier 2 reuses the choice)."""
         now = self.clock.now()
-        item = DecideInput(
+        item = TriageInput(
             subject=request.subject,
             task_type=request.task_type,
             session_id=request.session_id,
@@ -357,7 +357,7 @@ class Settler:
             created_at=now,
         )
         tier = self.tier_two
-        decided = decide(
+        decided = triage(
             item,
             self.settings,
             org=self.org,
@@ -371,7 +371,7 @@ class Settler:
             else department_of_agents([p.agent for p in positions], tier.org),
         )
         elapsed = round((time.perf_counter() - started) * 1000)
-        return Decided(decided.case.model_copy(update={"duration_ms": elapsed}), decided.choice)
+        return Triaged(decided.case.model_copy(update={"duration_ms": elapsed}), decided.choice)
 
     def _prepare(
         self,

@@ -15,7 +15,7 @@ from typing import Any
 
 from accord.cases.case import Case, Decision, DissentRecord
 from accord.cases.lifecycle import NewCase, Outcome, transition
-from accord.cases.records import DisputeResolved, HowResolved, dispute_resolved
+from accord.cases.records import CaseResolved, HowResolved, dispute_resolved
 from accord.cases.signable import AnswerHashes
 from accord.conflicts import Position, Tier
 from accord.ids import new_id
@@ -37,7 +37,7 @@ class Settlement:
 
     def resolved_record(
         self, how: HowResolved, answer_hash: AnswerHashes | None = None
-    ) -> DisputeResolved:
+    ) -> CaseResolved:
         """The signed ``dispute_resolved`` record of this settlement."""
         return dispute_resolved(self.case, how, answer_hash)
 

@@ -8,13 +8,13 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from accord.ids import new_id
-from accord.resolution import Dispute
+from accord.ladder import Conflict
 
 
 @dataclass(frozen=True)
 class StagedRequest:
     item_id: str
-    dispute: Dispute
+    dispute: Conflict
     summary: str
     analysis: str
     options: tuple[str, ...]
@@ -28,7 +28,7 @@ class StagedApprovals:
         self._staged: dict[str, list[StagedRequest]] = {}
 
     async def request_approval(
-        self, dispute: Dispute, *, summary: str, analysis: str, options: Sequence[str]
+        self, dispute: Conflict, *, summary: str, analysis: str, options: Sequence[str]
     ) -> str:
         item_id = new_id("apr", self._now())
         self._staged.setdefault(dispute.case_id, []).append(

@@ -17,14 +17,14 @@ from accord.cases.lifecycle import Outcome, transition
 from accord.cases.settle_on_winner import Dissenter, settle_on_winner
 from accord.clock import Clock
 from accord.conflicts import Severity, Tier
+from accord.ladder import CRITICAL_TO_PEOPLE, TIER_ONE_RUNGS, RungAttempt, after_tier_one
+from accord.ladder.policy import ResolutionPolicy, StrategyChoice
+from accord.ladder.ports import AgentDecisionPort, ApprovalGateway
+from accord.ladder.protocol import ConflictResolver
+from accord.ladder.strategy_context import StrategyContext
+from accord.ladder.strategy_types import Conflict, DissentDraft, StrategyOutcome
 from accord.llm import LanguageModel
 from accord.org import OrgChart
-from accord.resolution import CRITICAL_TO_PEOPLE, TIER_ONE_RUNGS, RungAttempt, after_tier_one
-from accord.resolution.policy import ResolutionPolicy, StrategyChoice
-from accord.resolution.ports import AgentDecisionPort, ApprovalGateway
-from accord.resolution.protocol import ConflictResolver
-from accord.resolution.strategy_context import StrategyContext
-from accord.resolution.strategy_types import Dispute, DissentDraft, StrategyOutcome
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class TierTwo:
 
     policy: ResolutionPolicy
     resolver_for: Callable[[str], ConflictResolver]
-    run: Callable[[ConflictResolver, Dispute, StrategyContext], object]
+    run: Callable[[ConflictResolver, Conflict, StrategyContext], object]
     org: OrgChart | None = None
     model: LanguageModel | None = None
     decision_port: AgentDecisionPort | None = None
@@ -52,9 +52,9 @@ def analysis_of(case: Case) -> list[str]:
     return lines
 
 
-def dispute_of(case: Case, department: str | None) -> Dispute:
+def conflict_of(case: Case, department: str | None) -> Conflict:
     assert case.classification is not None
-    return Dispute(
+    return Conflict(
         case_id=case.case_id,
         subject=case.subject,
         task_type=case.task_type,
@@ -164,7 +164,7 @@ def fold_outcome(
 
 def _critical_rule(case: Case, choice: StrategyChoice) -> tuple[Case, StrategyChoice]:
     """A critical case goes to people unless its conflict type opted in
-    (:func:`accord.resolution.after_tier_one`); the case records why: an opt-in as a
+    (:func:`accord.ladder.after_tier_one`); the case records why: an opt-in as a
     ``policy`` attempt naming the key, people in the escalation reason."""
     assert case.classification is not None
     if case.classification.severity is not Severity.CRITICAL:
@@ -190,16 +190,16 @@ def _critical_rule(case: Case, choice: StrategyChoice) -> tuple[Case, StrategyCh
 
 async def run_tier_two(tier: TierTwo, case: Case, choice: StrategyChoice, *, clock: Clock) -> Case:
     """Run the strategy of the policy's ``choice`` for this case (made once, by
-    :func:`accord.cases.decide.decide`); if it cannot settle and people are reachable,
+    :func:`accord.cases.triage.decide`); if it cannot settle and people are reachable,
     queue the case.
 
     A critical case goes straight to people (the human strategy) unless the policy opted in
-    for its conflict type (:data:`accord.resolution.policy.CRITICAL_KEY`)."""
+    for its conflict type (:data:`accord.ladder.policy.CRITICAL_KEY`)."""
     if case.status is not SettleStatus.ESCALATED or case.classification is None:
         return case
     department = choice.department
     case, choice = _critical_rule(case, choice)
-    dispute = dispute_of(case, department)
+    dispute = conflict_of(case, department)
     resolver = tier.resolver_for(choice.strategy)
     outcome = await tier.run(resolver, dispute, context_for(tier, choice, case))  # type: ignore[misc]
     assert isinstance(outcome, StrategyOutcome)

@@ -1,1 +1,3 @@
 """The ``accord`` command line (Typer + Rich)."""
+
+__all__: list[str] = []

@@ -19,7 +19,7 @@ from accord.app import Accord
 from accord.cases import Case
 from accord.cli.demo_disputes import ARBITRATORS
 from accord.crypto import Ed25519Signer
-from accord.resolution import SourceFinding
+from accord.ladder import SourceFinding
 
 ARGUMENTS = (
     "Server-side sessions in Redis let us revoke a session instantly and keep cookies small.",

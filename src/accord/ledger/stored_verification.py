@@ -3,7 +3,7 @@
 1. In one read snapshot: the head, the checkpoints and the rows of the watched event types.
 2. The trust pass (``key_registry``) replays key events and reviewer signatures from those rows,
    yielding every service key's signing window.
-3. The chain pass (``verify.verify_ledger``, parallel) checks every entry and checkpoint against
+3. The chain pass (``verify.verify_chain``, parallel) checks every entry and checkpoint against
    those windows and reports the entry hashes of the watched rows.
 4. Both passes must have seen the same watched rows: the registry is part of the verified chain.
 """
@@ -26,7 +26,7 @@ from accord.ledger.verify import (
     CHUNK,
     VerificationReport,
     checkpoint_rows_to_items,
-    verify_ledger,
+    verify_chain,
 )
 from accord.store import Database
 from accord.store.tables import ledger_checkpoints, ledger_entries
@@ -86,7 +86,7 @@ def verify_stored(
     if trusted_checkpoint is not None:  # the outside anchor first: names what is missing
         check_truncation(trusted_checkpoint, size)
     try:
-        report, seen = verify_ledger(
+        report, seen = verify_chain(
             db.url_string(),
             size,
             cps,

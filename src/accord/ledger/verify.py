@@ -298,7 +298,7 @@ def _chunks(size: int, chunk: int) -> list[tuple[int, int]]:
     return [(s, min(s + chunk, size + 1)) for s in range(1, size + 1, chunk)]
 
 
-def verify_ledger(
+def verify_chain(
     url: str,
     size: int,
     checkpoints: Sequence[tuple[Checkpoint, str]],
@@ -522,4 +522,4 @@ def _why_not_a_checkpoint(exc: Exception) -> str:
     return "a field has the wrong type"
 
 
-__all__ = ["VerificationReport", "check_rows", "verify_ledger"]
+__all__ = ["VerificationReport", "check_rows", "verify_chain"]

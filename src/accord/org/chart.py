@@ -1,7 +1,7 @@
 """The org chart: who manages whom, which department is where, and facts derived from both.
 
 Everything here is a fact about the organisation, never a judgement: strategies in
-``accord.resolution``, ``accord.cases`` and ``accord.dcp07`` decide what the facts mean.
+``accord.ladder``, ``accord.cases`` and ``accord.dcp07`` decide what the facts mean.
 """
 
 from __future__ import annotations

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from accord.cases.records.abandoned import DisputeAbandoned
-from accord.cases.records.escalated import DisputeEscalated, DisputeHandedOver
-from accord.cases.records.opening import ConsensusRecorded, DisputeOpened, OutputsMerged
+from accord.cases.records.abandoned import CaseAbandoned
+from accord.cases.records.escalated import CaseEscalated, CaseHandedOver
+from accord.cases.records.opening import CaseOpened, ConsensusRecorded, OutputsMerged
 from accord.cases.records.parts import (
     AttemptRecord,
     DissentEntry,
@@ -27,7 +27,7 @@ from accord.cases.records.parts import (
 from accord.cases.records.resolved import (
     ByPerson,
     ByProbe,
-    DisputeResolved,
+    CaseResolved,
     HowResolved,
     OnTheLadder,
     ResolvedByPerson,
@@ -40,10 +40,10 @@ from accord.ledger.signed_record import SignedRecord
 RECORD_TYPES: Mapping[str, tuple[type[SignedRecord], ...]] = {
     "consensus_recorded": (ConsensusRecorded,),
     "outputs_merged": (OutputsMerged,),
-    "dispute_opened": (DisputeOpened,),
-    "dispute_escalated": (DisputeHandedOver, DisputeEscalated),
+    "dispute_opened": (CaseOpened,),
+    "dispute_escalated": (CaseHandedOver, CaseEscalated),
     "dispute_resolved": (ResolvedOnTheLadder, ResolvedByPerson, ResolvedByProbe),
-    "dispute_abandoned": (DisputeAbandoned,),
+    "dispute_abandoned": (CaseAbandoned,),
 }
 
 __all__ = [
@@ -51,12 +51,12 @@ __all__ = [
     "AttemptRecord",
     "ByPerson",
     "ByProbe",
+    "CaseAbandoned",
+    "CaseEscalated",
+    "CaseHandedOver",
+    "CaseOpened",
+    "CaseResolved",
     "ConsensusRecorded",
-    "DisputeAbandoned",
-    "DisputeEscalated",
-    "DisputeHandedOver",
-    "DisputeOpened",
-    "DisputeResolved",
     "DissentEntry",
     "HowResolved",
     "LogFields",

@@ -13,7 +13,7 @@ from accord.clock import isoformat
 from accord.ledger.signed_record import Built, SignedRecord
 
 
-class DisputeAbandoned(SignedRecord):
+class CaseAbandoned(SignedRecord):
     """The case closed unsettled at ``decided_at`` (the one instant its case row carries)."""
 
     event_type: ClassVar[str] = "dispute_abandoned"
@@ -36,7 +36,7 @@ class DisputeAbandoned(SignedRecord):
         return self
 
     @classmethod
-    def of(cls, case: Case, *, outcome: str, decided_by: str) -> DisputeAbandoned:
+    def of(cls, case: Case, *, outcome: str, decided_by: str) -> CaseAbandoned:
         assert case.decided_at is not None
         return cls(
             dispute_id=case.case_id,

@@ -23,7 +23,7 @@ from accord.ledger.signed_record import Built, SignedRecord
 HAND_OVER_REASON = "tier 1 could not settle it honestly"
 
 
-class DisputeHandedOver(SignedRecord):
+class CaseHandedOver(SignedRecord):
     """``dispute_escalated`` without a resolution log: tier 1 handed the case to the strategy
     ``next_step``; written before what that strategy did."""
 
@@ -43,7 +43,7 @@ class DisputeHandedOver(SignedRecord):
         return self
 
     @classmethod
-    def of(cls, case: Case) -> DisputeHandedOver:
+    def of(cls, case: Case) -> CaseHandedOver:
         assert case.classification is not None
         assert case.strategy is not None
         return cls(
@@ -56,7 +56,7 @@ class DisputeHandedOver(SignedRecord):
         )
 
 
-class DisputeEscalated(SignedRecord):
+class CaseEscalated(SignedRecord):
     """``dispute_escalated`` as a case's outcome: it waits at ``to_level`` (with its approval
     item when queued for people)."""
 
@@ -80,7 +80,7 @@ class DisputeEscalated(SignedRecord):
         return self
 
     @classmethod
-    def of(cls, case: Case, *, from_level: Tier | None = None) -> DisputeEscalated:
+    def of(cls, case: Case, *, from_level: Tier | None = None) -> CaseEscalated:
         """``from_level``: the tier the case left when it is not the one settle ran (a tier
         deadline passed at ``from_level``, R4)."""
         classification, escalation = case.classification, case.escalation

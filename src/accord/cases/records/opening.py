@@ -126,7 +126,7 @@ class OutputsMerged(OpeningRecord):
         )
 
 
-class Conflict(TypedDict):
+class ConflictPart(TypedDict):
     """What the detector found and the chain the decision table chose."""
 
     kind: str
@@ -136,7 +136,7 @@ class Conflict(TypedDict):
     strategy_chain: list[str]
 
 
-class DisputeOpened(OpeningRecord):
+class CaseOpened(OpeningRecord):
     """``dispute_opened``: a real conflict, as a DCP-07 dispute record (R5)."""
 
     event_type: ClassVar[str] = "dispute_opened"
@@ -147,7 +147,7 @@ class DisputeOpened(OpeningRecord):
     current_escalation_level: str
     complainant: Built[PartyIds]
     respondents: Built[list[PartyIds]]
-    conflict: Built[Conflict]
+    conflict: Built[ConflictPart]
 
     @model_validator(mode="after")
     def _parties(self) -> Self:
@@ -157,7 +157,7 @@ class DisputeOpened(OpeningRecord):
         return self
 
     @classmethod
-    def of(cls, case: Case, org: OrgChart | None) -> DisputeOpened:
+    def of(cls, case: Case, org: OrgChart | None) -> CaseOpened:
         classification = case.classification
         assert classification is not None
         agents = [p.agent for p in case.positions]

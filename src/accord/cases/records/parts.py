@@ -12,9 +12,9 @@ from accord.cases.signable import basis_points
 from accord.clock import isoformat
 from accord.conflicts import Position
 from accord.crypto import content_hash
+from accord.ladder import RungAttempt
 from accord.ledger.signed_record import BasisPoints, Signable
 from accord.org import PartyIds, party
-from accord.resolution import RungAttempt
 from accord.values import signable
 
 

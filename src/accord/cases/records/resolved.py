@@ -1,7 +1,7 @@
 """``dispute_resolved``: the case settled on a winning group (R19, R30).
 
 Three ways to settle sign three shapes of the one record type, each a subclass of
-:class:`DisputeResolved`, all built by :func:`dispute_resolved`:
+:class:`CaseResolved`, all built by :func:`dispute_resolved`:
 
 - on the ladder (a tier-1 rung or a tier-2 strategy, ``resolution_type`` ``tier_one`` /
   ``strategy``): what was tried, the department, the common manager, the tokens;
@@ -31,13 +31,13 @@ from accord.cases.records.parts import (
 )
 from accord.cases.signable import AnswerHashes
 from accord.clock import isoformat
+from accord.ladder.hierarchy import common_manager
 from accord.ledger.signed_record import Built, Signable, SignedRecord
 from accord.org import OrgChart
-from accord.resolution.hierarchy import common_manager
 from accord.values import signable
 
 
-class DisputeResolved(SignedRecord):
+class CaseResolved(SignedRecord):
     """What every ``dispute_resolved`` record states: the winner among the parties (none when
     a person wrote the outcome), the answer, the dissenters (parties, none a winner) and the
     resolution log."""
@@ -75,7 +75,7 @@ class DisputeResolved(SignedRecord):
         return self
 
 
-class ResolvedOnTheLadder(DisputeResolved):
+class ResolvedOnTheLadder(CaseResolved):
     """Settled by a tier-1 rung or a tier-2 strategy."""
 
     resolution_type: Literal["tier_one", "strategy"]
@@ -85,7 +85,7 @@ class ResolvedOnTheLadder(DisputeResolved):
     tokens: Built[Tokens]
 
 
-class ResolvedByPerson(DisputeResolved):
+class ResolvedByPerson(CaseResolved):
     """Settled by a person's decision on the case's approval item."""
 
     resolution_type: Literal["human_appeal", "timeout"]
@@ -99,7 +99,7 @@ class ResolvedByPerson(DisputeResolved):
         return self
 
 
-class ResolvedByProbe(DisputeResolved):
+class ResolvedByProbe(CaseResolved):
     """Settled by a successor session's tie-breaker probe."""
 
     resolution_type: Literal["tie_breaker_probe"]
@@ -155,7 +155,7 @@ def _common_manager(case: Case, org: OrgChart | None) -> str | None:
 
 def dispute_resolved(
     case: Case, how: HowResolved, answer_hash: AnswerHashes | None = None
-) -> DisputeResolved:
+) -> CaseResolved:
     """The ``dispute_resolved`` record of settled ``case`` (the one builder of the type)."""
     decision = case.decision
     assert decision is not None

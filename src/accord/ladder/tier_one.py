@@ -1,0 +1,103 @@
+"""The tier-1 ladder: run the case's tier-1 rungs in chain order until one decides.
+
+Escalation rules (playbook §7): a conflict whose dispute type starts above tier 1 (R2),
+a critical conflict that source verification did not settle, a cross-department conflict
+reaching the authority rung (its lowest common manager decides, seed 000), a decision under
+the minimum confidence, or a chain whose tier-1 rungs all failed — each escalates with the
+reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from accord.conflicts import Severity, Tier
+from accord.ladder.authority_rung import authority_rung, cross_department
+from accord.ladder.confidence_rung import confidence_rung
+from accord.ladder.outcome import RungAttempt, TierOneOutcome
+from accord.ladder.rung_context import RungContext
+from accord.ladder.source_verification import VerifierRegistry, source_verification
+from accord.ladder.vote_rung import vote_rung
+
+TIER_ONE_RUNGS = ("source_verification", "confidence", "authority", "vote")
+
+
+@dataclass(frozen=True, slots=True)
+class LadderSettings:
+    """Thresholds of the tier-1 rungs."""
+
+    confidence_tie_gap: float = 0.1
+    min_confidence: float = 0.5
+    source_tolerance: float = 0.10
+
+
+def _escalate(attempts: list[RungAttempt], reason: str, next_step: str | None) -> TierOneOutcome:
+    return TierOneOutcome(
+        decided=False,
+        rung=None,
+        group=None,
+        confidence=0.0,
+        attempts=tuple(attempts),
+        escalation_reason=reason,
+        next_step=next_step,
+    )
+
+
+def run_tier_one(
+    ctx: RungContext, verifiers: VerifierRegistry, settings: LadderSettings = LadderSettings()
+) -> TierOneOutcome:
+    """Decide at tier 1 when that is honest; otherwise say why and what comes next."""
+    chain = ctx.classification.strategy_chain
+    beyond = next((step for step in chain if step not in TIER_ONE_RUNGS), None)
+    critical = ctx.classification.severity is Severity.CRITICAL
+    if ctx.classification.starting_tier is not Tier.DIRECT_NEGOTIATION:
+        tier = ctx.classification.starting_tier
+        if critical and tier is Tier.HUMAN_APPEAL:
+            reason = f"critical {ctx.classification.dispute_type} disputes start at {tier} (R18)"
+        else:
+            reason = f"{ctx.classification.dispute_type} disputes start at {tier} (R2)"
+        return _escalate([], reason, beyond)
+    attempts: list[RungAttempt] = []
+    for step in chain:
+        if step not in TIER_ONE_RUNGS:
+            break
+        if critical and step != "source_verification":
+            continue  # critical conflicts never settle at tier 1 without a source
+        if step == "source_verification":
+            attempt = source_verification(ctx, verifiers, tolerance=settings.source_tolerance)
+        elif step == "confidence":
+            attempt = confidence_rung(ctx, tie_gap=settings.confidence_tie_gap)
+        elif step == "authority":
+            deferred = cross_department(ctx)
+            if deferred is not None:
+                attempts.append(RungAttempt(rung="authority", decided=False, detail=deferred))
+                return _escalate(attempts, deferred, beyond)
+            attempt = authority_rung(ctx)
+        else:
+            attempt = vote_rung(ctx)
+        attempts.append(attempt)
+        if not attempt.decided:
+            continue
+        if attempt.confidence < settings.min_confidence:
+            return _escalate(
+                attempts,
+                f"{step} decided with confidence "
+                f"{attempt.confidence:.2f}, under {settings.min_confidence:.2f}",
+                beyond,
+            )
+        return TierOneOutcome(
+            decided=True,
+            rung=step,
+            group=attempt.group,
+            confidence=attempt.confidence,
+            attempts=tuple(attempts),
+            escalation_reason=None,
+            next_step=None,
+        )
+    if critical:
+        return _escalate(
+            attempts,
+            "critical conflicts without source verification never settle at tier 1",
+            beyond,
+        )
+    return _escalate(attempts, "no tier-1 rung could decide", beyond)
