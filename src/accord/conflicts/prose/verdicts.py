@@ -83,6 +83,8 @@ class VerdictExtractor:
         if not mentions:
             return ()
         verdict = _agreed(mentions)
+        if verdict is None and mentions[0].start == words[0].start:
+            verdict = mentions[0].verdict  # the answer leads with it: "Accept. …"
         if verdict is None:
             return ()
         chosen = [m for m in mentions if m.verdict == verdict]
