@@ -15,7 +15,8 @@ from babel.numbers import get_currency_name, get_currency_symbol, list_currencie
 _EXTRA = {
     "$": "USD", "us$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD", "bucks": "USD",
     "€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR", "£": "GBP", "gbp": "GBP",
-    "sterling": "GBP", "¥": "JPY", "yen": "JPY", "₹": "INR", "rupees": "INR", "chf": "CHF",
+    "sterling": "GBP", "pounds sterling": "GBP", "pound sterling": "GBP",
+    "¥": "JPY", "yen": "JPY", "₹": "INR", "rupees": "INR", "chf": "CHF",
     "francs": "CHF", "swiss francs": "CHF", "c$": "CAD", "ca$": "CAD", "a$": "AUD",
     "au$": "AUD", "kr": "SEK", "zł": "PLN", "₩": "KRW", "₽": "RUB", "r$": "BRL", "元": "CNY",
 }

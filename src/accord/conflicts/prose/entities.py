@@ -41,6 +41,7 @@ _CHOICE_VERBS = (
     "prefer", "select", "opt for", "switch to", "migrate to", "move to", "stick with",
     "stay on", "stay with", "vote for", "assign to", "assign it to", "hand it to",
     "award to", "award the contract to", "owned by", "owner is", "owner should be",
+    "send it to", "send them to", "give it to", "hand it over to",
 )
 _CHOICE = re.compile(
     r"(?i:\b(?:" + "|".join(re.escape(v) for v in sorted(_CHOICE_VERBS, key=len, reverse=True))

@@ -148,6 +148,11 @@ class NumberExtractor:
                 if unit is None:
                     return None, glued.end()  # 4411a, 2fa, EC2-like tokens
             position = glued.end()
+        # accounting negative: "(1,200)", "($1,200)", "(1.2m)" — the parentheses hold the
+        # number alone; "(1,200 EUR)", "(30 percent)" or "(512 MiB)" are asides
+        accounting = (
+            opening and unit is None and position < len(source) and source[position] == ")"
+        )
         if position < len(source) and source[position] == "%":
             percent, position = "%", position + 1
         # what follows as words: multiplier, percent, currency, unit, counted noun
@@ -174,8 +179,7 @@ class NumberExtractor:
             noun = _counted_noun(after[used:])
         if used:
             position = max(position, after[used - 1].end)
-        closing = position < len(source) and source[position] == ")"
-        if opening and closing and not negative and unit is None:
+        if accounting and not negative and not used:
             negative = True
             span_start -= 1
             position += 1
@@ -378,14 +382,14 @@ def _direction(text: Prepared, start: int, end: int) -> int:
     """-1 when a falling word governs the change, +1 for a rising one, 0 when none does
     (``to`` or ``at`` just before the number makes it a level, not a change)."""
     before = text.words_before(start, 4)
+    for word in text.words_after(end, 1):
+        sign = _sign_of(word.text)
+        if sign:
+            return sign  # "12% lower", "a 4% drop"
     level = bool(before) and before[-1].text in ("to", "at", "of", "is", "was", "be", "remains")
     if level and not (len(before) > 1 and before[-1].text == "of" and _sign_of(before[-2].text)):
         return 0
     for word in reversed(before):
-        sign = _sign_of(word.text)
-        if sign:
-            return sign
-    for word in text.words_after(end, 2):
         sign = _sign_of(word.text)
         if sign:
             return sign

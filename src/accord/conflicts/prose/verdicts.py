@@ -141,12 +141,16 @@ def _yes_no(
     if not words:
         return None
     first = words[0]
+    hedged = first.text in HEDGES and len(words) > 1
+    if hedged:
+        first = words[1]  # "Probably yes", "Likely not"
     if first.text not in YES_WORDS and first.text not in NO_WORDS:
         return None
     if decisions and decisions[0].start == first.start:
         return None  # "No blockers" is a phrase, not a bare no
-    if first.text in NO_WORDS and len(words) > 1:
-        gap = text.text[first.end : words[1].start]
+    following = words.index(first) + 1
+    if first.text in NO_WORDS and len(words) > following:
+        gap = text.text[first.end : words[following].start]
         if not any(mark in gap for mark in ",.;:!—-"):
             return None  # "no reason to…", "no one…": not an answer word
     yes = first.text in YES_WORDS
@@ -154,7 +158,7 @@ def _yes_no(
         set(_question_words(question or "")) & QUESTION_NEGATIVE_CUES
     )
     verdict = APPROVE if yes != asks_about_a_problem else REJECT
-    return _Mention(verdict, False, first.start, first.end)
+    return _Mention(verdict, hedged, words[0].start, first.end)
 
 
 def _question_words(question: str) -> list[str]:
