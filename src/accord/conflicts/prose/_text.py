@@ -15,7 +15,8 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
 
-_MINUS = {"\u2212": "-", "\u2012": "-", "\u2013": "-", "\ufe63": "-", "\uff0d": "-"}
+_MINUS = {"\u2212": "-", "\u2012": "-", "\u2013": "-", "\ufe63": "-", "\uff0d": "-",
+          "\u066b": ".", "\u066c": ","}  # and the Arabic decimal and thousands separators
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")

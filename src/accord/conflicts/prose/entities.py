@@ -81,6 +81,8 @@ class EntityExtractor:
             value = match.group()
             if kind == "glued" and context.labels.label_of(value) is not None:
                 continue  # P1, Q3-like labels are the label extractor's
+            if kind == "version" and _grouped_number(source, value, end):
+                continue  # 1.000.000 or 1.200.000,50: a number with grouped thousands
             text.claim(start, end)
             if kind == "glued":
                 continue  # EC2, m5.large, gpt-4o: claimed (no number), compared as names
@@ -116,6 +118,12 @@ class NameExtractor:
 
     def extract(self, text: Prepared, context: ReadContext) -> Iterable[Fact]:
         return _names(text)
+
+
+def _grouped_number(source: str, value: str, end: int) -> bool:
+    return bool(re.fullmatch(r"\d{1,3}(?:\.\d{3})+", value)) or (
+        end < len(source) - 1 and source[end] == "," and source[end + 1].isdigit()
+    )
 
 
 def _trim(name: str) -> str:

@@ -80,7 +80,7 @@ class ProseReader:
                 return _refused(
                     f"more than prose.max_facts = {settings.max_facts:,} facts", failures
                 )
-        if not facts and len(prepared.words) <= settings.short_answer_words:
+        if not facts and not failures and len(prepared.words) <= settings.short_answer_words:
             whole_answer = " ".join(w.text for w in prepared.words)
             if whole_answer:
                 facts.append(

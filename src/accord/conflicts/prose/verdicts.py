@@ -83,8 +83,8 @@ class VerdictExtractor:
         if not mentions:
             return ()
         verdict = _agreed(mentions)
-        if verdict is None and mentions[0].start == words[0].start:
-            verdict = mentions[0].verdict  # the answer leads with it: "Accept. …"
+        if verdict is None and _headline(text, mentions[0], words):
+            verdict = mentions[0].verdict  # the answer leads with it alone: "Accept. …"
         if verdict is None:
             return ()
         chosen = [m for m in mentions if m.verdict == verdict]
@@ -97,7 +97,7 @@ class VerdictExtractor:
                 text=text.text[first.start : first.end],
                 start=first.start,
                 end=first.end,
-                hedged=all(m.hedged for m in chosen),
+                hedged=chosen[0].hedged or all(m.hedged for m in chosen),
             ),
         )
 
@@ -114,6 +114,12 @@ class VerdictExtractor:
                 verdict = flipped
             found.append(_Mention(verdict, _hedged(text, match), match.start, match.end))
         return found
+
+
+def _headline(text: Prepared, mention: _Mention, words: tuple[Word, ...]) -> bool:
+    """True when the answer opens with ``mention`` standing alone (``Accept. …``)."""
+    after = text.text[mention.end : mention.end + 2].strip()
+    return mention.start == words[0].start and (not after or after[0] in ".,;:!—-")
 
 
 def _negated(text: Prepared, match: Match) -> bool:
@@ -144,12 +150,13 @@ def _yes_no(
     hedged = first.text in HEDGES and len(words) > 1
     if hedged:
         first = words[1]  # "Probably yes", "Likely not"
-    if first.text not in YES_WORDS and first.text not in NO_WORDS:
+    hedged_not = hedged and first.text == "not"
+    if first.text not in YES_WORDS and first.text not in NO_WORDS and not hedged_not:
         return None
     if decisions and decisions[0].start == first.start:
         return None  # "No blockers" is a phrase, not a bare no
     following = words.index(first) + 1
-    if first.text in NO_WORDS and len(words) > following:
+    if (first.text in NO_WORDS or hedged_not) and len(words) > following:
         gap = text.text[first.end : words[following].start]
         if not any(mark in gap for mark in ",.;:!—-"):
             return None  # "no reason to…", "no one…": not an answer word
