@@ -14,6 +14,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import NamedTuple
 
 _MINUS = {"\u2212": "-", "\u2012": "-", "\u2013": "-", "\ufe63": "-", "\uff0d": "-",
           "\u066b": ".", "\u066c": ","}  # and the Arabic decimal and thousands separators
@@ -41,13 +42,13 @@ def clean(text: str) -> str:
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+|\n+")
-_WORD = re.compile(r"[^\W\d_](?:[^\W_]|['’](?=[^\W\d_]))*|\d+|[+#@%$€£¥₹]", re.UNICODE)
+_WORD = re.compile(r"[^\W\d_][^\W_]*(?:['’][^\W\d_][^\W_]*)*|\d+|[+#@%$€£¥₹]")
 _CLAUSE_MARKS = (",", ";", ":", "—", "(", ")", ". ", "!", "?", "\n")
+_QUOTES = re.compile("[\"“«„‘]")
 _QUOTE_PAIRS = {'"': '"', "“": "”", "«": "»", "„": "“", "‘": "’"}
 
 
-@dataclass(frozen=True)
-class Word:
+class Word(NamedTuple):
     """A word of the text, lower-cased, with where it stands."""
 
     text: str
@@ -90,7 +91,7 @@ class Prepared:
     def words(self) -> tuple[Word, ...]:
         """The words (letters, or runs of digits, or a currency/percent sign), lower-cased."""
         lower = self.lower
-        return tuple(Word(m.group(), m.start(), m.end()) for m in _WORD.finditer(lower))
+        return tuple(Word(m.group(), *m.span()) for m in _WORD.finditer(lower))
 
     @cached_property
     def sentences(self) -> tuple[tuple[int, int], ...]:
@@ -113,14 +114,14 @@ class Prepared:
         """
         spans: list[tuple[int, int]] = []
         text = self.text
-        index, size = 0, len(text)
-        while index < size:
-            char = text[index]
-            closer = _QUOTE_PAIRS.get(char)
-            if closer is None:
-                index += 1
-                continue
-            end = text.find(closer, index + 1)
+        index = 0
+        unclosed: set[str] = set()  # closers that appear nowhere further: never search again
+        while (found := _QUOTES.search(text, index)) is not None:
+            index = found.start()
+            closer = _QUOTE_PAIRS[found.group()]
+            end = -1 if closer in unclosed else text.find(closer, index + 1)
+            if end < 0:
+                unclosed.add(closer)
             if end < 0 or "\n" in text[index:end]:
                 index += 1
                 continue

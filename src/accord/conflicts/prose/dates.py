@@ -116,12 +116,12 @@ class DateExtractor:
             phrase = _END_OF.get(phrase, phrase)
             if reference is None:
                 return _fact(FactKind.DATE, "relative", phrase, span, start, end)
-            resolved = _end_of(phrase, reference.date())
+            resolved = _end_of(phrase, reference.date()) or _calendar(phrase, reference.date())
             if resolved is None:
                 if lookups[0] <= 0:
                     return None
                 lookups[0] -= 1
-                found = _relative(phrase, reference.replace(tzinfo=None).isoformat())
+                found = _relative(phrase, reference.date().isoformat())
                 resolved = found
             if resolved is None:
                 return _fact(FactKind.DATE, "relative", phrase, span, start, end)
@@ -221,10 +221,60 @@ def _end_of(phrase: str, today: date) -> str | None:
     return None
 
 
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_RELATIVE = re.compile(
+    r"(?:(?P<which>next|this|coming|following|last)\s+)?(?P<unit>week|month|year|[a-z]+day)"
+    r"|in\s+(?P<count>\d+)\s+(?P<span>day|week|month)s?"
+    r"|(?P<count2>\d+)\s+(?P<span2>day|week|month)s?\s+(?P<dir>from\s+now|from\s+today|later|ago)"
+)
+
+
+def _calendar(phrase: str, today: date) -> str | None:
+    """The common relative phrases by calendar arithmetic (python-dateutil's relativedelta,
+    microseconds) with dateparser's readings: a weekday, ``this`` or ``next`` weekday is the
+    coming one, ``last`` the previous one; ``next week`` is the next ISO week. None for any
+    other phrase (dateparser reads it)."""
+    from dateutil.relativedelta import relativedelta, weekday
+
+    if phrase in ("tomorrow", "yesterday"):
+        return (today + relativedelta(days=1 if phrase == "tomorrow" else -1)).isoformat()
+    match = _RELATIVE.fullmatch(phrase)
+    if match is None:
+        return None
+    if match.group("count") or match.group("count2"):
+        count = int(match.group("count") or match.group("count2"))
+        span = match.group("span") or match.group("span2")
+        if match.group("dir") == "ago":
+            count = -count
+        if span == "day":
+            moved = today + relativedelta(days=count)
+        elif span == "week":
+            moved = today + relativedelta(weeks=count)
+        else:
+            moved = today + relativedelta(months=count)
+        return moved.isoformat()
+    unit, which = match.group("unit"), match.group("which") or "this"
+    step = {"last": -1, "this": 0, "coming": 0}.get(which, 1)
+    if unit in _WEEKDAYS:
+        day = weekday(_WEEKDAYS.index(unit))
+        if step < 0:
+            return (today + relativedelta(days=-1, weekday=day(-1))).isoformat()
+        return (today + relativedelta(days=1, weekday=day(+1))).isoformat()
+    if unit == "week":
+        iso = (today + relativedelta(weeks=step)).isocalendar()
+        return f"{iso.year:04d}-W{iso.week:02d}"
+    if unit == "month":
+        moved = today + relativedelta(months=step)
+        return f"{moved.year:04d}-{moved.month:02d}"
+    if unit == "year":
+        return f"{today.year + step:04d}"
+    return None
+
+
 @lru_cache(maxsize=1024)
 def _relative(phrase: str, reference: str) -> str | None:
-    """``phrase`` resolved against ``reference`` (ISO, naive) by dateparser; None when it
-    cannot tell. Cached: a phrase costs one dateparser call per reference time."""
+    """``phrase`` resolved against the ``reference`` day (ISO) by dateparser; None when it
+    cannot tell. Cached: a phrase costs one dateparser call per reference day."""
     import dateparser
 
     settings: Any = {

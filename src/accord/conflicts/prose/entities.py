@@ -73,7 +73,7 @@ class EntityExtractor:
         facts: list[Fact] = []
         source = text.text
         facts.extend(_lists(text))
-        for match in _IDENTIFIERS.finditer(source):
+        for match in _identifiers(source):
             start, end = match.span()
             if text.is_claimed(start, end):
                 continue
@@ -118,6 +118,17 @@ class NameExtractor:
 
     def extract(self, text: Prepared, context: ReadContext) -> Iterable[Fact]:
         return _names(text)
+
+
+_TOKENS_WITH_IDS = re.compile(r"\S*[\d@]\S*|\S*://\S*")
+"""Every identifier has a digit, an ``@`` or ``://``: only such tokens are searched."""
+
+
+def _identifiers(source: str) -> list[re.Match[str]]:
+    found: list[re.Match[str]] = []
+    for token in _TOKENS_WITH_IDS.finditer(source):
+        found.extend(_IDENTIFIERS.finditer(source, token.start(), token.end()))
+    return found
 
 
 def _grouped_number(source: str, value: str, end: int) -> bool:
