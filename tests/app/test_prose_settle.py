@@ -109,3 +109,32 @@ def test_answers_no_fact_can_compare_are_escalated_as_not_comparable_without_a_d
     assert case.escalation is not None
     assert "not comparable" in case.escalation.summary
     assert "could not be compared" in case.escalation.reason
+
+
+def test_settle_embedding_puts_the_local_model_before_escalation(
+    tmp_path: Path, database_url: str, frozen_clock: FrozenClock
+) -> None:
+    config = tmp_path / "accord.yaml"
+    config.write_text(
+        "settle:\n  embedding: {agree_above: 0.75, differ_below: 0.40}\n"
+        "  detection: {prose: {locale: en_GB}}\n",
+        encoding="utf-8",
+    )
+    accord = Accord.open(
+        config, db_url=database_url, keys_dir=tmp_path / "keys", clock=frozen_clock
+    )
+    try:
+        case = accord.settle(
+            "What caused the checkout slowdown?",
+            [
+                Position(agent="agent:a", output="A cold cache after every deploy slows checkout."),
+                Position(
+                    agent="agent:b",
+                    output="Checkout is slow because the cache starts cold after each deploy.",
+                ),
+            ],
+        )
+    finally:
+        accord.close()
+    assert case.status is SettleStatus.NO_CONFLICT
+    assert case.dissent == ()
