@@ -103,6 +103,11 @@ class FieldConflict(BaseModel):
         """For a field of free text: how it was compared (see :attr:`Detection.prose`)."""
         return self._prose
 
+    def __eq__(self, other: object) -> bool:
+        return _same_fields(self, other)
+
+    __hash__ = BaseModel.__hash__
+
 
 class Detection(BaseModel):
     """What :func:`detect` found: the answers, the conflict they make, and how severe it is."""
@@ -128,6 +133,13 @@ class Detection(BaseModel):
         field: not dumped or stored (``description`` carries the crux into every record)."""
         return self._prose
 
+    def __eq__(self, other: object) -> bool:
+        """Equal fields make equal detections: the in-memory prose detail is not part of a
+        detection's identity (a stored case, read back without it, equals the one decided)."""
+        return _same_fields(self, other)
+
+    __hash__ = BaseModel.__hash__
+
     def with_prose(self, prose: ProseDetail | None) -> Detection:
         """This detection carrying ``prose`` (a copy)."""
         copy = self.model_copy()
@@ -138,6 +150,12 @@ class Detection(BaseModel):
     def comparable(self) -> bool:
         """False when free-text answers could not be compared (nothing told them apart)."""
         return self.prose is None or self.prose.comparable
+
+
+def _same_fields(a: BaseModel, b: object) -> bool:
+    if type(b) is not type(a):
+        return NotImplemented  # type: ignore[no-any-return]
+    return a.__dict__ == b.__dict__
 
 
 def detect(

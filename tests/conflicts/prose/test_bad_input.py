@@ -98,3 +98,13 @@ def test_when_the_only_extractor_fails_the_answers_are_not_comparable() -> None:
     first = reader.read("The total is 1,200 EUR.", CONTEXT)
     assert first.facts == ()
     assert first.failures == ("exploding",)
+
+
+def test_a_detection_read_back_without_its_prose_detail_equals_the_one_decided() -> None:
+    from accord.conflicts import Detection
+
+    decided = compare("Total: 1,200 EUR.", "Total: 1,450 EUR.")
+    stored = Detection.model_validate(decided.model_dump())
+    assert decided.prose is not None
+    assert stored.prose is None
+    assert stored == decided
