@@ -19,6 +19,7 @@ import dispute_sweep_bench
 import ledger_bench
 import memory_bench
 import precedent_bench
+import prose_bench
 import queue_page_bench
 import race_bench
 import release_bench
@@ -47,6 +48,7 @@ SECTIONS = {
     "dispute_sweep": dispute_sweep_bench,
     "verify_disputes": verify_disputes_bench,
     "stored_audit": stored_audit_bench,
+    "prose": prose_bench,
 }
 
 

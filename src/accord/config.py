@@ -71,6 +71,14 @@ class TaskTypeConfig(StrictSettings):
     detection: dict[str, Any] = Field(default_factory=dict)
 
 
+class EmbeddingSettings(StrictSettings):
+    """``settle.embedding``: the local semantic layer (the ``accord[semantic]`` extra), asked
+    before ``settle.semantic``'s model about free-text answers no fact tells apart."""
+
+    agree_above: float = Field(default=0.75, ge=-1.0, le=1.0)
+    differ_below: float = Field(default=0.40, ge=-1.0, le=1.0)
+
+
 class SettleConfig(StrictSettings):
     """How settle detects and decides: detection defaults, per task type, ladder thresholds."""
 
@@ -78,6 +86,7 @@ class SettleConfig(StrictSettings):
     task_types: dict[str, TaskTypeConfig] = Field(default_factory=dict)
     ladder: LadderConfig = LadderConfig()
     semantic: ModelSettings | None = None
+    embedding: EmbeddingSettings | None = None
     allow_unknown_agents: bool = False
     """With an org chart configured, positions from agents not in it are refused unless true."""
 

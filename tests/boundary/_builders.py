@@ -7,10 +7,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from accord.boundary import CaseView, ProbeResult, TieBreaker
-from accord.conflicts import Evidence, Position, detect
+from accord.conflicts import DetectionSettings, Evidence, Position, detect
 
 TASK = "invoice.total"
 
+
+RECORDED_BEFORE_PROSE = DetectionSettings(text_mode="normalized")
+"""Cases as detection recorded them before prose detection: a stylistic rewording was still
+a conflict then, and a session closing over older cases meets such cases."""
 
 def pos(agent: str, output: Any, **fields: Any) -> Position:
     return Position(agent=agent, output=output, **fields)
@@ -28,7 +32,7 @@ def view(
         subject=subject,
         task_type=task_type,
         positions=positions,
-        detection=detect(positions),
+        detection=detect(positions, RECORDED_BEFORE_PROSE),
         hints=dict(hints or {}),
     )
 

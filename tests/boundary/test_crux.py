@@ -19,7 +19,7 @@ from accord.boundary import (
 from accord.conflicts import Position, detect
 from accord.llm import ModelTimeout, ScriptedModel
 
-from ._builders import pos
+from ._builders import RECORDED_BEFORE_PROSE, pos
 
 LONG_A = (
     "The outage began when the primary database failed over to the replica in us-east-2, "
@@ -177,7 +177,7 @@ def test_style_key_ignores_case_space_emphasis_and_edge_punctuation() -> None:
 )
 def test_is_stylistic(a: object, b: object, stylistic: bool) -> None:
     positions = [pos("a", a), pos("b", b)]
-    detection = detect(positions)
+    detection = detect(positions, RECORDED_BEFORE_PROSE)
     assert detection.has_conflict
     assert is_stylistic(positions, detection) is stylistic
 

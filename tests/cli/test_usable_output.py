@@ -18,6 +18,10 @@ DB = "sqlite:///usable.db"
 ARGS = ("--db", DB, "--keys", "keys")
 SESSION_CONFIG = """\
 conflict_resolution: {strategy: human}
+settle:
+  task_types:
+    # recorded as before prose detection, where a rewording was still a (stylistic) conflict
+    shipping_note: {detection: {text_mode: normalized}}
 boundary:
   probes: {erp_invoice_total: 'tests.boundary.probes:ErpInvoiceTotal'}
   tie_breakers:
@@ -42,6 +46,7 @@ REFUND = {
 }
 STYLE = {
     "subject": "Shipping note",
+    "task_type": "shipping_note",
     "session_id": "s1",
     "positions": [
         {"agent": "agent:ops", "output": "**Ship it** to the *EU* warehouse now please."},

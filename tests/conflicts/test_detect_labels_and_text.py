@@ -9,6 +9,7 @@ from accord.conflicts import (
     Severity,
     detect,
 )
+from accord.conflicts.prose import ProseSettings
 
 from ._builders import pos, positions
 
@@ -78,8 +79,11 @@ def test_labels_are_compared_normalized() -> None:
     assert detection.groups[0].answer == "Approve"
 
 
-def test_custom_incompatible_sets_are_used() -> None:
-    settings = DetectionSettings(incompatible_sets=(frozenset({"go", "no go"}),))
+def test_custom_incompatible_sets_replace_the_default_ones() -> None:
+    settings = DetectionSettings(
+        incompatible_sets=(frozenset({"go", "no go"}),),
+        prose=ProseSettings(builtin_vocabularies=False),
+    )
     assert detect(positions("Go", "No-Go".replace("-", " ")), settings).kind is (
         ConflictKind.LOGICAL_CONFLICT
     )
@@ -88,11 +92,37 @@ def test_custom_incompatible_sets_are_used() -> None:
     )
 
 
-def test_different_texts_are_a_medium_direct_contradiction() -> None:
+def test_built_in_verdicts_stay_opposite_whatever_sets_are_configured() -> None:
+    settings = DetectionSettings(incompatible_sets=(frozenset({"red", "green"}),))
+    assert detect(positions("accept", "reject"), settings).kind is ConflictKind.LOGICAL_CONFLICT
+    assert detect(positions("Red", "green."), settings).kind is ConflictKind.LOGICAL_CONFLICT
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("LGTM", "Approve"), ("Decline", "Reject"), ("Approved.", "accept"), ("no-go", "hold")],
+)
+def test_synonyms_of_one_verdict_agree(a: str, b: str) -> None:
+    detection = detect(positions(a, b))
+    assert not detection.has_conflict
+    assert detection.output_kind is OutputKind.LABEL
+
+
+def test_texts_with_opposite_assessments_are_a_logical_conflict_naming_them() -> None:
     detection = detect([pos("a", LONG_A), pos("b", LONG_B)])
     assert detection.output_kind is OutputKind.TEXT
+    assert detection.kind is ConflictKind.LOGICAL_CONFLICT
+    assert detection.prose is not None
+    assert detection.prose.differing == ("verdict: reject ('wrong') vs approve ('correct')",)
+
+
+def test_normalized_text_mode_compares_different_texts_as_before() -> None:
+    settings = DetectionSettings(text_mode="normalized")
+    detection = detect([pos("a", LONG_A), pos("b", LONG_B)], settings)
     assert detection.kind is ConflictKind.DIRECT_CONTRADICTION
     assert detection.severity is Severity.MEDIUM
+    assert detection.prose is None
+    assert detect(positions("invoice", "receipt"), settings).output_kind is OutputKind.LABEL
 
 
 def test_texts_differing_only_in_case_spacing_and_edge_punctuation_agree() -> None:
@@ -109,37 +139,59 @@ def test_exact_text_mode_compares_texts_as_written() -> None:
 
 
 def test_a_label_against_a_text_is_compared_as_text() -> None:
-    detection = detect([pos("a", "approve"), pos("b", LONG_B)])
+    detection = detect([pos("a", "approve"), pos("b", LONG_A)])
     assert detection.output_kind is OutputKind.TEXT
-    assert detection.severity is Severity.MEDIUM
+    assert detection.kind is ConflictKind.LOGICAL_CONFLICT
+    assert not detect([pos("a", "approve"), pos("b", LONG_B)]).has_conflict
+
+
+CAUSE_A = "The slowdown comes from a cold cache after every deploy."
+CAUSE_B = "THE cache starts cold after each deploy, which slows everything down."
+CAUSE_C = "A lock held by the nightly export stalls the queue."
 
 
 class FakeComparator:
     """Treats texts as equivalent when they share their first word (case-blind)."""
 
-    def __init__(self) -> None:
-        self.calls: list[tuple[str, str]] = []
+    name = "fake"
 
-    def equivalent(self, a: str, b: str) -> bool:
-        self.calls.append((a, b))
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, str, str | None]] = []
+
+    def equivalent(self, a: str, b: str, *, question: str | None = None) -> bool | None:
+        self.calls.append((a, b, question))
         return a.split()[0].lower() == b.split()[0].lower()
 
 
-def test_the_semantic_comparator_decides_when_given() -> None:
+def test_the_semantic_comparator_decides_texts_that_share_no_fact() -> None:
     comparator = FakeComparator()
-    texts = [LONG_A, "THE answer differs in words but not in meaning, says the comparator.", LONG_B]
-    detection = detect([pos(f"a{i}", text) for i, text in enumerate(texts)], semantic=comparator)
+    detection = detect(
+        [pos("a", CAUSE_A), pos("b", CAUSE_B)], semantic=comparator, question="Why is it slow?"
+    )
     assert not detection.has_conflict
-    assert comparator.calls
+    assert detection.prose is not None
+    assert detection.prose.decided_by == "semantic"
+    assert comparator.calls == [(CAUSE_A, CAUSE_B, "Why is it slow?")]
 
 
 def test_the_semantic_comparator_can_find_a_conflict() -> None:
     comparator = FakeComparator()
-    texts = [LONG_A, "Nothing is wrong with the invoice; it adds up line by line.", LONG_A]
+    texts = [CAUSE_A, CAUSE_C, CAUSE_B]
     detection = detect([pos(f"a{i}", text) for i, text in enumerate(texts)], semantic=comparator)
     assert detection.has_conflict
+    assert detection.comparable
     assert [group.agents for group in detection.groups] == [("a0", "a2"), ("a1",)]
-    assert (LONG_A, texts[1]) in comparator.calls
+    assert (CAUSE_A, CAUSE_C, None) in comparator.calls
+
+
+def test_without_a_comparator_texts_sharing_no_fact_are_not_comparable() -> None:
+    detection = detect([pos("a", CAUSE_A), pos("b", CAUSE_C)])
+    assert detection.has_conflict
+    assert not detection.comparable
+    assert detection.prose is not None
+    assert detection.prose.reason is not None
+    assert detection.prose.reason.startswith("not comparable: no fact stated by both")
+    assert detection.description.startswith("not comparable")
 
 
 def test_the_semantic_comparator_is_not_asked_about_texts_already_equal() -> None:
@@ -148,10 +200,11 @@ def test_the_semantic_comparator_is_not_asked_about_texts_already_equal() -> Non
     assert comparator.calls == []
 
 
-def test_the_semantic_comparator_is_not_used_for_labels() -> None:
+def test_the_semantic_comparator_is_not_asked_when_facts_decide() -> None:
     comparator = FakeComparator()
     detection = detect(positions("approve", "approved"), semantic=comparator)
-    assert detection.has_conflict
+    assert not detection.has_conflict
+    assert detect(positions("approve", "Reject."), semantic=comparator).has_conflict
     assert comparator.calls == []
 
 

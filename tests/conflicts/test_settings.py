@@ -147,3 +147,23 @@ def test_a_problem_with_the_whole_section_and_no_prefix_names_only_the_file() ->
     with pytest.raises(ConfigError) as caught:
         DetectionSettings.from_mapping(None, source="a.yaml")
     assert str(caught.value) == "[config.wrong_type] a.yaml: expected a mapping, got null"
+
+
+def test_the_prose_section_is_read_strictly_and_names_its_keys() -> None:
+    settings = DetectionSettings.from_mapping(
+        {"prose": {"locale": "de_DE", "vocabularies": {"route": {"Expedite": ["Rush"]}}}},
+        source="accord.yaml",
+        key_prefix="settle.detection",
+    )
+    assert settings.prose.locale == "de_DE"
+    assert settings.prose.vocabularies == {"route": {"expedite": ("rush",)}}
+    with pytest.raises(ConfigError) as info:
+        DetectionSettings.from_mapping(
+            {"prose": {"max_char": 10}}, source="accord.yaml", key_prefix="settle.detection"
+        )
+    assert "settle.detection.prose.max_char" in str(info.value)
+    assert "max_chars" in str(info.value)
+    with pytest.raises(ConfigError, match="locale"):
+        DetectionSettings.from_mapping(
+            {"prose": {"locale": "xx_NOPE"}}, source="accord.yaml", key_prefix="settle.detection"
+        )

@@ -33,6 +33,23 @@ def test_answers_are_memoized_regardless_of_order() -> None:
     assert len(model.requests) == 1
 
 
-def test_a_failing_model_counts_the_texts_as_different() -> None:
+def test_a_failing_model_cannot_tell_so_the_texts_stay_not_comparable() -> None:
     comparator = ModelSemanticComparator(ScriptedModel([ModelTimeout("slow")]))
-    assert comparator.equivalent("one long answer here", "another long answer") is False
+    assert comparator.equivalent("one long answer here", "another long answer") is None
+    detection = detect(
+        [
+            Position(agent="a", output="The slowdown comes from a cold cache after deploys."),
+            Position(agent="b", output="A lock held by the nightly export stalls the queue."),
+        ],
+        DetectionSettings(),
+        ModelSemanticComparator(ScriptedModel([ModelTimeout("slow")])),
+    )
+    assert detection.has_conflict
+    assert not detection.comparable
+
+
+def test_the_model_is_given_the_question() -> None:
+    model = ScriptedModel([{"equivalent": True}])
+    comparator = ModelSemanticComparator(model)
+    assert comparator.equivalent("No.", "LGTM, merge it.", question="Any reason to block?")
+    assert "Any reason to block?" in model.requests[0].messages[-1].content

@@ -28,7 +28,8 @@ from accord.cases.reliability_cache import ReliabilityCache
 from accord.cases.session_close import settle_from_receipt
 from accord.cases.tier_two import TierTwo
 from accord.clock import Clock, SystemClock
-from accord.config import LoadedConfig
+from accord.config import LoadedConfig, SettleConfig
+from accord.conflicts import EmbeddingComparator, SemanticComparator, SemanticLayers
 from accord.crypto import Keyring
 from accord.disputes import Disputes
 from accord.errors import StoreError
@@ -163,12 +164,7 @@ def wire(
         checkpoint_every=settings.ledger.checkpoint_every,
         on_checkpoint=witnesses,
     )
-    semantic_model = settings.settle.semantic
-    semantic = (
-        None
-        if semantic_model is None or read_only
-        else ModelSemanticComparator(build_model(semantic_model, environ=env))
-    )
+    semantic = None if read_only else _semantic_layers(settings.settle, env)
     strategies = _strategies(config, strategies, read_only=read_only)
     if config.org is not None:
         config.policy.check_departments(
@@ -310,3 +306,21 @@ def _strategies(
             settings_models=strategies.settings_models(),
         )
     return strategies
+
+
+def _semantic_layers(settle: SettleConfig, env: Mapping[str, str]) -> SemanticComparator | None:
+    """The layers asked about free-text answers no fact tells apart, cheapest first: the local
+    embedding model (``settle.embedding``), then the language model (``settle.semantic``)."""
+    layers: list[SemanticComparator] = []
+    if settle.embedding is not None:
+        layers.append(
+            EmbeddingComparator.bundled(
+                agree_above=settle.embedding.agree_above,
+                differ_below=settle.embedding.differ_below,
+            )
+        )
+    if settle.semantic is not None:
+        layers.append(ModelSemanticComparator(build_model(settle.semantic, environ=env)))
+    if not layers:
+        return None
+    return layers[0] if len(layers) == 1 else SemanticLayers(layers)

@@ -102,6 +102,10 @@ def extract_crux(
         also = f"also diverging: {', '.join(others)}" if others else ""
         statement = _join(f"{first.path} — {_describe_sides(sides)}", also, assumptions)
         return Crux(kind="field", path=first.path, statement=statement)
+    prose = detection.prose
+    if prose is not None and prose.differing and detection.output_kind is OutputKind.TEXT:
+        statement = _join("; ".join(prose.differing), assumptions)
+        return Crux(kind="data_point", path=None, statement=statement)
     if detection.output_kind is not OutputKind.TEXT:
         sides = [Side(answer=g.answer, agents=g.agents) for g in detection.groups]
         statement = _join(f"the answer — {_describe_sides(sides)}", assumptions)

@@ -518,7 +518,14 @@ class Settler:
         positions = self._checked(request)
         if justifier is not None and len(positions) > 1:
             detection = self.settings.detection_for(request.task_type)
-            if detect(positions, detection, self.semantic).has_conflict:
+            found = detect(
+                positions,
+                detection,
+                self.semantic,
+                question=request.subject,
+                reference=self.clock.now(),
+            )
+            if found.has_conflict:
                 positions = await gather_justifications(
                     justifier, positions, request.subject, timeout=justify_timeout
                 )

@@ -116,7 +116,13 @@ def triage(
     made here, once: its ``tier1`` replaces the chain's tier-1 rungs, and it is returned for
     the tiers after.
     """
-    detection = detect(item.positions, settings.detection_for(item.task_type), semantic)
+    detection = detect(
+        item.positions,
+        settings.detection_for(item.task_type),
+        semantic,
+        question=item.subject,
+        reference=item.created_at,
+    )
     frame = _Frame(new_id("disp", item.created_at), item, detection, decided_at, duration_ms)
     if not detection.has_conflict:
         return Triaged(_agreed(frame))

@@ -26,6 +26,7 @@ from accord.cli import (
     init_command,
     precedent_commands,
     prepared_commands,
+    prose_eval_command,
     serve_command,
     session_commands,
     settle_commands,
@@ -84,6 +85,7 @@ ledger_app = typer.Typer(no_args_is_help=True, help="Read, prove and checkpoint 
 keys_app = typer.Typer(no_args_is_help=True, help="Manage signing keys.")
 app.add_typer(ledger_app, name="ledger")
 app.add_typer(keys_app, name="keys")
+prose_eval_command.register(settle_commands.eval_app)
 app.add_typer(settle_commands.eval_app, name="eval")
 app.add_typer(dissent_commands.dissent_app, name="dissent")
 app.add_typer(approval_commands.approvals_app, name="approvals")

@@ -8,12 +8,14 @@ group's indexes ascending.
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from datetime import datetime
 from typing import Any, NamedTuple
 
 from accord.conflicts._fingerprint import fingerprint, multiset_fingerprint
 from accord.conflicts._gap import clusters, exceeds, relative_gap
 from accord.conflicts.kinds import ConflictKind, Severity
 from accord.conflicts.position import OutputKind, is_label
+from accord.conflicts.prose.texts import ProseDetail, TextSettings, compare_texts
 from accord.conflicts.settings import DetectionSettings, NumericThresholds
 from accord.conflicts.text import SemanticComparator, normalize_text
 
@@ -26,6 +28,18 @@ class Verdict(NamedTuple):
     severity: Severity | None
     gap: float | None
     output_kind: OutputKind | None
+    prose: ProseDetail | None = None
+
+
+class Context(NamedTuple):
+    """What a comparison of texts may use besides the values: the question they answer and
+    the reference time relative dates count from."""
+
+    question: str | None = None
+    reference: datetime | None = None
+
+
+_NO_CONTEXT = Context()
 
 
 def compare(
@@ -33,6 +47,7 @@ def compare(
     thresholds: NumericThresholds,
     settings: DetectionSettings,
     semantic: SemanticComparator | None,
+    context: Context = _NO_CONTEXT,
 ) -> Verdict:
     """Apply the rule for the values' kind; values of different kinds compare exactly."""
     first = values[0]
@@ -44,6 +59,8 @@ def compare(
             return _numbers(values, thresholds)
     elif isinstance(first, str):
         if all(isinstance(value, str) for value in values):
+            if settings.text_mode == "facts":
+                return _texts(values, thresholds, settings, semantic, context)
             return _strings(values, settings, semantic)
     elif isinstance(first, list) and all(isinstance(value, list) for value in values):
         return _lists(values)
@@ -70,9 +87,31 @@ def _numbers(values: Sequence[float], thresholds: NumericThresholds) -> Verdict:
     return Verdict(found, ConflictKind.NUMERICAL_INCONSISTENCY, severity, gap, OutputKind.NUMBER)
 
 
+def _texts(
+    values: Sequence[str],
+    thresholds: NumericThresholds,
+    settings: DetectionSettings,
+    semantic: SemanticComparator | None,
+    context: Context,
+) -> Verdict:
+    """Strings compared by the facts they state (text mode ``facts``)."""
+    found = compare_texts(
+        values,
+        TextSettings(settings.prose, settings.labels, thresholds.major_gap),
+        semantic=semantic,
+        question=context.question,
+        reference=context.reference,
+    )
+    output_kind = OutputKind.LABEL if found.labels_only else OutputKind.TEXT
+    return Verdict(
+        found.groups, found.kind, found.severity, found.gap, output_kind, found.detail
+    )
+
+
 def _strings(
     values: Sequence[str], settings: DetectionSettings, semantic: SemanticComparator | None
 ) -> Verdict:
+    """Strings compared as before prose detection (text modes ``normalized`` and ``exact``)."""
     labels = settings.label_values
     if all(is_label(value, labels) for value in values):
         keys = [normalize_text(value) for value in values]
@@ -109,7 +148,7 @@ def _merge_equivalent(
     merged: list[list[int]] = []
     for group in sorted(groups, key=lambda members: members[0]):
         for target in merged:
-            if semantic.equivalent(values[target[0]], values[group[0]]):
+            if semantic.equivalent(values[target[0]], values[group[0]]) is True:
                 target.extend(group)
                 target.sort()
                 break

@@ -12,8 +12,18 @@ number       gap > major_gap                                    numerical_incons
 label        labels in one incompatible set (accept / reject)   logical_conflict         high
 label        other labels: one agent against ≥ 3 who agree      direct_contradiction     low
 label        other labels: any other split                      direct_contradiction     medium
-text         normalized (or exact) texts differ, or the         direct_contradiction     medium
-             semantic comparator finds them not equivalent
+label        built-in or configured vocabulary labels: opposite  logical_conflict         high
+             verdicts (approve / LGTM vs reject / decline)
+text         a fact both answers state differs: a number        numerical_inconsistency  by gap
+             beyond its stated precision, a date, a verdict,    (numbers), else
+             a label, an identifier, a choice (see              logical_conflict (verdicts,
+             :mod:`accord.conflicts.prose`)                     incompatible labels) or
+                                                                direct_contradiction
+text         no shared fact, and the semantic comparator        direct_contradiction     medium
+             (if any) finds them different
+text         no shared fact and nothing could tell:             direct_contradiction     medium
+             **not comparable** (``prose.comparable`` False,
+             the reason named; tier 1 escalates it)
 field        the rule of the field's values; numbers use        that rule's              that
              ``per_field`` thresholds                                                    rule's
 field        lists: same elements in another order              priority_conflict        medium
@@ -37,24 +47,29 @@ paths are pairwise disjoint, or positions that all carry non-empty, pairwise dis
 Groups list every agent once, largest group first, ties by first appearance; a group's
 ``answer`` is its first member's value. For structured outputs in conflict, agents group
 together when they side together on every conflicting field; without a conflict the one
-group's answer is the merged output. With a semantic comparator, texts join the first
-earlier group it finds equivalent (so the grouping follows position order when the
-comparator is not transitive).
+group's answer is the merged output. Texts agree when every fact they both state matches
+(``prose.compared`` lists them; ``prose.differing`` names the crux, ``amount: 1,200 EUR vs
+1,450 EUR``); the semantic comparator is asked only about texts that share no fact, given the
+``question``. ``reference`` is the time relative dates count from (the case's, from the
+injected clock). With ``text_mode`` ``normalized`` or ``exact`` strings compare as before
+prose detection.
 """
 
 from __future__ import annotations
 
 import reprlib
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from typing import Annotated, Any, cast
 
-from pydantic import BaseModel, ConfigDict, JsonValue, SkipValidation
+from pydantic import BaseModel, ConfigDict, JsonValue, PrivateAttr, SkipValidation
 
-from accord.conflicts._compare import Verdict, compare
+from accord.conflicts._compare import Context, Verdict, compare
 from accord.conflicts._fingerprint import fingerprint
 from accord.conflicts.kinds import ConflictKind, Severity
 from accord.conflicts.merge import merge_outputs
 from accord.conflicts.position import OutputKind, Position, validate_positions
+from accord.conflicts.prose.texts import ProseDetail
 from accord.conflicts.settings import DetectionSettings
 from accord.conflicts.text import SemanticComparator
 from accord.values import MISSING, leaves, path_key, value_at
@@ -81,6 +96,17 @@ class FieldConflict(BaseModel):
     severity: Severity
     groups: tuple[AnswerGroup, ...]
     gap: float | None
+    _prose: ProseDetail | None = PrivateAttr(default=None)
+
+    @property
+    def prose(self) -> ProseDetail | None:
+        """For a field of free text: how it was compared (see :attr:`Detection.prose`)."""
+        return self._prose
+
+    def __eq__(self, other: object) -> bool:
+        return _same_fields(self, other)
+
+    __hash__ = BaseModel.__hash__
 
 
 class Detection(BaseModel):
@@ -98,25 +124,69 @@ class Detection(BaseModel):
     field_conflicts: tuple[FieldConflict, ...]
     description: str
     max_gap: float | None
+    _prose: ProseDetail | None = PrivateAttr(default=None)
+
+    @property
+    def prose(self) -> ProseDetail | None:
+        """For free-text answers: the facts compared, those that differ, or why the answers
+        could not be compared (``comparable`` False). Kept in memory for the tiers, not a
+        field: not dumped or stored (``description`` carries the crux into every record)."""
+        return self._prose
+
+    def __eq__(self, other: object) -> bool:
+        """Equal fields make equal detections: the in-memory prose detail is not part of a
+        detection's identity (a stored case, read back without it, equals the one decided)."""
+        return _same_fields(self, other)
+
+    __hash__ = BaseModel.__hash__
+
+    def with_prose(self, prose: ProseDetail | None) -> Detection:
+        """This detection carrying ``prose`` (a copy)."""
+        copy = self.model_copy()
+        copy._prose = prose
+        return copy
+
+    @property
+    def comparable(self) -> bool:
+        """False when free-text answers could not be compared (nothing told them apart)."""
+        return self.prose is None or self.prose.comparable
+
+
+def _same_fields(a: BaseModel, b: object) -> bool:
+    if type(b) is not type(a):
+        return NotImplemented  # type: ignore[no-any-return]
+    return a.__dict__ == b.__dict__
 
 
 def detect(
     positions: Sequence[Position],
     settings: DetectionSettings = _DEFAULT_SETTINGS,
     semantic: SemanticComparator | None = None,
+    *,
+    question: str | None = None,
+    reference: datetime | None = None,
 ) -> Detection:
-    """Compare ``positions`` (validated first) and describe their conflict, if any."""
+    """Compare ``positions`` (validated first) and describe their conflict, if any.
+
+    ``question`` (the case's subject) helps read a bare yes or no and is given to the
+    semantic comparator; ``reference`` (timezone-aware, from the injected clock) resolves
+    relative dates in prose.
+    """
     items = validate_positions(positions)
+    context = Context(question, reference)
     if isinstance(items[0].output, Mapping):
-        return _structured(items, settings, semantic)
+        return _structured(items, settings, semantic, context)
     values = [item.output for item in items]
     agents = [item.agent for item in items]
-    verdict = compare(values, settings.numeric, settings, semantic)
+    verdict = compare(values, settings.numeric, settings, semantic, context)
     groups = _groups(verdict.groups, values, agents)
     output_kind = verdict.output_kind or OutputKind.TEXT
     complementary = _disjoint_subsets(items)
     if complementary or verdict.kind is None:
-        return _no_conflict(items, output_kind, groups, verdict.gap, complementary, "task subsets")
+        found = _no_conflict(
+            items, output_kind, groups, verdict.gap, complementary, "task subsets"
+        )
+        return found.with_prose(verdict.prose)
     return Detection(
         has_conflict=True,
         complementary=False,
@@ -128,11 +198,14 @@ def detect(
         field_conflicts=(),
         description=_describe(verdict, groups),
         max_gap=verdict.gap,
-    )
+    ).with_prose(verdict.prose)
 
 
 def _structured(
-    items: tuple[Position, ...], settings: DetectionSettings, semantic: SemanticComparator | None
+    items: tuple[Position, ...],
+    settings: DetectionSettings,
+    semantic: SemanticComparator | None,
+    context: Context,
 ) -> Detection:
     outputs = [cast("Mapping[str, Any]", item.output) for item in items]
     agents = [item.agent for item in items]
@@ -148,22 +221,18 @@ def _structured(
     for path, providers, values in fields:
         if len(providers) < 2:
             continue
-        verdict = compare(values, settings.thresholds_for(path), settings, semantic)
+        verdict = compare(values, settings.thresholds_for(path), settings, semantic, context)
         if verdict.gap is not None:
             max_gap = verdict.gap if max_gap is None else max(max_gap, verdict.gap)
         if verdict.kind is None or verdict.severity is None:
             continue
         field_agents = [agents[index] for index in providers]
         groups = _groups(verdict.groups, values, field_agents)
-        conflicts.append(
-            FieldConflict(
-                path=path,
-                kind=verdict.kind,
-                severity=verdict.severity,
-                groups=groups,
-                gap=verdict.gap,
-            )
+        conflict = FieldConflict(
+            path=path, kind=verdict.kind, severity=verdict.severity, groups=groups, gap=verdict.gap
         )
+        conflict._prose = verdict.prose
+        conflicts.append(conflict)
         sides.append(
             {providers[i]: side for side, group in enumerate(verdict.groups) for i in group}
         )
@@ -180,7 +249,7 @@ def _structured(
         if conflict.severity.rank > worst.severity.rank:
             worst = conflict
     groups = _groups(_same_sides(sides, len(items)), outputs, agents)
-    summary = ", ".join(f"{c.path} ({c.kind}, {c.severity})" for c in conflicts)
+    summary = ", ".join(f"{c.path} ({c.kind}, {c.severity}{_crux(c.prose)})" for c in conflicts)
     count = "1 field disagrees" if len(conflicts) == 1 else f"{len(conflicts)} fields disagree"
     return Detection(
         has_conflict=True,
@@ -321,4 +390,18 @@ _BRIEF.maxlevel = 4
 def _describe(verdict: Verdict, groups: tuple[AnswerGroup, ...]) -> str:
     sides = "; ".join(f"{', '.join(group.agents)}: {_BRIEF.repr(group.answer)}" for group in groups)
     gap = f" (gap {verdict.gap:.2%})" if verdict.gap is not None else ""
-    return f"{verdict.kind}, {verdict.severity}{gap} — {sides}"
+    prose = verdict.prose
+    if prose is not None and not prose.comparable:
+        return f"{prose.reason} — {sides}"
+    return f"{verdict.kind}, {verdict.severity}{gap}{_crux(prose)} — {sides}"
+
+
+def _crux(prose: ProseDetail | None) -> str:
+    """`` on amount: 1,200 EUR vs 1,450 EUR`` (the differing facts), or nothing."""
+    if prose is None:
+        return ""
+    if not prose.comparable:
+        return f"; {prose.reason}"
+    if not prose.differing:
+        return ""
+    return " on " + "; ".join(prose.differing[:3])

@@ -9,7 +9,13 @@ Settings come from code or from a YAML section through :meth:`DetectionSettings.
         invoice.total: {conflict_gap: 0.01, major_gap: 0.05}
       incompatible_sets: [[accept, reject], [merge, block]]
       label_values: [needs review]
-      text_mode: normalized
+      text_mode: facts          # facts (default) | normalized | exact
+      prose: {locale: en_US, max_chars: 20000}
+
+``text_mode`` says how two strings are compared: ``facts`` reads the facts each states (see
+:mod:`accord.conflicts.prose`), ``normalized`` is the comparison before prose detection
+(strings up to 64 characters are labels, the rest equal once normalized, or by the semantic
+comparator), ``exact`` compares strings as written.
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ from pydantic import (
 from pydantic import ValidationError as PydanticValidationError
 
 from accord.config_errors import PathPart, from_pydantic, wrong_type
+from accord.conflicts.prose.labels import LabelIndex
+from accord.conflicts.prose.settings import ProseSettings
 from accord.conflicts.text import normalize_text
 from accord.values import nearest_value
 
@@ -88,9 +96,11 @@ class DetectionSettings(BaseModel):
         DEFAULT_INCOMPATIBLE_SETS
     )
     label_values: frozenset[str] = frozenset()
-    text_mode: Literal["normalized", "exact"] = "normalized"
+    text_mode: Literal["facts", "normalized", "exact"] = "facts"
+    prose: ProseSettings = ProseSettings()
 
     _incompatible_index: dict[str, frozenset[int]] = PrivateAttr(default_factory=dict)
+    _labels: LabelIndex | None = PrivateAttr(default=None)
 
     @field_validator("per_field")
     @classmethod
@@ -112,6 +122,20 @@ class DetectionSettings(BaseModel):
             for label in labels:
                 index.setdefault(label, set()).add(number)
         self._incompatible_index = {label: frozenset(sets) for label, sets in index.items()}
+
+    @property
+    def labels(self) -> LabelIndex:
+        """The label vocabularies prose is read with: the built-in ones (unless
+        ``prose.builtin_vocabularies`` is false), ``prose.vocabularies``, ``label_values``
+        and the members of ``incompatible_sets``."""
+        if self._labels is None:
+            self._labels = LabelIndex(
+                label_values=self.label_values,
+                incompatible_sets=self.incompatible_sets,
+                vocabularies=self.prose.vocabularies,
+                builtin=self.prose.builtin_vocabularies,
+            )
+        return self._labels
 
     def thresholds_for(self, path: str) -> NumericThresholds:
         """Thresholds for dotted ``path``: its own, its nearest ancestor's, else ``numeric``."""
@@ -145,4 +169,6 @@ class DetectionSettings(BaseModel):
 def _allowed_keys(parent: tuple[PathPart, ...]) -> tuple[str, ...]:
     if parent == ("numeric",) or (len(parent) == 2 and parent[0] == "per_field"):
         return tuple(NumericThresholds.model_fields)
+    if parent == ("prose",):
+        return tuple(ProseSettings.model_fields)
     return tuple(DetectionSettings.model_fields)

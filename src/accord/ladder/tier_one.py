@@ -1,6 +1,8 @@
 """The tier-1 ladder: run the case's tier-1 rungs in chain order until one decides.
 
-Escalation rules (playbook §7): a conflict whose dispute type starts above tier 1 (R2),
+Escalation rules (playbook §7): free-text answers that could not be compared (no fact both
+state, nothing to tell them apart: tier 1 would only pick a side blindly), a conflict whose
+dispute type starts above tier 1 (R2),
 a critical conflict that source verification did not settle, a cross-department conflict
 reaching the authority rung (its lowest common manager decides, seed 000), a decision under
 the minimum confidence, or a chain whose tier-1 rungs all failed — each escalates with the
@@ -49,6 +51,9 @@ def run_tier_one(
     """Decide at tier 1 when that is honest; otherwise say why and what comes next."""
     chain = ctx.classification.strategy_chain
     beyond = next((step for step in chain if step not in TIER_ONE_RUNGS), None)
+    prose = ctx.detection.prose
+    if prose is not None and not prose.comparable:
+        return _escalate([], f"the answers could not be compared ({prose.reason})", beyond)
     critical = ctx.classification.severity is Severity.CRITICAL
     if ctx.classification.starting_tier is not Tier.DIRECT_NEGOTIATION:
         tier = ctx.classification.starting_tier
