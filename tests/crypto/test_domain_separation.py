@@ -29,7 +29,7 @@ ALL_CONTEXTS = [
     "MultiPartyAuth",
     "Lifecycle",
     "Succession",
-    "Conflict",
+    "Dispute",
     "Rights",
     "Delegation",
     "Awareness",

@@ -57,7 +57,7 @@ def test_dawid_skene_finds_the_experts_and_beats_majority_vote(
     assert evaluation.weighted_accuracy > evaluation.majority_accuracy + 0.05
 
 
-def test_a_fit_the_size_of_the_product_crowd_takes_well_under_a_second(
+def test_a_fit_the_size_of_the_product_crowd_converges_within_a_hundred_iterations(
     crowd_dir: Path,
 ) -> None:
     # The product crowd's shape: 8,315 items, 3 answers each, 176 workers.
@@ -65,5 +65,5 @@ def test_a_fit_the_size_of_the_product_crowd_takes_well_under_a_second(
     triples, truth = synthetic_crowd(confusions, n_items=8_315, per_item=3, seed=11)
     result = evaluate_crowd(write_crowd(crowd_dir / "product-sized", triples, truth))
     assert result.answers == 24_945
-    assert result.fit_seconds < 1.0
+    # its time is a benchmark (`make bench BENCH_ARGS="--only crowd"`), never a timed test
     assert result.iterations <= 100
