@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 DEMO_DB ?= sqlite:///accord-demo.db
 
-.PHONY: setup run test lint bench clean browser conformance
+.PHONY: setup run test test-quick lint bench clean browser conformance
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 is required"'
@@ -29,9 +29,16 @@ run: setup
 ## and PostgreSQL: ACCORD_TEST_POSTGRES_URL when set (as .ci/run does), otherwise a throwaway
 ## PostgreSQL 16 that the tests start themselves (pgserver); the browser tests drive the
 ## system chromium (installed with apt when missing). Nothing is skipped.
+## Every core runs tests (pytest-xdist): each worker has its own SQLite files, PostgreSQL schemas
+## and browser. TEST_WORKERS=1 runs them in one process.
+TEST_WORKERS ?= auto
 test: setup lint browser
 	rm -f .coverage .coverage.*
-	$(BIN)/python -m pytest --cov=accord --cov-report=term --cov-fail-under=90 -p no:cacheprovider
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --cov=accord --cov-report=term --cov-fail-under=90 -p no:cacheprovider
+
+## The inner loop: SQLite only, no browser, no slow tests, no lint, stop at the first failure.
+test-quick: setup
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) -q -x -p no:cacheprovider -m "not postgres and not browser and not slow"
 
 ## The browser tests drive the Debian Chromium headless (Playwright); install it when missing.
 browser:

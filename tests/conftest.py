@@ -36,6 +36,20 @@ settings.load_profile("accord")
 DCP_VECTORS = REPO_ROOT / "tests" / "vectors" / "dcp"
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark what `make test-quick` leaves out: PostgreSQL variants and browser tests.
+
+    ``make test`` runs everything; the marks only let the inner loop choose.
+    """
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        fixtures = getattr(item, "fixturenames", ())
+        if "postgresql" in params.values() or "postgres_server_url" in fixtures:
+            item.add_marker(pytest.mark.postgres)
+        if "browser" in item.path.parts:
+            item.add_marker(pytest.mark.browser)
+
+
 @pytest.fixture(scope="session")
 def dcp_vectors_dir() -> Path:
     """The DCP reference project's vectors, copied into the repository (Apache-2.0)."""

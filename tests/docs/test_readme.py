@@ -105,6 +105,7 @@ def test_every_python_example_is_run_by_a_test_here() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_the_tour_pasted_into_python_and_a_shell_works(scratch: Path) -> None:
     [tour] = python_blocks("A five-minute tour")
     run_python(tour)
@@ -138,6 +139,7 @@ def test_the_tour_pasted_into_python_and_a_shell_works(scratch: Path) -> None:
     assert "1 reviewer-signed decision(s)" in " ".join(result.stdout.split())
 
 
+@pytest.mark.slow
 def test_the_disputes_example_runs_in_python_and_the_shell(scratch: Path) -> None:
     [example] = python_blocks("Disputes (DCP-07)")
     run_python(example)
