@@ -253,12 +253,12 @@ def test_chains_are_refused_below_the_company_level_of_the_policy(
     assert "set once, for the company: conflict_resolution.chains" in err.value.context["rule"]
 
 
-def test_the_readmes_migration_example_loads_the_same_ladder_before_and_after(
+def test_the_docs_migration_example_loads_the_same_ladder_before_and_after(
     tmp_path: Path,
 ) -> None:
     from tests.conftest import REPO_ROOT
 
-    readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    readme = (REPO_ROOT / "docs" / "configuration.md").read_text(encoding="utf-8")
     blocks = {
         body.split("\n", 1)[0]: body
         for body in (part.split("\n```", 1)[0] for part in readme.split("```yaml\n")[1:])

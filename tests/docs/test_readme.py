@@ -1,4 +1,5 @@
-"""The README's examples run as written: the tour (Python and shell) and every Python example.
+"""The README and the docs pages run as written: the tour (Python and shell) and every Python
+example; the README stays a front page; every relative link and anchor resolves.
 
 Each ``print(...)  # expected`` line of a Python example must print what its comment says.
 """
@@ -20,6 +21,18 @@ from accord import Accord
 from accord.crypto import Ed25519Signer
 from tests.conftest import REPO_ROOT
 
+# The pages whose examples run here, in reading order.
+PAGES = (
+    "README.md",
+    "docs/extending.md",
+    "docs/agents.md",
+    "docs/disputes.md",
+    "docs/cli.md",
+    "docs/verification.md",
+    "docs/configuration.md",
+    "docs/service.md",
+    "docs/benchmarks.md",
+)
 README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
 FENCE = re.compile(r"(?P<before>[^\n]*)\n```(?P<lang>\w*)\n(?P<body>.*?)\n```", re.DOTALL)
 LEAD_MARK = "<!-- LEAD:"
@@ -27,6 +40,7 @@ LEAD_MARK = "<!-- LEAD:"
 
 @dataclass(frozen=True)
 class Block:
+    page: str
     lang: str
     body: str
     section: str
@@ -35,10 +49,19 @@ class Block:
 
 def blocks() -> list[Block]:
     found: list[Block] = []
-    for match in FENCE.finditer(README):
-        heading = re.findall(r"^##+ (.+)$", README[: match.start("body")], re.MULTILINE)
+    for page in PAGES:
+        text = (REPO_ROOT / page).read_text(encoding="utf-8")
+        found.extend(_page_blocks(page, text))
+    return found
+
+
+def _page_blocks(page: str, text: str) -> list[Block]:
+    found: list[Block] = []
+    for match in FENCE.finditer(text):
+        heading = re.findall(r"^##+ (.+)$", text[: match.start("body")], re.MULTILINE)
         found.append(
             Block(
+                page=page,
                 lang=match["lang"],
                 body=match["body"],
                 section=heading[-1] if heading else "",
@@ -91,27 +114,55 @@ def test_the_readme_uses_one_import_style() -> None:
 
 
 def test_every_python_example_is_run_by_a_test_here() -> None:
-    sections = [b.section for b in blocks() if b.lang == "python"]
+    sections = [(b.page, b.section) for b in blocks() if b.lang == "python"]
+    parking = "Waiting for a person: parking a task and resuming it elsewhere"
+    probe = "A tie-breaker probe (handing open disagreements to the next session)"
     assert sections == [
-        "A five-minute tour",
-        "A source verifier",
-        "A tie-breaker probe (handing open disagreements to the next session)",
-        "A strategy",
-        "Waiting for a person: parking a task and resuming it elsewhere",
-        "Waiting for a person: parking a task and resuming it elsewhere",
-        "Agents filing their own positions: collecting cases",
-        "Disputes (DCP-07)",
-        "Verification",
+        ("README.md", "A five-minute tour"),
+        ("docs/extending.md", "A source verifier"),
+        ("docs/extending.md", probe),
+        ("docs/extending.md", "A strategy"),
+        ("docs/agents.md", parking),
+        ("docs/agents.md", parking),
+        ("docs/agents.md", "Agents filing their own positions: collecting cases"),
+        ("docs/disputes.md", "Disputes (DCP-07)"),
+        ("docs/verification.md", "Verification"),
     ]
+
+
+def test_the_readme_is_a_front_page_that_starts_with_the_two_commands() -> None:
+    assert len(README.splitlines()) <= 300
+    first = next(b for b in blocks() if b.page == "README.md" and b.lang == "sh")
+    commands = [line.split("#")[0].strip() for line in first.body.splitlines()]
+    assert [c for c in commands if c] == ["make run", "make test"]
+
+
+def _anchors(text: str) -> set[str]:
+    outside = re.sub(r"```.*?```", "", text, flags=re.DOTALL)
+    headings = re.findall(r"^#+ (.+)$", outside, re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in headings}
+
+
+@pytest.mark.parametrize("page", [*PAGES, "docs/internals.md", "docs/architecture.md"])
+def test_every_relative_link_and_anchor_on_a_page_resolves(page: str) -> None:
+    source = REPO_ROOT / page
+    text = source.read_text(encoding="utf-8")
+    outside = re.sub(r"```.*?```", "", text, flags=re.DOTALL)
+    for target in re.findall(r"\]\(([^)\s]+)\)", outside):
+        if re.match(r"[a-z]+:", target):
+            continue
+        path, _, anchor = target.partition("#")
+        linked = (source.parent / path).resolve() if path else source
+        assert linked.exists(), f"{page}: {target} names no file"
+        if anchor and linked.suffix == ".md":
+            assert anchor in _anchors(linked.read_text(encoding="utf-8")), f"{page}: {target}"
 
 
 @pytest.mark.slow
 def test_the_tour_pasted_into_python_and_a_shell_works(scratch: Path) -> None:
     [tour] = python_blocks("A five-minute tour")
     run_python(tour)
-    shell = [
-        b.body for b in blocks() if b.lang == "sh" and b.section == "A five-minute tour"
-    ]
+    shell = [b.body for b in blocks() if b.lang == "sh" and b.section == "A five-minute tour"]
     runnable = [
         b.body
         for b in blocks()

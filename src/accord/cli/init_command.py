@@ -20,7 +20,7 @@ from accord.errors import AccordError
 from accord.store import resolve_database_url
 
 CONFIG_TEMPLATE = """\
-# Accord configuration; see README.md#configuration
+# Accord configuration; see docs/configuration.md
 database:
   url: {url}
 keys:

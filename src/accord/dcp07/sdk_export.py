@@ -4,7 +4,7 @@ The SDK record is signed with a composite Ed25519 + ML-DSA-65 signature (``class
 without a PQ signer) under context ``DCP-AI.v2.Dispute``, over the canonical bytes of the
 record without ``composite_sig``. What the SDK format cannot say is refused, naming the
 field and the requirement of the Accord record's shape (two respondents, a withdrawn
-dispute, a split decision); what it merely leaves out is listed in the README's table.
+dispute, a split decision); what it merely leaves out is listed in docs/disputes.md's table.
 """
 
 from __future__ import annotations
