@@ -12,6 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import cli_bench
 import crowd_bench
 import deadline_bench
 import dispute_bench
@@ -49,6 +50,7 @@ SECTIONS = {
     "verify_disputes": verify_disputes_bench,
     "stored_audit": stored_audit_bench,
     "prose": prose_bench,
+    "cli": cli_bench,
 }
 
 
