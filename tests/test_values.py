@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import ValidationError as PydanticValidationError
 
+from accord import Accord
 from accord.crypto import canonical_bytes
 from accord.errors import ValidationError
 from accord.values import (
@@ -21,6 +25,7 @@ from accord.values import (
     nearest_value,
     path_key,
     plain_json,
+    revised,
     signable,
     value_at,
 )
@@ -204,3 +209,46 @@ def test_dotted_or_empty_keys_are_refused_only_when_asked() -> None:
         error = _refusal({key: 1}, dotted_keys=False)
         assert error.code == "room.invalid_field_name"
         assert error.context["field"] == f"output.{key}"
+
+
+class _Span(BaseModel):
+    model_config = ConfigDict(frozen=True)
+    low: int
+    high: int
+
+    @model_validator(mode="after")
+    def _ordered(self) -> _Span:
+        if self.low > self.high:
+            raise ValueError("low above high")
+        return self
+
+
+def test_a_revised_record_is_validated_again() -> None:
+    span = _Span(low=1, high=5)
+    assert revised(span, high=9) == _Span(low=1, high=9)
+    with pytest.raises(PydanticValidationError, match="low above high"):
+        revised(span, low=7)
+
+
+def test_a_revision_naming_no_field_is_refused() -> None:
+    with pytest.raises(TypeError, match=r"no field\(s\) \['width'\]"):
+        revised(_Span(low=1, high=2), width=3)
+
+
+def test_a_revised_case_cannot_make_its_winner_a_dissenter(tmp_path: Path) -> None:
+    accord = Accord.open(db_url=f"sqlite:///{tmp_path / 'a.db'}", keys_dir=tmp_path / "k")
+    try:
+        case = accord.settle(
+            "Total of invoice 4411",
+            [
+                {"agent": "agent:billing", "output": 1200, "confidence": 0.9},
+                {"agent": "agent:audit", "output": 1450, "confidence": 0.6},
+            ],
+        )
+    finally:
+        accord.close()
+    [dissent] = case.dissent
+    winner = next(p for p in case.positions if p.agent == "agent:billing")
+    turned = dissent.model_copy(update={"agent_id": "agent:billing", "position": winner})
+    with pytest.raises(PydanticValidationError, match="agent:billing is among the winners"):
+        revised(case, dissent=(turned,))

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from enum import Enum
 from typing import Any, Final, TypeVar
 
-from pydantic import JsonValue
+from pydantic import BaseModel, JsonValue
 
 from accord.errors import ValidationError
 
@@ -210,3 +210,19 @@ class _Walker:
             **self._context,
             **extra,
         )
+
+
+# --- revised records ---------------------------------------------------------------------------
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def revised(model: M, **changes: Any) -> M:
+    """A copy of ``model`` with ``changes``, built through its constructor so that its validators
+    run again (``model_copy(update=...)`` skips them: a copied case could name one agent as both
+    winner and dissenter). Nested records are kept as they are, not re-validated."""
+    fields = {name: getattr(model, name) for name in type(model).model_fields}
+    unknown = set(changes) - set(fields)
+    if unknown:
+        raise TypeError(f"{type(model).__name__} has no field(s) {sorted(unknown)}")
+    return type(model).model_validate({**fields, **changes})

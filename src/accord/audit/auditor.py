@@ -18,6 +18,7 @@ from accord.errors import StoreError, VerificationFailed
 from accord.ledger import Checkpoint, TrustRoot, VerificationReport
 from accord.ledger.stored_verification import verify_stored
 from accord.store import Database, missing_sqlite_file, require_tables, resolve_database_url
+from accord.values import revised
 
 
 def verify_ledger(
@@ -79,4 +80,4 @@ def verify_database(
     problem = result.problem
     if problem is not None:
         raise VerificationFailed(problem.message, **problem.context())
-    return report.model_copy(update={"cases": result.cases, "disputes": result.disputes})
+    return revised(report, cases=result.cases, disputes=result.disputes)

@@ -20,7 +20,7 @@ from accord.clock import isoformat
 from accord.conflicts import Position
 from accord.crypto import canonical_bytes, content_hash, sha256_hex
 from accord.errors import CanonicalizationError, ValidationError
-from accord.values import from_signable
+from accord.values import from_signable, revised
 
 AMBIGUITY_UNRESOLVED: Literal["AMBIGUITY_UNRESOLVED"] = "AMBIGUITY_UNRESOLVED"
 
@@ -311,7 +311,7 @@ class Boundary(BaseModel):
             "size_bytes": 0,
         }
         unsized = cls.model_validate(fields)
-        return unsized.model_copy(update={"size_bytes": len(canonical_bytes(unsized.record()))})
+        return revised(unsized, size_bytes=len(canonical_bytes(unsized.record())))
 
     @property
     def agent_ids(self) -> tuple[str, ...]:
@@ -414,7 +414,7 @@ class ResolutionReceipt(BaseModel):
 
     def sealed(self) -> ResolutionReceipt:
         """This receipt with its ``receipt_hash`` computed."""
-        return self.model_copy(update={"receipt_hash": content_hash(self.record())})
+        return revised(self, receipt_hash=content_hash(self.record()))
 
 
 AttemptOutcome = Literal["resolved", "failed", "timeout", "inconclusive", "refused"]
@@ -460,4 +460,4 @@ class ProbeAttempt(BaseModel):
 
     def sealed(self) -> ProbeAttempt:
         """This attempt with its ``receipt_hash`` computed."""
-        return self.model_copy(update={"receipt_hash": content_hash(self.record())})
+        return revised(self, receipt_hash=content_hash(self.record()))

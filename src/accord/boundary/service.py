@@ -33,7 +33,7 @@ from accord.clock import Clock
 from accord.conflicts import Detection, Position
 from accord.errors import ValidationError
 from accord.ids import new_hex_id
-from accord.values import MISSING, value_at
+from accord.values import MISSING, revised, value_at
 
 BOUNDARY_STATUSES: tuple[str, ...] = get_args(BoundaryStatus)
 """Every status a boundary can have (``accord boundaries list --status``)."""
@@ -319,7 +319,7 @@ class BoundaryService:
             attempt_id=attempt.attempt_id,
             resolved_at=attempt.attempted_at,
         ).sealed()
-        won = attempt.model_copy(update={"result": record, "detail": result.detail}).sealed()
+        won = revised(attempt, result=record, detail=result.detail).sealed()
         with self.store.db.write() as conn:
             self.store.mark_resolved_within(conn, receipt, won)
             if self.on_resolved is not None:

@@ -19,6 +19,7 @@ from accord.clock import isoformat
 from accord.errors import NotFound, ValidationError
 from accord.store import Database
 from accord.store.tables import boundaries, boundary_attempts
+from accord.values import revised
 
 LedgerAppend = Callable[[Connection, list[tuple[str, dict[str, Any]]]], object]
 """Signs events inside the caller's transaction, e.g. ``Ledger.append_within``."""
@@ -110,7 +111,7 @@ class BoundaryStore:
             )
         current = self.get_within(conn, receipt.boundary_id)
         resolution = {**receipt.record(), "receipt_hash": receipt.receipt_hash}
-        resolved = current.model_copy(update={"status": "resolved", "resolution": resolution})
+        resolved = revised(current, status="resolved", resolution=resolution)
         result = conn.execute(
             update(boundaries)
             .where(boundaries.c.boundary_id == receipt.boundary_id)

@@ -22,6 +22,7 @@ from accord.boundary.crux import Side, style_key
 from accord.boundary.model import Crux, TieBreaker
 from accord.boundary.probes import ProbeRegistry
 from accord.errors import ValidationError
+from accord.values import revised
 
 
 def hint_keys(crux: Crux, task_type: str) -> tuple[str, ...]:
@@ -122,4 +123,4 @@ def propose_tie_breaker(
     validate_tie_breaker(hint, crux, probes)
     if hint.winner_by_result:
         return hint
-    return hint.model_copy(update={"winner_by_result": winner_by_answer(sides)})
+    return revised(hint, winner_by_result=winner_by_answer(sides))

@@ -46,7 +46,7 @@ from accord.org import OrgChart, department_of_agents
 from accord.printable import printable_problem
 from accord.store.group_commit import GroupCommit
 from accord.store.short_work import short_write
-from accord.values import signable
+from accord.values import revised, signable
 
 OnRecorded = Callable[[Connection, Case], None]
 """Called with the case inside the transaction that records it (its rows and ledger entries
@@ -371,7 +371,7 @@ class Settler:
             else department_of_agents([p.agent for p in positions], tier.org),
         )
         elapsed = round((time.perf_counter() - started) * 1000)
-        return Triaged(decided.case.model_copy(update={"duration_ms": elapsed}), decided.choice)
+        return Triaged(revised(decided.case, duration_ms=elapsed), decided.choice)
 
     def _prepare(
         self,
@@ -402,7 +402,7 @@ class Settler:
         for item in batch:
             seqs = tuple(s.seq for s in sealed[at : at + len(item.events)])
             at += len(item.events)
-            out.append(item.case.model_copy(update={"ledger_seqs": seqs}))
+            out.append(revised(item.case, ledger_seqs=seqs))
         joined = hashes or AnswerHashes.joined(item.hashes for item in batch)
         self.store.insert(conn, out, joined)
         armed = []

@@ -25,6 +25,7 @@ from accord.ladder.strategy_context import StrategyContext
 from accord.ladder.strategy_types import Conflict, DissentDraft, StrategyOutcome
 from accord.llm import LanguageModel
 from accord.org import OrgChart
+from accord.values import revised
 
 
 @dataclass(frozen=True)
@@ -177,13 +178,13 @@ def _critical_rule(case: Case, choice: StrategyChoice) -> tuple[Case, StrategyCh
             detail=f"{choice.critical_opt_in}: strategy — the policy lets {choice.strategy} "
             "settle this critical conflict without source verification",
         )
-        return case.model_copy(update={"attempts": (*case.attempts, note)}), choice
+        return revised(case, attempts=(*case.attempts, note)), choice
     escalation = case.escalation
     if escalation is not None:
         escalation = escalation.model_copy(
             update={"reason": f"{escalation.reason}; {CRITICAL_TO_PEOPLE}"}
         )
-    return case.model_copy(update={"escalation": escalation}), after_tier_one(
+    return revised(case, escalation=escalation), after_tier_one(
         choice, case.classification.severity
     )
 
@@ -207,7 +208,7 @@ async def run_tier_two(tier: TierTwo, case: Case, choice: StrategyChoice, *, clo
     folded = fold_outcome(case, outcome, drafts, department=department, now=clock.now())
     if outcome.status == "escalated" and tier.approvals is not None and choice.strategy != "human":
         human = tier.resolver_for("human")
-        ctx = context_for(tier, choice.model_copy(update={"settings": {}}), folded)
+        ctx = context_for(tier, revised(choice, settings={}), folded)
         queued = await tier.run(human, dispute, ctx)  # type: ignore[misc]
         assert isinstance(queued, StrategyOutcome)
         folded = fold_outcome(folded, queued, (), department=department, now=clock.now())

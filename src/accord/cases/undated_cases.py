@@ -31,6 +31,7 @@ from accord.cases.lifecycle import CaseStatus
 from accord.conflicts import Tier
 from accord.deadlines import Deadline, DeadlineState, arm_many
 from accord.store.tables import cases, deadlines
+from accord.values import revised
 
 _WAITING = (CaseStatus.ESCALATED.value, CaseStatus.ARBITRATING.value, CaseStatus.APPEALING.value)
 PAGE = 500
@@ -77,7 +78,7 @@ def adopt_undated_cases(conn: Connection, now: datetime) -> list[Deadline]:
     for case in undated_cases(conn):
         deadline = case_tier_deadline(case, case.decided_at or case.created_at)
         if deadline is not None:
-            armed.append(deadline.model_copy(update={"armed_at": now}))
+            armed.append(revised(deadline, armed_at=now))
     arm_many(conn, armed)
     return armed
 

@@ -3,7 +3,7 @@
 Single respondent, five statuses, evidence as bare hashes, objections to directives, and one
 composite Ed25519 + ML-DSA-65 signature under context ``DCP-AI.v2.Dispute``. The models accept
 exactly what the SDK's JSON Schemas accept (``tests/vectors/dcp/schemas``), so an export that
-builds one is valid there; see the "DCP SDK interop" table in docs/disputes.md for the field mapping.
+builds one is valid there; the "DCP SDK interop" table in docs/disputes.md maps the fields.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from types import MappingProxyType
 from accord.conflicts import TIER_ORDER, Classification, Severity, Tier
 from accord.ladder.policy import CRITICAL_KEY, StrategyChoice
 from accord.ladder.tier_one import TIER_ONE_RUNGS
+from accord.values import revised
 
 NEXT_TIER = MappingProxyType(
     {
@@ -38,7 +39,7 @@ def with_tier_one_rungs(
     if rungs is None:
         return classification
     later = tuple(s for s in classification.strategy_chain if s not in TIER_ONE_RUNGS)
-    return classification.model_copy(update={"strategy_chain": (*rungs, *later)})
+    return revised(classification, strategy_chain=(*rungs, *later))
 
 
 #: Why a critical conflict tier 1 could not verify goes to people (playbook §7).

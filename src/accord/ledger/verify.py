@@ -32,6 +32,7 @@ from accord.ledger.checkpoint import Checkpoint, checkpoint_from_row
 from accord.ledger.entry import body_bytes, record_slice, splice_signature
 from accord.ledger.merkle import Frontier, leaf_hash
 from accord.ledger.trust import SignerWindow
+from accord.values import revised
 
 CHUNK_BITS = 13
 CHUNK = 1 << CHUNK_BITS
@@ -354,7 +355,7 @@ def verify_chain(
     # after the chain, so a ledger re-signed under another key is named at its first entry
     for checkpoint, _frontier in checkpoints:
         checkpoint.verify_signature(_checkpoint_signers(signers, checkpoint.tree_size))
-    return report.model_copy(update={"seconds": time.perf_counter() - began}), seen
+    return revised(report, seconds=time.perf_counter() - began), seen
 
 
 def _checkpoint_signers(signers: Mapping[str, SignerWindow], tree_size: int) -> dict[str, bytes]:

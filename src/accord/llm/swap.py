@@ -72,7 +72,11 @@ async def _judge_once(
     shown = [(letter, text) for letter, (_, text) in zip(letters, order, strict=True)]
     verdict = await ask_judge(model, question, shown, max_tokens=max_tokens, case_id=case_id)
     party = {letter: label for letter, (label, _) in zip(letters, order, strict=True)}
-    return verdict.model_copy(update={"winner": party.get(verdict.winner, verdict.winner)})
+    return JudgeVerdict(
+        winner=party.get(verdict.winner, verdict.winner),
+        reasoning=verdict.reasoning,
+        confidence=verdict.confidence,
+    )
 
 
 def positional_labels(count: int) -> list[str]:

@@ -24,6 +24,7 @@ from accord.conflicts.kinds import ConflictKind, Severity
 from accord.conflicts.prose.facts import Fact, FactKind, Reading
 from accord.conflicts.prose.labels import LabelIndex
 from accord.conflicts.prose.vocabularies import DEFER
+from accord.values import revised
 
 Status = Literal["agree", "conflict", "undecided"]
 
@@ -109,7 +110,7 @@ def _answer_as_name(families: dict[str, list[Fact]]) -> None:
     answers = families.pop("answer", None)
     if answers and "entity:name" not in families:
         families["entity:name"] = [
-            a.model_copy(update={"kind": FactKind.ENTITY, "key": "name"}) for a in answers
+            revised(a, kind=FactKind.ENTITY, key="name") for a in answers
         ]
 
 
