@@ -21,6 +21,7 @@ from accord.api.queries.case_pages import MAX_PAGE, QueueFilter, queue_documents
 from accord.api.request_context import request_id_of
 from accord.api.routes._state import accord_of
 from accord.api.schemas import (
+    ApprovalItemOut,
     ApprovalPage,
     BulkDecideIn,
     BulkDecideOut,
@@ -80,9 +81,15 @@ async def list_approvals(
     responses=error_responses(400, 401, 403, 404),
     tags=["approvals"],
 )
-def get_approval(state: State, item_id: Annotated[str, Parameter(max_length=64)]) -> ApprovalItem:
-    """One approval item: positions, analysis, options, deadline, decision."""
-    return accord_of(state).approvals.get(item_id)
+def get_approval(
+    state: State, item_id: Annotated[str, Parameter(max_length=64)]
+) -> ApprovalItemOut:
+    """One approval item: positions, analysis, options, the deadline that will act on it
+    (``acting_deadline``: its own or its case tier's, whichever is sooner, and what happens
+    then), the decision and its ``verdict``."""
+    accord = accord_of(state)
+    item = accord.approvals.get(item_id)
+    return ApprovalItemOut.of(item, accord.acting_deadline(item))
 
 
 @post(
