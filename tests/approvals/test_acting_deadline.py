@@ -50,7 +50,7 @@ def test_a_chosen_reject_is_chosen_not_approved() -> None:
     decided = item(status=ApprovalStatus.APPROVED, decision=human(choice="deny"))
     assert decided.decision is not None
     assert verdict_of(decided) == "chosen"
-    assert verdict_words("chosen", decided.decision) == "chose 'deny'"
+    assert verdict_words("chosen", decided.decision) == "chosen 'deny'"
 
 
 def test_every_way_an_item_ends_has_its_own_verdict() -> None:

@@ -32,6 +32,15 @@ CASE_TIER_WORDS: dict[CaseTierAction, str] = {
     "escalate": "the case's tier deadline escalates the case to human appeal",
 }
 
+_BRIEF: dict[tuple[DeadlineSource, ActingAction], str] = {
+    ("item", "approve"): "auto-approved",
+    ("item", "deny"): "auto-denied",
+    ("item", "escalate"): "next role",
+    ("item", "wait"): "keeps waiting",
+    ("case_tier", "abandon"): "case expires",
+    ("case_tier", "escalate"): "to human appeal",
+}
+
 
 class ActingDeadline(BaseModel):
     """When a waiting item's next deadline acts (``due_at``), whose deadline it is
@@ -43,6 +52,11 @@ class ActingDeadline(BaseModel):
     source: DeadlineSource
     action: ActingAction
     then: str
+
+    @property
+    def in_brief(self) -> str:
+        """What happens then, in two or three words (for a queue's cell)."""
+        return _BRIEF[self.source, self.action]
 
 
 def acting_deadline(

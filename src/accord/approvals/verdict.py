@@ -48,11 +48,12 @@ def verdict_of(item: ApprovalItem) -> DecisionVerdict | None:
 
 
 def verdict_words(verdict: DecisionVerdict, decision: ApprovalDecision | None) -> str:
-    """The verdict as a person reads it: ``chosen 'reject'``, ``written '…'``, ``denied``."""
+    """The verdict as a person reads it: ``chosen 'reject'``, ``written 'refund half'``,
+    ``denied``, ``expired (the timeout policy applied 'deny')``, ``cancelled``."""
     if decision is not None and verdict == "chosen" and decision.choice is not None:
-        return f"chose {decision.choice!r}"
+        return f"chosen {decision.choice!r}"
     if decision is not None and verdict == "written" and decision.written_outcome is not None:
-        return f"wrote the outcome {decision.written_outcome!r}"
+        return f"written {decision.written_outcome!r}"
     if decision is not None and verdict == "expired" and decision.choice is not None:
         return f"expired (the timeout policy applied {decision.choice!r})"
     return verdict

@@ -97,7 +97,13 @@ def case_tier_due(conn: Connection, case_id: str) -> tuple[datetime, CaseTierAct
     armed = armed_for(conn, CASE_TIER, case_id)
     if armed is None:
         return None
-    return armed.due_at, "abandon" if armed.tier in (None, Tier.HUMAN_APPEAL.value) else "escalate"
+    return armed.due_at, case_tier_action(armed.tier)
+
+
+def case_tier_action(tier: str | None) -> CaseTierAction:
+    """What a ``case_tier`` deadline armed at ``tier`` does: at human appeal it ends the case
+    (its waiting item withdrawn), below it escalates the case."""
+    return "abandon" if tier in (None, Tier.HUMAN_APPEAL.value) else "escalate"
 
 
 def item_acting_deadline(conn: Connection, item: ApprovalItem) -> ActingDeadline | None:
