@@ -94,6 +94,7 @@ def test_a_decided_case_shows_the_decision_with_its_reason_and_no_deadline(
         headers=bearer(tokens.reviewer),
     )
     assert answer.status_code == 200, answer.text
+    assert (answer.json()["verdict"], answer.json()["acting_deadline"]) == ("chosen", None)
     case = client.get(f"/api/v1/cases/{case_id}", headers=bearer(tokens.auditor)).json()
     assert case["deadline"] is None
     decision = case["decision"]
@@ -112,6 +113,10 @@ def test_a_decided_case_shows_the_decision_with_its_reason_and_no_deadline(
     # after the one resumption the parked view still carries the decision
     again = client.get(f"/api/v1/parked/{parked['task_id']}", headers=bearer(tokens.agent))
     assert again.json()["decision"] == decision
+    _sign_in(client, tokens.reviewer)
+    history = client.get("/history").text
+    assert 'data-verdict="chosen"' in history
+    assert ">approved<" not in history
 
 
 def test_a_written_outcome_reads_as_written(

@@ -28,7 +28,7 @@ from accord.api.schemas import (
     BulkDecisionOut,
     DecideIn,
 )
-from accord.approvals import ApprovalItem, refuse_unless_one_decision
+from accord.approvals import refuse_unless_one_decision
 from accord.errors import AccordError
 from accord.store import on_loop_if_sqlite, short_read
 
@@ -104,10 +104,10 @@ async def decide(
     state: State,
     item_id: Annotated[str, Parameter(max_length=64)],
     data: JSONBody[DecideIn],
-) -> ApprovalItem:
+) -> ApprovalItemOut:
     """Decide as the key's principal: ``choice`` (one of the options), ``outcome`` (your own
     outcome in words; the case settles on it) or ``deny``. Compare-and-set: a second decision
-    gets 409 naming the first."""
+    gets 409 naming the first. The answer is the decided item with its ``verdict``."""
     _check_one_of(data)
     principal_id = caller(request).principal_id
     assert principal_id is not None  # a reviewer key is always bound to a principal
@@ -115,7 +115,7 @@ async def decide(
     choice, deny, reasoning, outcome = data.choice, data.deny, data.reasoning, data.outcome
     # on SQLite the decisions of one loop turn share one transaction (the queue's group
     # commit); on PostgreSQL the decision runs on a worker thread
-    return await on_loop_if_sqlite(
+    decided = await on_loop_if_sqlite(
         accord.db,
         lambda: decide_as_reviewer_async(
             accord,
@@ -136,6 +136,7 @@ async def decide(
             outcome=outcome,
         ),
     )
+    return ApprovalItemOut.of(decided, None)
 
 
 @post(
