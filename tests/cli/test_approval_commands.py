@@ -60,6 +60,10 @@ def test_a_person_lists_shows_and_decides_a_queued_case(run: Run, queued: str) -
     assert shown["options"] == ["approve", "reject"]
     assert shown["verdict"] is None
     assert listed[0]["acting_deadline"] == shown["acting_deadline"]
+    case_id = shown["case_id"]
+    waiting = json.loads(run("case", case_id, "--db", DB, "--keys", "keys").stdout)
+    assert waiting["verdict"] is None
+    assert waiting["acting_deadline"] == shown["acting_deadline"]
     assert {p["agent"] for p in shown["positions"]} == {"agent:support", "agent:risk"}
     decided = run(
         "approvals",
@@ -123,6 +127,7 @@ def test_a_person_decides_with_a_written_outcome_and_the_case_settles_on_it(
     assert (cases[0]["status"], cases[0]["winner"]) == ("settled", None)
     shown = json.loads(run("case", cases[0]["case_id"], "--db", DB, "--keys", "keys").stdout)
     assert shown["decision"]["answer"] == "refund half, then re-check"
+    assert (shown["verdict"], shown["acting_deadline"]) == ("written", None)
     verified = run("verify", "--db", DB, "--keys", "keys", "--json")
     assert verified.exit_code == 0, verified.output
 
