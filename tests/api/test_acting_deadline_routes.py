@@ -50,6 +50,8 @@ def test_the_case_tier_deadline_of_an_undated_item_is_shown_everywhere(
     case = client.get(f"/api/v1/cases/{case_id}", headers=bearer(tokens.auditor)).json()
     assert case["deadline"] == acting
     assert case["decision"] is None
+    listed = client.get("/api/v1/approvals", headers=bearer(tokens.reviewer)).json()["items"]
+    assert [i["acting_deadline"] for i in listed if i["item_id"] == item_id] == [acting]
 
     parked = client.post(
         f"/api/v1/cases/{case_id}/park", json={"context": {}}, headers=bearer(tokens.agent)

@@ -11,6 +11,7 @@ from accord.approvals.acting_deadline import (
     CaseTierAction,
     DeadlineSource,
     acting_deadline,
+    acting_deadline_of,
 )
 from accord.approvals.events import (
     APPROVAL_CANCELLED,
@@ -122,6 +123,7 @@ __all__ = [
     "UnconfiguredReviewer",
     "WaitForever",
     "acting_deadline",
+    "acting_deadline_of",
     "item_document",
     "item_from_row",
     "next_deadline",

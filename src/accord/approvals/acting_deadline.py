@@ -14,7 +14,7 @@ from typing import Literal
 from pydantic import AwareDatetime, BaseModel, ConfigDict
 
 from accord.approvals.item import ApprovalItem
-from accord.approvals.policies import on_deadline
+from accord.approvals.policies import Risk, TimeoutPolicy, on_deadline
 
 DeadlineSource = Literal["item", "case_tier"]
 CaseTierAction = Literal["escalate", "abandon"]
@@ -69,9 +69,23 @@ def acting_deadline(
     longer pending or neither deadline exists."""
     if not item.is_pending:
         return None
-    own = item.deadline
+    return acting_deadline_of(
+        item.deadline, item.policy, item.risk, item.escalation_step, case_due, case_action
+    )
+
+
+def acting_deadline_of(
+    own: datetime | None,
+    policy: TimeoutPolicy,
+    risk: Risk,
+    step: int,
+    case_due: datetime | None = None,
+    case_action: CaseTierAction = "abandon",
+) -> ActingDeadline | None:
+    """:func:`acting_deadline` over a pending item's parts (its own deadline, §12.4 policy,
+    risk and escalation step), for a reader that has them without the whole item."""
     if own is not None and (case_due is None or own <= case_due):
-        action = on_deadline(item.policy, item.risk, item.escalation_step)
+        action = on_deadline(policy, risk, step)
         return ActingDeadline(due_at=own, source="item", action=action, then=_ITEM_WORDS[action])
     if case_due is None:
         return None

@@ -52,7 +52,9 @@ async def list_approvals(
     limit: Annotated[int, Parameter(ge=1, le=MAX_PAGE)] = 50,
     cursor: Annotated[str | None, Parameter(max_length=512)] = None,
 ) -> Response[ApprovalPage]:
-    """Approval items, oldest first (pending by default)."""
+    """Approval items, oldest first (pending by default), each with its case's kind, severity
+    and task type and the deadline that will act on it (``acting_deadline``: its own or its
+    case tier's, whichever is sooner, and what happens then)."""
     filters = QueueFilter(
         status=status, risk=risk, kind=kind, severity=severity, agent=agent, case_id=case_id
     )
@@ -67,7 +69,13 @@ async def list_approvals(
     # answer): validating it into the model and dumping it again was most of a listing's
     # cost, and parsing it all then encoding it again a tenth more (issue 13)
     items: list[dict[str, Any]] = [
-        {**e.document, "kind": e.kind, "severity": e.severity, "task_type": e.task_type}
+        {
+            **e.document,
+            "kind": e.kind,
+            "severity": e.severity,
+            "task_type": e.task_type,
+            "acting_deadline": None if e.acting is None else e.acting.model_dump(mode="json"),
+        }
         for e in page.rows
     ]
     body: Any = {"items": items, "next_cursor": page.next_cursor}  # ApprovalPage's shape
