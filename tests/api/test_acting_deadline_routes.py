@@ -148,3 +148,34 @@ def test_the_openapi_marks_the_old_fields_deprecated(
     assert parked["properties"]["item_status"].get("deprecated") is True
     decision = next(s for n, s in schemas.items() if n.endswith("ApprovalDecision"))
     assert decision["properties"]["outcome"].get("deprecated") is True
+
+
+def test_at_the_shown_deadline_the_case_expires_and_every_view_says_cancelled(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord, frozen_clock: FrozenClock
+) -> None:
+    case_id, item_id = _critical_case(accord)
+    parked = client.post(
+        f"/api/v1/cases/{case_id}/park", json={"context": {}}, headers=bearer(tokens.agent)
+    ).json()
+    frozen_clock.advance(CRITICAL)
+    accord.sweep_deadlines()
+    item = client.get(f"/api/v1/approvals/{item_id}", headers=bearer(tokens.reviewer)).json()
+    assert (item["status"], item["verdict"], item["acting_deadline"]) == (
+        "cancelled",
+        "cancelled",
+        None,
+    )
+    case = client.get(f"/api/v1/cases/{case_id}", headers=bearer(tokens.auditor)).json()
+    assert (case["deadline"], case["decision"]) == (None, {**_NO_DECISION, "verdict": "cancelled"})
+    shown = client.get(f"/api/v1/parked/{parked['task_id']}", headers=bearer(tokens.agent)).json()
+    assert (shown["verdict"], shown["deadline"]) == ("cancelled", None)
+
+
+_NO_DECISION = {
+    "choice": None,
+    "written_outcome": None,
+    "reason": None,
+    "decided_by": None,
+    "decided_at": None,
+    "via": None,
+}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Literal
 
-from pydantic import AwareDatetime, BaseModel, ConfigDict
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from accord.approvals.item import ApprovalItem
 from accord.approvals.policies import Risk, TimeoutPolicy, on_deadline
@@ -48,10 +48,17 @@ class ActingDeadline(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    due_at: AwareDatetime
-    source: DeadlineSource
-    action: ActingAction
-    then: str
+    due_at: AwareDatetime = Field(description="When the deadline acts (UTC).")
+    source: DeadlineSource = Field(
+        description="Whose deadline: 'item' (the item's own §12.4 timeout) or 'case_tier' (the "
+        "case's DCP tier deadline, R3)."
+    )
+    action: ActingAction = Field(
+        description="What it does: approve, deny, escalate (next role) or wait under the §12.4 "
+        "policy; for a case tier deadline, escalate (to human appeal) or abandon (the item is "
+        "cancelled and the case expires)."
+    )
+    then: str = Field(description="What happens at the deadline, in words.")
 
     @property
     def in_brief(self) -> str:
