@@ -43,12 +43,17 @@ def test_a_listed_item_is_the_item_itself_plus_its_case_columns_pending_or_decid
         listed = client.get(
             "/api/v1/approvals", params={"status": status}, headers=bearer(tokens.reviewer)
         ).json()["items"]
-        item = accord.approvals.get(item_id).model_dump(mode="json")
+        stored = accord.approvals.get(item_id)
+        item = stored.model_dump(mode="json")
+        acting = accord.acting_deadline(stored)
         assert listed == [{**item, "kind": "logical_conflict", "severity": "high",
-                           "task_type": escalated.task_type}]
-        assert client.get(
-            f"/api/v1/approvals/{item_id}", headers=bearer(tokens.reviewer)
-        ).json() == item
+                           "task_type": escalated.task_type,
+                           "acting_deadline": acting and acting.model_dump(mode="json")}]
+        one = client.get(f"/api/v1/approvals/{item_id}", headers=bearer(tokens.reviewer)).json()
+        verdict, acting = one.pop("verdict"), one.pop("acting_deadline")
+        assert one == item
+        assert verdict == (None if status == "pending" else "chosen")
+        assert (acting is None) == (status != "pending")
         _decide(client, tokens.reviewer, item_id, choice="reject", reasoning="chargebacks")
 
 

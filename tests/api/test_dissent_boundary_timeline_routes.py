@@ -100,6 +100,7 @@ def test_the_timeline_of_a_decided_case_runs_from_opening_to_the_human_decision(
     assert "approval_requested" in events
     assert events.index("approval_requested") < events.index("approval_approved")
     decided = next(e for e in timeline["events"] if e["event"] == "approval_approved")
+    assert decided["verdict"] in ("chosen", "written")
     assert decided["actor"] == "human:treasurer"
     stamps = [e["timestamp"] for e in timeline["events"]]
     assert stamps == sorted(stamps)

@@ -58,6 +58,12 @@ def test_a_person_lists_shows_and_decides_a_queued_case(run: Run, queued: str) -
     assert "approve" in run("approvals", "list", "--db", DB, "--keys", "keys").output
     shown = json.loads(run("approvals", "show", queued, "--db", DB, "--keys", "keys").stdout)
     assert shown["options"] == ["approve", "reject"]
+    assert shown["verdict"] is None
+    assert listed[0]["acting_deadline"] == shown["acting_deadline"]
+    case_id = shown["case_id"]
+    waiting = json.loads(run("case", case_id, "--db", DB, "--keys", "keys").stdout)
+    assert waiting["verdict"] is None
+    assert waiting["acting_deadline"] == shown["acting_deadline"]
     assert {p["agent"] for p in shown["positions"]} == {"agent:support", "agent:risk"}
     decided = run(
         "approvals",
@@ -74,7 +80,9 @@ def test_a_person_lists_shows_and_decides_a_queued_case(run: Run, queued: str) -
         "keys",
     )
     assert decided.exit_code == 0, decided.output
-    assert "by human:alice" in decided.output
+    assert "chosen 'reject' by human:alice" in decided.output  # never "approved 'reject'"
+    shown = json.loads(run("approvals", "show", queued, "--db", DB, "--keys", "keys").stdout)
+    assert (shown["verdict"], shown["acting_deadline"]) == ("chosen", None)
     again = run(
         "approvals", "decide", queued, "approve", "--db", DB, "--keys", "keys",
         env={"ACCORD_REVIEWER_KEY": ALICE_KEY},
@@ -114,11 +122,12 @@ def test_a_person_decides_with_a_written_outcome_and_the_case_settles_on_it(
         "--reason", "policy", *key,
     )  # fmt: skip
     assert decided.exit_code == 0, decided.output
-    assert "the written outcome 'refund half, then re-check' by human:alice" in decided.output
+    assert "written 'refund half, then re-check' by human:alice" in decided.output
     cases = json.loads(run("cases", "--json", "--db", DB, "--keys", "keys").stdout)
     assert (cases[0]["status"], cases[0]["winner"]) == ("settled", None)
     shown = json.loads(run("case", cases[0]["case_id"], "--db", DB, "--keys", "keys").stdout)
     assert shown["decision"]["answer"] == "refund half, then re-check"
+    assert (shown["verdict"], shown["acting_deadline"]) == ("written", None)
     verified = run("verify", "--db", DB, "--keys", "keys", "--json")
     assert verified.exit_code == 0, verified.output
 

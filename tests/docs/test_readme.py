@@ -281,7 +281,7 @@ def test_the_parking_example_resumes_in_another_accord(scratch: Path) -> None:
     finally:
         person.close()
     printed = run_python(resume, {"task_id": first["task_id"]})
-    assert printed == ["{'order': 991, 'step': 'refund'} approved reject"]
+    assert printed == ["{'order': 991, 'step': 'refund'} chosen reject"]
 
 
 def test_the_collecting_example_settles_once_both_agents_submitted(scratch: Path) -> None:

@@ -168,7 +168,7 @@ def test_human_from_yaml_queues_the_case_and_a_person_decides_on_the_command_lin
     assert item["item_id"] == queued["approval_item_id"]
     assert item["options"] == ["1200", "1450"]
     assert decided.exit_code == 0, decided.output
-    assert "approved '1450' by human:alice" in decided.stdout
+    assert "chosen '1450' by human:alice" in decided.stdout
     assert again.exit_code == 1  # the second decision is refused
     assert "already approved" in " ".join(again.output.split())
     case = json.loads(shown.stdout)

@@ -12,7 +12,15 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from accord.api.queries.case_timeline import TimelineEvent
-from accord.approvals import MAX_WRITTEN_OUTCOME_CHARS, ApprovalItem, ParkedTask, Resumption
+from accord.approvals import (
+    MAX_WRITTEN_OUTCOME_CHARS,
+    ActingDeadline,
+    ApprovalItem,
+    DecisionVerdict,
+    ParkedTask,
+    Resumption,
+    verdict_of,
+)
 from accord.boundary import Boundary, ProbeAttempt
 from accord.cases import Case, DissentRecord
 from accord.crypto import RecordSignature
@@ -113,6 +121,68 @@ class PositionOut(BaseModel):
     evidence: list[Any]
 
 
+DEADLINE_DESCRIPTION = (
+    "The deadline that will act next, while people decide: the approval item's own §12.4 "
+    "timeout or the case's tier deadline, whichever is sooner; ``then`` says what happens at "
+    "it. Null when nothing waits or no deadline is armed."
+)
+
+
+class DecisionOut(BaseModel):
+    """A decision on an approval item in the one vocabulary: branch on ``verdict``."""
+
+    verdict: DecisionVerdict = Field(
+        description="What was decided: chosen (an option, see choice), written (a person's own "
+        "outcome, see written_outcome), denied, expired (the timeout policy acted; choice is "
+        "what it applied) or cancelled (the item was withdrawn: no decision)."
+    )
+    choice: str | None = Field(default=None, description="The option chosen (or applied).")
+    written_outcome: str | None = Field(
+        default=None, description="The outcome a person wrote instead of choosing an option."
+    )
+    reason: str | None = Field(default=None, description="The reviewer's reason.")
+    decided_by: str | None = Field(default=None, description="Who decided (a principal id).")
+    decided_at: datetime | None = None
+    via: Literal["human", "timeout"] | None = None
+
+    @classmethod
+    def of(cls, item: ApprovalItem) -> DecisionOut | None:
+        """The decision on ``item`` (None while it waits)."""
+        verdict = verdict_of(item)
+        if verdict is None:
+            return None
+        d = item.decision
+        if d is None:
+            return cls(verdict=verdict)
+        return cls(
+            verdict=verdict,
+            choice=d.choice,
+            written_outcome=d.written_outcome,
+            reason=d.reason,
+            decided_by=d.decided_by,
+            decided_at=d.decided_at,
+            via=d.via,
+        )
+
+
+class ApprovalItemOut(ApprovalItem):
+    """An approval item with what was decided (``verdict``) and the deadline that will act on
+    it while it waits (``acting_deadline``)."""
+
+    verdict: DecisionVerdict | None = Field(
+        default=None,
+        description="What was decided (chosen, written, denied, expired, cancelled); null while "
+        "pending. Branch on this, not on decision.outcome (deprecated).",
+    )
+    acting_deadline: ActingDeadline | None = Field(default=None, description=DEADLINE_DESCRIPTION)
+
+    @classmethod
+    def of(cls, item: ApprovalItem, acting: ActingDeadline | None) -> ApprovalItemOut:
+        return cls.model_validate(
+            {**dict(item), "verdict": verdict_of(item), "acting_deadline": acting}
+        )
+
+
 class CaseOut(CaseSummary):
     subject: str
     task_type: str
@@ -120,9 +190,20 @@ class CaseOut(CaseSummary):
     created_at: datetime
     decided_at: datetime | None
     positions: list[PositionOut]
+    deadline: ActingDeadline | None = Field(default=None, description=DEADLINE_DESCRIPTION)
+    decision: DecisionOut | None = Field(
+        default=None,
+        description="What people decided on the case's approval item, with the reviewer's "
+        "reason and written outcome; null while it waits or when people were never asked.",
+    )
 
     @classmethod
-    def of(cls, case: Case) -> CaseOut:
+    def of(
+        cls,
+        case: Case,
+        deadline: ActingDeadline | None = None,
+        item: ApprovalItem | None = None,
+    ) -> CaseOut:
         positions = [
             PositionOut(
                 agent=p.agent,
@@ -142,6 +223,8 @@ class CaseOut(CaseSummary):
                 "created_at": case.created_at,
                 "decided_at": case.decided_at,
                 "positions": positions,
+                "deadline": deadline,
+                "decision": None if item is None else DecisionOut.of(item),
             }
         )
 
@@ -221,22 +304,41 @@ class ParkIn(_In):
 
 
 class ParkedOut(BaseModel):
+    """A parked task, the deadline that will act on its item and, once decided, the decision
+    (re-readable here however often the task has resumed)."""
+
     task_id: str
     item_id: str
     agent_id: str
     parked_at: datetime
     resumed_at: datetime | None
-    item_status: str
+    item_status: str = Field(
+        description="Deprecated (one release): the item's status, which says 'approved' for "
+        "any chosen option; read verdict instead.",
+        json_schema_extra={"deprecated": True},
+    )
+    verdict: DecisionVerdict | None = Field(
+        default=None,
+        description="What was decided (chosen, written, denied, expired, cancelled); null "
+        "while people decide.",
+    )
+    deadline: ActingDeadline | None = Field(default=None, description=DEADLINE_DESCRIPTION)
+    decision: DecisionOut | None = Field(
+        default=None, description="The decision with the reviewer's reason and written outcome."
+    )
 
     @classmethod
-    def of(cls, task: ParkedTask, item_status: str) -> ParkedOut:
+    def of(cls, task: ParkedTask, item: ApprovalItem, deadline: ActingDeadline | None) -> ParkedOut:
         return cls(
             task_id=task.task_id,
             item_id=task.item_id,
             agent_id=task.agent_id,
             parked_at=task.parked_at,
             resumed_at=task.resumed_at,
-            item_status=item_status,
+            item_status=item.status.value,
+            verdict=verdict_of(item),
+            deadline=deadline,
+            decision=DecisionOut.of(item),
         )
 
 

@@ -16,6 +16,7 @@ from accord.app.deadline_sweep import deadline_sweep
 from accord.app.gather import FanOut, gather_positions
 from accord.app.wiring import AccordParts, WiringOptions, wire
 from accord.approvals import (
+    ActingDeadline,
     ApprovalItem,
     ApprovalQueue,
     Parking,
@@ -29,7 +30,12 @@ from accord.audit import verify_database
 from accord.boundary import Boundary, BoundaryService, CloseReport
 from accord.cases import Case, CaseStore, Justifier, SettleRequest
 from accord.cases.collecting import Collecting
-from accord.cases.deadlines import CaseDeadlines, case_escalation_deadline
+from accord.cases.deadlines import (
+    CaseDeadlines,
+    case_acting_deadline,
+    case_escalation_deadline,
+    item_acting_deadline,
+)
 from accord.cases.dissent_store import DissentStore
 from accord.cases.outcome_view import case_outcome
 from accord.cases.reliability_cache import ReliabilityCache
@@ -195,6 +201,20 @@ class Accord:
         timeout at human appeal); None when nothing is armed. ``cases.not_found`` if none."""
         with self.db.read() as conn:
             return case_escalation_deadline(conn, self.cases.get_within(conn, case_id))
+
+    def acting_deadline(self, item: ApprovalItem) -> ActingDeadline | None:
+        """The deadline that will act on ``item`` while it waits (its own §12.4 timeout or its
+        case's tier deadline, whichever is sooner) and what happens then; None if decided."""
+        with self.db.read() as conn:
+            return item_acting_deadline(conn, item)
+
+    def case_acting_deadline(self, case: Case) -> ActingDeadline | None:
+        """The deadline that will act on ``case`` next (its waiting item's, see
+        :meth:`acting_deadline`, else its tier's) and what happens then; None if none."""
+        with self.db.read() as conn:
+            item_id = case.approval_item_id
+            item = None if item_id is None else self.approvals.get_within(conn, item_id)
+            return case_acting_deadline(conn, case.case_id, item)
 
     @property
     def collecting(self) -> Collecting:

@@ -5,6 +5,14 @@ principals and are compare-and-set; deadlines are rows that any sweeper settles 
 under the item's §12.4 timeout policy.
 """
 
+from accord.approvals.acting_deadline import (
+    CASE_TIER_WORDS,
+    ActingDeadline,
+    CaseTierAction,
+    DeadlineSource,
+    acting_deadline,
+    acting_deadline_of,
+)
 from accord.approvals.events import (
     APPROVAL_CANCELLED,
     APPROVAL_DEADLINE_CLEARED,
@@ -57,6 +65,13 @@ from accord.approvals.refusals import (
 from accord.approvals.reviewer import Credential, Reviewer
 from accord.approvals.rows import item_document, item_from_row
 from accord.approvals.transitions import refuse_unless_one_decision
+from accord.approvals.verdict import (
+    DECISION_VERDICTS,
+    DecisionVerdict,
+    verdict_of,
+    verdict_of_decision,
+    verdict_words,
+)
 
 __all__ = [
     "APPROVAL_CANCELLED",
@@ -65,10 +80,13 @@ __all__ = [
     "APPROVAL_ESCALATED",
     "APPROVAL_EXPIRED",
     "APPROVAL_REQUESTED",
+    "CASE_TIER_WORDS",
+    "DECISION_VERDICTS",
     "MAX_OPTION_TEXT_CHARS",
     "MAX_WRITTEN_OUTCOME_CHARS",
     "OPTION_LABEL_MAX_CHARS",
     "TIMEOUT_DECIDER",
+    "ActingDeadline",
     "AlreadyDecided",
     "AlreadyResumed",
     "ApprovalCancelled",
@@ -76,10 +94,13 @@ __all__ = [
     "ApprovalItem",
     "ApprovalQueue",
     "ApprovalStatus",
+    "CaseTierAction",
     "ConflictedDecider",
     "Credential",
     "DeadlineAction",
+    "DeadlineSource",
     "DecisionForbidden",
+    "DecisionVerdict",
     "DecisionWaitTimedOut",
     "DenyAfter",
     "EscalationChain",
@@ -101,6 +122,8 @@ __all__ = [
     "TimeoutPolicy",
     "UnconfiguredReviewer",
     "WaitForever",
+    "acting_deadline",
+    "acting_deadline_of",
     "item_document",
     "item_from_row",
     "next_deadline",
@@ -108,4 +131,7 @@ __all__ = [
     "policy_from_mapping",
     "refuse_unless_one_decision",
     "role_at_step",
+    "verdict_of",
+    "verdict_of_decision",
+    "verdict_words",
 ]

@@ -50,7 +50,11 @@ class ApprovalDecision(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    outcome: Literal["approved", "denied", "expired"]
+    outcome: Literal["approved", "denied", "expired"] = Field(
+        description="Deprecated (one release): 'approved' for any chosen option, a rejection "
+        "included; branch on the verdict (accord.approvals.verdict_of_decision) instead.",
+        json_schema_extra={"deprecated": True},
+    )
     choice: str | None = None
     written_outcome: str | None = None
     decided_by: Annotated[str, Field(min_length=1, max_length=256)]

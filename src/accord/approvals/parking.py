@@ -18,6 +18,7 @@ from accord.approvals.item import ApprovalStatus
 from accord.approvals.parked_task import ParkedTask, Resumption
 from accord.approvals.queue import ApprovalQueue
 from accord.approvals.refusals import AlreadyResumed, ApprovalCancelled, DecisionWaitTimedOut
+from accord.approvals.verdict import verdict_of_decision
 from accord.clock import Clock, isoformat
 from accord.errors import NotFound, ValidationError
 from accord.ids import new_id
@@ -137,6 +138,7 @@ class Parking:
             task_id=task.task_id,
             agent_id=task.agent_id,
             context=task.context,
+            verdict=verdict_of_decision(item.decision),
             decision=item.decision,
         )
 

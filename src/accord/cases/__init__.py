@@ -10,6 +10,7 @@ from accord.cases.case import (
 )
 from accord.cases.collecting import MAX_COLLECT_FOR, MAX_PAGE, MIN_COLLECT_FOR, CollectingCase
 from accord.cases.collecting.party_signature import sign_position
+from accord.cases.deadlines import CASE_TIER, case_tier_action
 from accord.cases.evidence_gathering import Justification, Justifier
 from accord.cases.settle import Settler, SettleRequest
 from accord.cases.settle_format import SettleCase, settle_case, settle_file_schema
@@ -17,6 +18,7 @@ from accord.cases.store import VALID_STATUSES, CaseStore
 from accord.cases.triage import TriageSettings
 
 __all__ = [
+    "CASE_TIER",
     "MAX_COLLECT_FOR",
     "MAX_PAGE",
     "MIN_COLLECT_FOR",
@@ -35,6 +37,7 @@ __all__ = [
     "SettleStatus",
     "Settler",
     "TriageSettings",
+    "case_tier_action",
     "settle_case",
     "settle_file_schema",
     "sign_position",

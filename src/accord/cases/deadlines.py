@@ -26,7 +26,15 @@ from datetime import datetime
 
 from sqlalchemy import Connection
 
-from accord.approvals import ApprovalQueue, WaitForever
+from accord.approvals import (
+    CASE_TIER_WORDS,
+    ActingDeadline,
+    ApprovalItem,
+    ApprovalQueue,
+    CaseTierAction,
+    WaitForever,
+    acting_deadline,
+)
 from accord.approvals.timeout_handler import APPROVAL_TIMEOUT
 from accord.cases.approval import request_case_approval
 from accord.cases.case import Case, SettleStatus
@@ -81,6 +89,47 @@ def case_tier_deadline(
 def cancel_case_deadline(conn: Connection, case_id: str, now: datetime) -> Deadline | None:
     """The case was resolved (or ended): its tier deadline will not fire."""
     return cancel_tier_deadline(conn, case_id, now, kind=CASE_TIER)
+
+
+def case_tier_due(conn: Connection, case_id: str) -> tuple[datetime, CaseTierAction] | None:
+    """When the case's armed ``case_tier`` deadline falls due and what it does to a waiting
+    item's case then (at human appeal it ends the case; below, it escalates it); None if none."""
+    armed = armed_for(conn, CASE_TIER, case_id)
+    if armed is None:
+        return None
+    return armed.due_at, case_tier_action(armed.tier)
+
+
+def case_tier_action(tier: str | None) -> CaseTierAction:
+    """What a ``case_tier`` deadline armed at ``tier`` does: at human appeal it ends the case
+    (its waiting item withdrawn), below it escalates the case."""
+    return "abandon" if tier in (None, Tier.HUMAN_APPEAL.value) else "escalate"
+
+
+def item_acting_deadline(conn: Connection, item: ApprovalItem) -> ActingDeadline | None:
+    """The deadline that will act on ``item``: its own §12.4 timeout or its case's tier
+    deadline, whichever is sooner (:func:`accord.approvals.acting_deadline`)."""
+    if not item.is_pending:
+        return None
+    due = case_tier_due(conn, item.case_id)
+    if due is None:
+        return acting_deadline(item)
+    return acting_deadline(item, due[0], due[1])
+
+
+def case_acting_deadline(
+    conn: Connection, case_id: str, item: ApprovalItem | None
+) -> ActingDeadline | None:
+    """The deadline that will act on the case next: its waiting item's (see
+    :func:`item_acting_deadline`), else its armed ``case_tier`` row, else None."""
+    if item is not None and item.is_pending:
+        return item_acting_deadline(conn, item)
+    due = case_tier_due(conn, case_id)
+    if due is None:
+        return None
+    return ActingDeadline(
+        due_at=due[0], source="case_tier", action=due[1], then=CASE_TIER_WORDS[due[1]]
+    )
 
 
 def case_escalation_deadline(conn: Connection, case: Case) -> Deadline | None:

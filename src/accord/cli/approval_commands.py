@@ -18,11 +18,19 @@ import typer
 from rich.console import Console
 
 from accord.app import PASSPHRASE_ENV, Accord
-from accord.approvals import Reviewer
-from accord.cli.opening import open_accord, print_one
+from accord.approvals import (
+    ActingDeadline,
+    ApprovalItem,
+    Reviewer,
+    verdict_of,
+    verdict_of_decision,
+    verdict_words,
+)
+from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
 from accord.cli.tables import listing, print_json, text_cell
+from accord.clock import isoformat
 from accord.crypto import signer_from_file
 from accord.errors import AccordError
 
@@ -64,35 +72,56 @@ def approvals_list(
     accord = open_accord(config, db, keys, must_exist=True, read_only=True)
     try:
         items = accord.approvals.list(status=status)
+        acting = [accord.acting_deadline(i) for i in items]
     except AccordError as exc:
         report_problem("invalid input", exc)
         raise typer.Exit(2) from exc
     finally:
         accord.close()
     if as_json:
-        print_json([i.model_dump(mode="json") for i in items])
+        print_json([_item_json(i, a) for i, a in zip(items, acting, strict=True)])
         return
-    # The whole item id: it is what `accord approvals decide ITEM` takes.
+    # The whole item id: it is what `accord approvals decide ITEM` takes. The deadline is the
+    # one that will act (the item's own or its case tier's, whichever is sooner), and what then.
     table = listing("item", "case", "risk", "status", "role", "deadline", "options")
-    for i in items:
+    for i, a in zip(items, acting, strict=True):
         table.add_row(
             i.item_id,
             i.case_id,
             i.risk,
-            i.status.value,
+            verdict_of(i) or i.status.value,
             i.current_role or "-",
-            i.deadline.isoformat() if i.deadline else "-",
+            f"{isoformat(a.due_at)} ({a.in_brief})" if a else "-",
             " | ".join(text_cell(option, 80) for option in i.options),
         )
     Console().print(table)
+
+
+def _item_json(item: ApprovalItem, acting: ActingDeadline | None) -> dict[str, object]:
+    """The item as JSON with its ``verdict`` and ``acting_deadline`` (as the HTTP API has them)."""
+    return {
+        **item.model_dump(mode="json"),
+        "verdict": verdict_of(item),
+        "acting_deadline": None if acting is None else acting.model_dump(mode="json"),
+    }
 
 
 @approvals_app.command("show")
 def approvals_show(
     item_id: str, db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
 ) -> None:
-    """One approval item: positions, analysis so far, options, deadline."""
-    print_one(config, db, keys, lambda accord: accord.approvals.get(item_id))
+    """One approval item: positions, analysis so far, options, its verdict once decided and the
+    deadline that will act on it while it waits (acting_deadline: when, and what then)."""
+    accord = open_accord(config, db, keys, must_exist=True, read_only=True)
+    try:
+        item = accord.approvals.get(item_id)
+        acting = accord.acting_deadline(item)
+    except AccordError as exc:
+        report_problem("error", exc)
+        raise typer.Exit(1) from exc
+    finally:
+        accord.close()
+    print_json(_item_json(item, acting))
 
 
 @approvals_app.command("decide")
@@ -150,9 +179,8 @@ def approvals_decide(
         accord.close()
     decision = item.decision
     assert decision is not None
+    verdict = verdict_of_decision(decision)
     Console().print(
-        f"{item.item_id}: {decision.outcome}"
-        + (f" {decision.choice!r}" if decision.choice else "")
-        + (f" the written outcome {decision.written_outcome!r}" if decision.written_outcome else "")
-        + f" by {decision.decided_by}"
+        f"{item.item_id}: {verdict_words(verdict, decision)} by {decision.decided_by}",
+        markup=False,
     )

@@ -17,9 +17,8 @@ COMMANDS: dict[str, str] = {
     "sweep": "Fire every due deadline exactly once (exit 1 if a deadline's handler failed).",
     "settle": "Settle the cases in FILE and print each decision as JSON (exit 2 on invalid input).",
     "cases": "List cases, newest first.",
-    "case": "Print one case (positions, detection, decision or escalation payload) as JSON, "
-    "with the deadline it waits on (``escalation_deadline``: its tier's, or its approval "
-    "item's).",
+    "case": "Print one case as JSON: positions, detection, decision or escalation, deadline, "
+    "verdict.",
     "report": "Plots (cases by kind, escalation rate, win rate per agent), routing advice, "
     "root causes.",
     "init": "Create the database, the service key and an example accord.yaml + org.yaml.",

@@ -14,6 +14,7 @@ import typer
 from rich.console import Console
 
 from accord.app import Accord
+from accord.approvals import ActingDeadline, DecisionVerdict, verdict_of
 from accord.cases import Case, SettleStatus
 from accord.cli.opening import open_accord, print_one
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption, default_config
@@ -196,8 +197,11 @@ def cases(
 def case(
     case_id: str, db: DbOption = None, keys: KeysOption = None, config: ConfigOption = None
 ) -> None:
-    """Print one case (positions, detection, decision or escalation payload) as JSON, with
-    the deadline it waits on (``escalation_deadline``: its tier's, or its approval item's)."""
+    """Print one case as JSON: positions, detection, decision or escalation, deadline, verdict.
+
+    ``escalation_deadline`` is the deadline it waits on (its tier's, or its approval item's),
+    ``acting_deadline`` that deadline with what happens then, ``verdict`` what people decided.
+    """
     print_one(config, db, keys, lambda accord: _shown(accord, case_id))
 
 
@@ -205,13 +209,20 @@ class _ShownCase(Case):
     """A case as ``accord case`` prints it: the stored case and the deadline it waits on."""
 
     escalation_deadline: datetime | None = None
+    acting_deadline: ActingDeadline | None = None
+    verdict: DecisionVerdict | None = None
 
 
 def _shown(accord: Accord, case_id: str) -> _ShownCase:
     stored = accord.cases.get(case_id)
     deadline = accord.case_deadline(case_id)
+    item_id = stored.approval_item_id
+    item = None if item_id is None else accord.approvals.get(item_id)
     return _ShownCase.model_construct(  # the stored case is already valid
-        **dict(stored), escalation_deadline=None if deadline is None else deadline.due_at
+        **dict(stored),
+        escalation_deadline=None if deadline is None else deadline.due_at,
+        acting_deadline=accord.case_acting_deadline(stored),
+        verdict=None if item is None else verdict_of(item),
     )
 
 

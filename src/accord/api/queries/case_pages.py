@@ -11,25 +11,50 @@ import base64
 import binascii
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Generic, TypeVar
 
 import msgspec
-from sqlalchemy import Integer, Select, String, bindparam, exists, false, func, select, tuple_
+from pydantic import TypeAdapter
+from sqlalchemy import (
+    Integer,
+    Select,
+    String,
+    and_,
+    bindparam,
+    case,
+    exists,
+    false,
+    func,
+    literal_column,
+    or_,
+    select,
+    tuple_,
+)
 from sqlalchemy.sql.elements import BindParameter
 
-from accord.approvals import ApprovalItem, ApprovalStatus, item_document, item_from_row
-from accord.cases import VALID_STATUSES
+from accord.approvals import (
+    ActingDeadline,
+    ApprovalItem,
+    ApprovalStatus,
+    TimeoutPolicy,
+    acting_deadline,
+    acting_deadline_of,
+    item_document,
+    item_from_row,
+)
+from accord.cases import CASE_TIER, VALID_STATUSES, case_tier_action
 from accord.errors import ValidationError
 from accord.store import Database
 from accord.store.driver_query import DriverQuery
-from accord.store.tables import approval_items, case_parties, cases
+from accord.store.tables import approval_items, case_parties, cases, deadlines
 
 MAX_PAGE = 200
 T = TypeVar("T")
 APPROVAL_STATUSES = tuple(s.value for s in ApprovalStatus)
 QUEUE_SORTS = ("oldest", "newest", "deadline")
-"""How the queue can be ordered: by when an item was queued, or soonest deadline first (items
-without a deadline last)."""
+"""How the queue can be ordered: by when an item was queued, or soonest acting deadline first
+(the item's own or its case tier's, whichever is sooner; items without one last)."""
 MAX_PARTY_SET = 500
 _NO_DEADLINE = "9999-12-31T23:59:59"
 
@@ -68,6 +93,8 @@ class QueueEntry:
     severity: str | None
     subject: str | None
     task_type: str | None
+    acting: ActingDeadline | None = None
+    """The deadline that will act on the item (its own or its case tier's, sooner wins)."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +108,8 @@ class QueueDocument:
     severity: str | None
     subject: str | None
     task_type: str | None
+    acting: ActingDeadline | None = None
+    """As :attr:`QueueEntry.acting`."""
 
 
 @dataclass(frozen=True)
@@ -169,7 +198,18 @@ def queue_page(
     """Approval items with their case's kind and severity, in ``filters.sort`` order (oldest
     first by default)."""
     rows, next_cursor = _queue_rows(db, filters, limit, cursor)
-    return Page([QueueEntry(item_from_row(r), *_case_columns(r)) for r in rows], next_cursor)
+    return Page([_entry(r) for r in rows], next_cursor)
+
+
+def _entry(row: Any) -> QueueEntry:
+    item = item_from_row(row)
+    due = row["case_due_at"]
+    acting = acting_deadline(
+        item,
+        None if due is None else datetime.fromisoformat(due),
+        case_tier_action(row["case_due_tier"]),
+    )
+    return QueueEntry(item, *_case_columns(row), acting=acting)
 
 
 def queue_documents(
@@ -179,7 +219,35 @@ def queue_documents(
     JSON: building the model and dumping it again costs ~50 µs an item (measured), decoding
     the document a few (what the JSON API's queue listing sends)."""
     rows, next_cursor = _queue_rows(db, filters, limit, cursor)
-    return Page([QueueDocument(item_document(r), *_case_columns(r)) for r in rows], next_cursor)
+    documents = []
+    for row in rows:
+        document = item_document(row)
+        acting = _acting_of_document(document, row["case_due_at"], row["case_due_tier"])
+        documents.append(QueueDocument(document, *_case_columns(row), acting=acting))
+    return Page(documents, next_cursor)
+
+
+_POLICY: TypeAdapter[TimeoutPolicy] = TypeAdapter(TimeoutPolicy)
+
+
+def _acting_of_document(
+    document: dict[str, msgspec.Raw], case_due: str | None, case_tier: str | None
+) -> ActingDeadline | None:
+    """:func:`accord.approvals.acting_deadline` of a stored item, reading only the fields it
+    needs from the document (a pending item's deadline, policy, risk and step)."""
+    if msgspec.json.decode(document["status"]) != ApprovalStatus.PENDING.value:
+        return None
+    own = msgspec.json.decode(document["deadline"])
+    if own is None and case_due is None:
+        return None
+    return acting_deadline_of(
+        None if own is None else datetime.fromisoformat(own),
+        _POLICY.validate_json(bytes(document["policy"])),
+        msgspec.json.decode(document["risk"]),
+        msgspec.json.decode(document["escalation_step"]),
+        None if case_due is None else datetime.fromisoformat(case_due),
+        case_tier_action(case_tier),
+    )
 
 
 def _queue_rows(
@@ -255,13 +323,19 @@ def _queue_shape(
     return (given, party, filters.sort, cursor is not None), values
 
 
+#: The case's armed tier deadline, beside each item (at most one: the armed-row unique index).
+_CASE_DUE = deadlines.alias("case_due")
+
+
 def _queue_select(shape: _QueueShape) -> Select[Any]:
     given, party, sort, bounded = shape
-    key = (
-        func.coalesce(approval_items.c.deadline, _NO_DEADLINE)
-        if sort == "deadline"
-        else approval_items.c.created_at
+    own, case_due = approval_items.c.deadline, _CASE_DUE.c.due_at
+    # the acting deadline: the sooner of the item's own and its case tier's (ISO text sorts
+    # like time), as in accord.approvals.acting_deadline
+    acting = case(
+        (and_(case_due.is_not(None), or_(own.is_(None), case_due < own)), case_due), else_=own
     )
+    key = func.coalesce(acting, _NO_DEADLINE) if sort == "deadline" else approval_items.c.created_at
     query = select(
         approval_items.c.document,
         key.label("sort_key"),
@@ -270,7 +344,18 @@ def _queue_select(shape: _QueueShape) -> Select[Any]:
         cases.c.severity,
         cases.c.subject,
         cases.c.task_type,
-    ).select_from(approval_items.outerjoin(cases, cases.c.case_id == approval_items.c.case_id))
+        case_due.label("case_due_at"),
+        _CASE_DUE.c.tier.label("case_due_tier"),
+    ).select_from(
+        approval_items.outerjoin(cases, cases.c.case_id == approval_items.c.case_id).outerjoin(
+            _CASE_DUE,
+            and_(
+                _CASE_DUE.c.kind == literal_column(f"'{CASE_TIER}'"),
+                _CASE_DUE.c.subject_id == approval_items.c.case_id,
+                _CASE_DUE.c.state == literal_column("'armed'"),
+            ),
+        )
+    )
     for name in given:
         if name == "agent":
             query = query.where(

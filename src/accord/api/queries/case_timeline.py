@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
-from accord.approvals import ApprovalItem
+from accord.approvals import ApprovalItem, DecisionVerdict, verdict_of_decision
 from accord.cases import Case, SettleStatus
 from accord.clock import isoformat
 from accord.deadlines import Deadline
@@ -23,6 +23,11 @@ class TimelineEvent(BaseModel):
     actor: str
     tier: str | None = None
     detail: str = ""
+    verdict: DecisionVerdict | None = Field(
+        default=None,
+        description="On a decision's event: what was decided (chosen, written, denied, "
+        "expired); the event's name keeps the deprecated outcome word.",
+    )
 
 
 def case_timeline(
@@ -80,6 +85,7 @@ def case_timeline(
                     actor=item.decision.decided_by,
                     tier="human_appeal",
                     detail=item.decision.reason,
+                    verdict=verdict_of_decision(item.decision),
                 )
             )
     if case.decision is not None and case.status in (SettleStatus.SETTLED, SettleStatus.MERGED):

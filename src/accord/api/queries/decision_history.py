@@ -7,7 +7,12 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
-from accord.approvals import APPROVAL_DECIDED, APPROVAL_EXPIRED, ApprovalItem
+from accord.approvals import (
+    APPROVAL_DECIDED,
+    APPROVAL_EXPIRED,
+    ApprovalItem,
+    verdict_of,
+)
 from accord.ledger import Ledger
 from accord.store import Database
 from accord.store.tables import approval_items
@@ -20,6 +25,11 @@ class HistoryEntry:
     item: ApprovalItem
     ledger_seq: int | None
     """The signed ``approval_decided`` / ``approval_expired`` entry (None: not found)."""
+
+    @property
+    def verdict(self) -> str:
+        """What was decided, in the one vocabulary (chosen, written, denied, expired)."""
+        return verdict_of(self.item) or "-"
 
     @property
     def seconds_to_decide(self) -> float | None:

@@ -21,13 +21,14 @@ from accord.api.queries.case_pages import MAX_PAGE, QueueFilter, queue_documents
 from accord.api.request_context import request_id_of
 from accord.api.routes._state import accord_of
 from accord.api.schemas import (
+    ApprovalItemOut,
     ApprovalPage,
     BulkDecideIn,
     BulkDecideOut,
     BulkDecisionOut,
     DecideIn,
 )
-from accord.approvals import ApprovalItem, refuse_unless_one_decision
+from accord.approvals import refuse_unless_one_decision
 from accord.errors import AccordError
 from accord.store import on_loop_if_sqlite, short_read
 
@@ -51,7 +52,9 @@ async def list_approvals(
     limit: Annotated[int, Parameter(ge=1, le=MAX_PAGE)] = 50,
     cursor: Annotated[str | None, Parameter(max_length=512)] = None,
 ) -> Response[ApprovalPage]:
-    """Approval items, oldest first (pending by default)."""
+    """Approval items, oldest first (pending by default), each with its case's kind, severity
+    and task type and the deadline that will act on it (``acting_deadline``: its own or its
+    case tier's, whichever is sooner, and what happens then)."""
     filters = QueueFilter(
         status=status, risk=risk, kind=kind, severity=severity, agent=agent, case_id=case_id
     )
@@ -66,7 +69,13 @@ async def list_approvals(
     # answer): validating it into the model and dumping it again was most of a listing's
     # cost, and parsing it all then encoding it again a tenth more (issue 13)
     items: list[dict[str, Any]] = [
-        {**e.document, "kind": e.kind, "severity": e.severity, "task_type": e.task_type}
+        {
+            **e.document,
+            "kind": e.kind,
+            "severity": e.severity,
+            "task_type": e.task_type,
+            "acting_deadline": None if e.acting is None else e.acting.model_dump(mode="json"),
+        }
         for e in page.rows
     ]
     body: Any = {"items": items, "next_cursor": page.next_cursor}  # ApprovalPage's shape
@@ -80,9 +89,15 @@ async def list_approvals(
     responses=error_responses(400, 401, 403, 404),
     tags=["approvals"],
 )
-def get_approval(state: State, item_id: Annotated[str, Parameter(max_length=64)]) -> ApprovalItem:
-    """One approval item: positions, analysis, options, deadline, decision."""
-    return accord_of(state).approvals.get(item_id)
+def get_approval(
+    state: State, item_id: Annotated[str, Parameter(max_length=64)]
+) -> ApprovalItemOut:
+    """One approval item: positions, analysis, options, the deadline that will act on it
+    (``acting_deadline``: its own or its case tier's, whichever is sooner, and what happens
+    then), the decision and its ``verdict``."""
+    accord = accord_of(state)
+    item = accord.approvals.get(item_id)
+    return ApprovalItemOut.of(item, accord.acting_deadline(item))
 
 
 @post(
@@ -97,10 +112,10 @@ async def decide(
     state: State,
     item_id: Annotated[str, Parameter(max_length=64)],
     data: JSONBody[DecideIn],
-) -> ApprovalItem:
+) -> ApprovalItemOut:
     """Decide as the key's principal: ``choice`` (one of the options), ``outcome`` (your own
     outcome in words; the case settles on it) or ``deny``. Compare-and-set: a second decision
-    gets 409 naming the first."""
+    gets 409 naming the first. The answer is the decided item with its ``verdict``."""
     _check_one_of(data)
     principal_id = caller(request).principal_id
     assert principal_id is not None  # a reviewer key is always bound to a principal
@@ -108,7 +123,7 @@ async def decide(
     choice, deny, reasoning, outcome = data.choice, data.deny, data.reasoning, data.outcome
     # on SQLite the decisions of one loop turn share one transaction (the queue's group
     # commit); on PostgreSQL the decision runs on a worker thread
-    return await on_loop_if_sqlite(
+    decided = await on_loop_if_sqlite(
         accord.db,
         lambda: decide_as_reviewer_async(
             accord,
@@ -129,6 +144,7 @@ async def decide(
             outcome=outcome,
         ),
     )
+    return ApprovalItemOut.of(decided, None)
 
 
 @post(

@@ -62,8 +62,13 @@ def list_cases(
     tags=["cases"],
 )
 def get_case(state: State, case_id: Annotated[str, Parameter(max_length=64)]) -> CaseOut:
-    """One case: the decision, the positions, the escalation."""
-    return CaseOut.of(accord_of(state).cases.get(case_id))
+    """One case: the decision, the positions, the escalation, the deadline that will act next
+    (and what happens then) and people's decision with its reason and written outcome."""
+    accord = accord_of(state)
+    case = accord.cases.get(case_id)
+    item_id = case.approval_item_id
+    item = None if item_id is None else accord.approvals.get(item_id)
+    return CaseOut.of(case, accord.case_acting_deadline(case), item)
 
 
 @get(

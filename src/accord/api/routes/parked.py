@@ -69,7 +69,7 @@ def park(
     agent_id = caller(request).agent_id
     assert agent_id is not None  # an agent key is always bound to its agent
     handle = accord.park(case_id, agent_id, data.context)
-    return ParkedOut.of(accord.parking.get(handle.task_id), _item_status(accord, handle.item_id))
+    return _parked_out(accord, accord.parking.get(handle.task_id))
 
 
 @get(
@@ -80,10 +80,11 @@ def park(
     tags=["parked tasks"],
 )
 def get_parked(request: Request[object, object, State], state: State, task_id: TaskId) -> ParkedOut:
-    """A parked task and the status of the approval item it waits on."""
+    """A parked task, the deadline that will act on its approval item (and what happens
+    then) and, once decided, the decision with its verdict, reason and written outcome."""
     accord = accord_of(state)
     task = _own_task(accord, caller(request), task_id)
-    return ParkedOut.of(task, _item_status(accord, task.item_id))
+    return _parked_out(accord, task)
 
 
 @get(
@@ -147,5 +148,6 @@ async def _events(
         await asyncio.sleep(interval)
 
 
-def _item_status(accord: Accord, item_id: str) -> str:
-    return accord.approvals.get(item_id).status.value
+def _parked_out(accord: Accord, task: ParkedTask) -> ParkedOut:
+    item = accord.approvals.get(task.item_id)
+    return ParkedOut.of(task, item, accord.acting_deadline(item))

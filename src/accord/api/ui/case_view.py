@@ -97,6 +97,7 @@ def case_context(accord: Accord, item_id: str, reviewer: ApiKey) -> dict[str, An
     return {
         "reviewer": reviewer,
         "item": item,
+        "acting": accord.acting_deadline(item),
         "case": case,
         "positions": case.positions,
         "views": [PositionView(p, tuple(_checked(e) for e in p.evidence)) for p in case.positions],

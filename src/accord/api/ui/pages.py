@@ -21,7 +21,7 @@ from accord.api.ui.queue_view import QUEUE_PAGE, QueueChoice, queue_view
 from accord.api.ui.reasons import joined_reasoning, lf_line_breaks
 from accord.api.ui.session import sign_in, sign_out, signed_in
 from accord.app import Accord
-from accord.approvals import MAX_WRITTEN_OUTCOME_CHARS
+from accord.approvals import MAX_WRITTEN_OUTCOME_CHARS, verdict_of
 from accord.errors import AccordError, NotFound, ValidationError
 
 Filter = Annotated[str | None, Parameter(max_length=256)]
@@ -216,7 +216,9 @@ def decide(
         )
     except AccordError as exc:
         return _refused(request, exc.message, status_for(exc), exc.code)
-    return fragment(request, "_decision.html", {"reviewer": reviewer, "error": None, "item": item})
+    verdict = verdict_of(item) or "-"
+    context = {"reviewer": reviewer, "error": None, "item": item, "verdict": verdict}
+    return fragment(request, "_decision.html", context)
 
 
 def _choice(accord: Accord, item_id: str, verdict: str) -> str | None:
