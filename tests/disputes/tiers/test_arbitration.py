@@ -226,6 +226,7 @@ def test_r14_after_the_deadline_a_member_closes_the_panel_and_absentees_count_ne
     with pytest.raises(AccordError) as again:
         world.tiers.arbitration.tally(DISPUTE, world.keys[a])
     assert again.value.code == "disputes.not_active"
+    assert again.value.context["requirement"] == "R6"
 
 
 def test_r39_the_configured_threshold_seats_and_decides_three_of_five(
