@@ -124,3 +124,24 @@ def test_one_against_one_across_departments_still_escalates_when_the_vote_ties()
         ("authority", False),
         ("vote", False),
     ]
+
+
+def test_when_only_the_services_decision_port_can_ask_the_manager_the_ladder_stops_for_it() -> None:
+    ctx = replace(_four_against_one(), manager_port=True)
+
+    outcome = run_tier_one(ctx, registry())
+
+    assert not outcome.decided
+    assert [(a.rung, a.decided) for a in outcome.attempts][-1] == ("authority", False)
+    assert outcome.escalation_reason is not None
+    assert f"{MANAGER} is asked through the decision port after tier 1" in (
+        outcome.escalation_reason
+    )
+
+
+def test_a_person_as_manager_is_not_waited_for_even_with_a_decision_port() -> None:
+    ctx = replace(_four_against_one(manager_kind="human"), manager_port=True)
+
+    outcome = run_tier_one(ctx, registry())
+
+    assert outcome.rung == "vote"

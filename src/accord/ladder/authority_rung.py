@@ -3,9 +3,11 @@
 Seniority decides only between parties of one branch of the org chart (seed 000, strategy 1):
 a cross-department conflict goes to the parties' lowest common manager. When tier 1 can ask
 that manager (an AI member, and the context's ``ask_manager``), the manager decides
-(:func:`manager_rung`); when it cannot (no common manager, a person, no way to ask it at tier
-1, or no option answered) the rung does not decide, says why, and the ladder goes on to the
-vote — the playbook's order, source > confidence > authority > vote (seed 002).
+(:func:`manager_rung`); when only the service's decision port can ask it, the ladder stops and
+the case goes on to be asked there (``manager_port``); when it cannot be asked at all (no
+common manager, a person, no port, or no option answered) the rung does not decide, says why,
+and the ladder goes on to the vote — the playbook's order, source > confidence > authority >
+vote (seed 002).
 """
 
 from __future__ import annotations
@@ -36,6 +38,9 @@ def cross_department(ctx: RungContext) -> str | None:
     return f"cross-department conflict ({departments}): seniority does not apply; {who}"
 
 
+ASKED_AFTER_TIER_ONE = "is asked through the decision port after tier 1"
+"""How an authority attempt ends when the ladder stops for a manager the service asks later."""
+
 MANAGER_CONFIDENCE = 0.75
 """Confidence of a manager's tier-1 decision: the hierarchy decided (as the authority rung)."""
 
@@ -43,7 +48,10 @@ MANAGER_CONFIDENCE = 0.75
 def manager_rung(ctx: RungContext, deferred: str) -> RungAttempt:
     """The authority rung of a cross-department case (``deferred`` is
     :func:`cross_department`'s reason): the lowest common manager decides when tier 1 can ask
-    it; otherwise the attempt is undecided and its detail says why."""
+    it; when only the service's decision port can ask it (after tier 1) the attempt is
+    undecided and says so (:func:`~accord.ladder.tier_one.run_tier_one` then stops the ladder
+    for that manager); otherwise the attempt is undecided and its detail says why the vote
+    runs next."""
     org = ctx.org
     assert org is not None
     parties = [p.agent for p in ctx.positions]
@@ -52,6 +60,12 @@ def manager_rung(ctx: RungContext, deferred: str) -> RungAttempt:
         why = "there is no common manager to ask"
     elif org.agent(manager).is_human:
         why = f"the lowest common manager {manager} is a person, not asked at tier 1"
+    elif ctx.ask_manager is None and ctx.manager_port:
+        return RungAttempt(
+            rung="authority",
+            decided=False,
+            detail=f"{deferred}; {manager} {ASKED_AFTER_TIER_ONE}",
+        )
     elif ctx.ask_manager is None:
         why = f"the lowest common manager {manager} cannot be asked at tier 1"
     else:

@@ -34,7 +34,11 @@ class RungContext:
     weights: Mapping[str, float] = field(default_factory=dict)
     ask_manager: ManagerAtTierOne | None = None
     """How tier 1 asks the parties' lowest common manager at once (None: it cannot be asked at
-    tier 1, and a cross-department conflict goes on to the vote)."""
+    tier 1)."""
+    manager_port: bool = False
+    """Whether the service can ask an AI manager after tier 1 (it has a decision port): then a
+    cross-department case whose manager tier 1 cannot ask stops the ladder for that manager;
+    without one (and without ``ask_manager``) the vote runs next."""
 
     def group_of(self, agent: str) -> int | None:
         for index, group in enumerate(self.detection.groups):

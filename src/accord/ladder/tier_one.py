@@ -8,7 +8,9 @@ confidence, or a chain whose tier-1 rungs all failed — each escalates with the
 
 A cross-department conflict reaching the authority rung goes to the parties' lowest common
 manager (seed 000): when tier 1 can ask it (``RungContext.ask_manager``, an AI manager) the
-manager decides; when it cannot, the authority rung records why and the vote runs next, in the
+manager decides; when only the service's decision port can (``manager_port``) the ladder stops
+and the case escalates to be asked there; when it cannot be asked at all, the authority rung
+records why and the vote runs next, in the
 playbook's order (source > confidence > authority > vote, seed 002), its detail naming why
 authority could not decide. Each attempt keeps its rung's reason.
 """
@@ -18,7 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from accord.conflicts import Severity, Tier
-from accord.ladder.authority_rung import authority_rung, cross_department, manager_rung
+from accord.ladder.authority_rung import (
+    ASKED_AFTER_TIER_ONE,
+    authority_rung,
+    cross_department,
+    manager_rung,
+)
 from accord.ladder.confidence_rung import confidence_rung
 from accord.ladder.outcome import RungAttempt, TierOneOutcome
 from accord.ladder.rung_context import RungContext
@@ -91,6 +98,9 @@ def run_tier_one(
         elif step == "authority":
             deferred = cross_department(ctx)
             attempt = authority_rung(ctx) if deferred is None else manager_rung(ctx, deferred)
+            if not attempt.decided and attempt.detail.endswith(ASKED_AFTER_TIER_ONE):
+                attempts.append(attempt)
+                return _escalate(attempts, attempt.detail, beyond)
         else:
             attempt = _after_earlier(vote_rung(ctx), attempts)
         attempts.append(attempt)
