@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from accord.cases import Case, Decision
 from accord.cases.lifecycle import LEGAL_PAIRS, OUTCOMES, Outcome, SettleStatus, transition
+from accord.conflicts import Tier
 from accord.dcp07.statuses import FINAL, TRANSITIONS, CaseStatus, check_transition, is_legal
 from accord.errors import AccordError, IllegalTransition
 
@@ -24,8 +25,12 @@ def spec_allows(from_status: CaseStatus, to_status: CaseStatus) -> bool:
     """R6 and the tiers in words, written independently of the module's table."""
     if from_status in {S.RESOLVED, S.WITHDRAWN, S.ABANDONED}:
         return False  # final statuses are never left
-    if to_status in {S.RESOLVED, S.WITHDRAWN, S.ABANDONED}:
-        return True  # any active case may be settled, withdrawn or run out of deadlines
+    if to_status in {S.RESOLVED, S.WITHDRAWN}:
+        return True  # any active case may be settled or withdrawn
+    if to_status is S.ABANDONED:
+        # every deadline ran out: only at the last tier (appealing, or waiting escalated to
+        # it); below it a deadline escalates (R4, R9) instead
+        return from_status in {S.ESCALATED, S.APPEALING}
     if to_status is S.OPEN:
         return False  # nothing reopens
     if to_status is S.NEGOTIATING:
@@ -80,7 +85,34 @@ def test_r06_the_table_is_exhaustive_over_all_sixty_four_pairs(
 def test_r06_resolved_withdrawn_and_abandoned_are_final_and_every_other_status_can_end() -> None:
     assert {s for s in CaseStatus if not TRANSITIONS[s]} == FINAL
     for status in ACTIVE:
-        assert TRANSITIONS[status] >= FINAL
+        assert TRANSITIONS[status] >= {S.RESOLVED, S.WITHDRAWN}
+
+
+@pytest.mark.parametrize("from_status", [S.OPEN, S.NEGOTIATING, S.ARBITRATING])
+def test_r06_a_dispute_below_the_last_tier_is_never_abandoned_directly(
+    from_status: CaseStatus,
+) -> None:
+    with pytest.raises(IllegalTransition) as raised:
+        check_transition(from_status, S.ABANDONED, "disp:1")
+    assert raised.value.context["requirement"] == "R6"
+    assert "every deadline ran out" in raised.value.message
+
+
+def test_r06_an_escalated_case_is_abandoned_only_when_it_waits_at_human_appeal() -> None:
+    check_transition(S.ESCALATED, S.ABANDONED, "disp:1", at_last_tier=True)
+    check_transition(S.APPEALING, S.ABANDONED, "disp:1", at_last_tier=True)
+    with pytest.raises(IllegalTransition) as raised:
+        check_transition(S.ESCALATED, S.ABANDONED, "disp:1", at_last_tier=False)
+    assert raised.value.context["requirement"] == "R6"
+    assert raised.value.context["to_status"] == "abandoned"
+
+
+def test_r06_a_final_status_is_refused_citing_r6() -> None:
+    for final in FINAL:
+        with pytest.raises(IllegalTransition) as raised:
+            check_transition(final, S.RESOLVED, "disp:1")
+        assert raised.value.context["requirement"] == "R6"
+        assert "a final status" in raised.value.message
 
 
 def test_every_outcome_maps_onto_one_legal_status_pair_and_every_settle_status_is_used() -> None:
@@ -130,7 +162,12 @@ def test_r06_transition_moves_a_case_exactly_when_the_table_joins_its_statuses(
     start: Outcome, to: Outcome
 ) -> None:
     case = _in(start)
-    legal = is_legal(case.dcp_status, OUTCOMES[to][1])
+    legal = is_legal(case.dcp_status, OUTCOMES[to][1]) and not (
+        # R6: an escalated case runs out of deadlines only while it waits at human appeal
+        case.dcp_status is S.ESCALATED
+        and OUTCOMES[to][1] is S.ABANDONED
+        and case.tier is not Tier.HUMAN_APPEAL
+    )
     changes = {"approval_item_id": "apr:2"} if to is Outcome.QUEUED else {}
     if not legal:
         with pytest.raises(IllegalTransition):
@@ -141,6 +178,17 @@ def test_r06_transition_moves_a_case_exactly_when_the_table_joins_its_statuses(
     moved = transition(case, to, **changes)
     assert (moved.status, moved.dcp_status) == OUTCOMES[to]
     assert moved.case_id == case.case_id
+
+
+def test_r06_a_settle_case_waiting_below_human_appeal_is_not_abandoned_but_one_at_it_is() -> None:
+    below = _in(Outcome.ESCALATED)
+    assert below.tier is not Tier.HUMAN_APPEAL
+    with pytest.raises(IllegalTransition) as raised:
+        transition(below, Outcome.EXPIRED, decided_at=NOW + timedelta(minutes=5))
+    assert raised.value.context["requirement"] == "R6"
+    at_appeal = transition(below, Outcome.ESCALATED, tier=Tier.HUMAN_APPEAL)
+    ended = transition(at_appeal, Outcome.EXPIRED, decided_at=NOW + timedelta(minutes=5))
+    assert (ended.status, ended.dcp_status) == (SettleStatus.EXPIRED, S.ABANDONED)
 
 
 def test_transition_validates_the_new_case_instead_of_copying_it() -> None:

@@ -242,3 +242,34 @@ def test_r19_reasoning_hashes_are_sha256() -> None:
     assert refusal(ResolutionRecord, document).context["field"] == (
         "panel.members.0.reasoning_hash"
     )
+
+
+_WRONG_TAG = {
+    "alg": "ed25519",
+    "kid": "0" * 32,
+    "sig_b64": "AAAA",
+    "domain_sep": "DCP-AI.v2.Dispute",
+}
+
+
+@pytest.mark.parametrize(
+    ("model", "document", "where"),
+    [
+        (DisputeRecord, dispute_document, "signature"),
+        (ObjectionRecord, objection_document, "signature"),
+    ],
+)
+def test_r36_a_signature_under_another_tag_is_refused_citing_r36_not_as_a_shape_error(
+    model: Any, document: Any, where: str
+) -> None:
+    error = refusal(model, {**document(), where: _WRONG_TAG, "surprise": "listed first or not"})
+    assert error.context["requirement"] == "R36"
+    assert error.context["field"] == f"{where}.domain_sep"
+    assert "R36" in error.message
+
+
+def test_r36_each_resolution_signature_under_another_tag_is_refused_citing_r36() -> None:
+    signature = {**_WRONG_TAG, "agent_id": ARBITRATORS[0]}
+    error = refusal(ResolutionRecord, {**resolution_document(), "signatures": [signature]})
+    assert error.context["requirement"] == "R36"
+    assert error.context["field"] == "signatures.0.domain_sep"

@@ -102,6 +102,7 @@ def test_r36_a_record_whose_signature_names_another_domain_is_refused_when_read(
     with pytest.raises(ValidationError) as caught:
         read_record(DisputeRecord, document)
     assert caught.value.context["field"] == "signature.domain_sep"
+    assert caught.value.context["requirement"] == "R36"  # the tag rule, not an R5 shape error
 
 
 def test_r19_r44_each_signing_arbitrator_adds_a_signature_over_the_same_bytes() -> None:

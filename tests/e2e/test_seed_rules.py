@@ -142,6 +142,40 @@ def test_seniority_does_not_decide_across_departments_at_tier_one(
     assert case.approval_item_id is not None  # the manager is a person: the queue
 
 
+def test_four_agents_in_three_departments_against_one_are_settled_by_the_vote_at_tier_one(
+    tmp_path: Path, open_accord: OpenAccord
+) -> None:
+    accord = open_accord(example_config(tmp_path))
+    four = ["agent:backend", "agent:backend-lead", "agent:frontend", "agent:qa"]
+    positions = [{"agent": a, "output": 1200, "confidence": 0.8} for a in four]
+    positions.append({"agent": "agent:billing", "output": 1450, "confidence": 0.8})
+
+    # backend, frontend and qa (engineering) against billing (finance): their lowest common
+    # manager human:ceo is a person, whom tier 1 cannot ask, so the vote comes next (seed 002)
+    case = accord.settle("Total?", positions)
+
+    assert case.status is SettleStatus.SETTLED
+    assert case.tier is Tier.DIRECT_NEGOTIATION
+    assert case.approval_item_id is None
+    assert case.decision is not None
+    assert case.decision.rung == "vote"
+    assert case.decision.answer == 1200
+    assert [(a.rung, a.decided) for a in case.attempts] == [
+        ("source_verification", False),
+        ("confidence", False),
+        ("authority", False),
+        ("vote", True),
+    ]
+    authority = case.attempts[2].detail
+    assert "cross-department conflict (backend, billing, frontend, qa)" in authority
+    assert "the lowest common manager human:ceo is a person, not asked at tier 1" in authority
+    resolved = next(
+        e.record for e in accord.ledger.entries() if e.event_type == "dispute_resolved"
+    )
+    assert resolved["decided_by"] == "vote"
+    assert "authority could not decide" in json.dumps(resolved)
+
+
 def test_a_tier_one_decision_names_the_rung_that_decided_and_the_shared_department(
     tmp_path: Path, open_accord: OpenAccord
 ) -> None:

@@ -49,7 +49,7 @@ from accord.cases.statuses import (
     Outcome,
     SettleStatus,
 )
-from accord.conflicts import Detection, Position
+from accord.conflicts import Detection, Position, Tier
 from accord.dcp07.statuses import FINAL, TRANSITIONS, CaseStatus, check_transition, is_legal
 from accord.errors import IllegalTransition
 
@@ -92,7 +92,13 @@ def transition(case: Case | NewCase, to: Outcome, **changes: Any) -> Case:
     if "status" in changes or "dcp_status" in changes:
         raise TypeError("transition sets status and dcp_status from the outcome")
     status, dcp_status = OUTCOMES[to]
-    check_transition(case.dcp_status, dcp_status, case.case_id)
+    tier = getattr(case, "tier", None)
+    check_transition(
+        case.dcp_status,
+        dcp_status,
+        case.case_id,
+        at_last_tier=None if tier is None else tier is Tier.HUMAN_APPEAL,
+    )
     data = _fields_of(case)
     data.update(changes)
     data["status"] = status

@@ -369,6 +369,7 @@ class Settler:
             department=None
             if tier is None
             else department_of_agents([p.agent for p in positions], tier.org),
+            manager_port=tier is not None and tier.decision_port is not None,
         )
         elapsed = round((time.perf_counter() - started) * 1000)
         return Triaged(revised(decided.case, duration_ms=elapsed), decided.choice)

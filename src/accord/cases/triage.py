@@ -109,6 +109,7 @@ def triage(
     duration_ms: int = 0,
     policy: ResolutionPolicy | None = None,
     department: str | None = None,
+    manager_port: bool = False,
 ) -> Triaged:
     """Decide one case at tier 1 (or record agreement / merge / escalation).
 
@@ -137,6 +138,7 @@ def triage(
         classification=classification,
         org=org,
         weights=weights,
+        manager_port=manager_port,
     )
     outcome = run_tier_one(ctx, verifiers, settings.ladder)
     if outcome.decided:

@@ -26,11 +26,17 @@ def refused(
 def from_pydantic(
     error: PydanticValidationError, *, requirement: str, record: str
 ) -> ValidationError:
-    """The first problem pydantic found, as a refusal naming the field path and ``requirement``."""
-    first = error.errors(include_url=False)[0]
+    """The first problem pydantic found, as a refusal naming the field path and ``requirement``.
+
+    A signature whose ``domain_sep`` is not ``DCP-DISPUTE-SIG-v2`` is refused under R36 (every
+    DCP-07 signature carries that tag; R44 is its conformance line), not as a shape error of
+    the record, whichever problem pydantic listed first."""
+    problems = error.errors(include_url=False)
+    tag = [p for p in problems if p["loc"] and p["loc"][-1] == "domain_sep"]
+    first = tag[0] if tag else problems[0]
     field = ".".join(str(part) for part in first["loc"]) or "$"
     return refused(
-        requirement,
+        "R36" if tag else requirement,
         field,
         str(first["msg"]),
         code="dcp.record_invalid",

@@ -32,7 +32,7 @@ from accord.disputes.refusals import DisputeNotFound
 from accord.disputes.service import MAX_FILINGS_PER_CALL, Disputes
 from accord.disputes.steps import status_at
 from accord.disputes.tiers import AppealProposal, DisputeTiers
-from accord.disputes.tiers.arbitration import MAX_NOMINEES
+from accord.disputes.tiers.arbitration import MAX_NOMINEES, PanelEscalation
 from accord.disputes.tiers.negotiating import MAX_CHOICE, NegotiationStep
 from accord.disputes.tiers.panel_rows import BallotPaper, SeatedPanel
 from accord.disputes.tiers.prepared import (
@@ -87,6 +87,7 @@ __all__ = [
     "NegotiationStep",
     "Nominations",
     "PanelDeliberation",
+    "PanelEscalation",
     "PayloadSignature",
     "PreparedStep",
     "PreparedStepArgs",

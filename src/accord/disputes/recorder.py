@@ -218,7 +218,12 @@ def _after(current: DisputeRow, step: DisputeStep) -> dict[str, Any]:
     before = current.record
     data = record_document(before)
     if step.status is not None:
-        check_transition(before.status, step.status, before.dispute_id)
+        check_transition(
+            before.status,
+            step.status,
+            before.dispute_id,
+            at_last_tier=before.current_escalation_level is Tier.HUMAN_APPEAL,
+        )
         data["status"] = step.status.value
     if step.tier is not None:
         data["current_escalation_level"] = step.tier.value

@@ -9,6 +9,7 @@ from typing import Any, TypeVar
 import pydantic
 from pydantic import BaseModel, ConfigDict, JsonValue
 
+from accord.conflicts import Detection
 from accord.errors import ValidationError
 from accord.ladder.hierarchy import common_manager as common_manager
 from accord.ladder.option_labels import labelled
@@ -59,7 +60,12 @@ def render_answer(answer: JsonValue) -> str:
 
 def option_texts_of(dispute: Conflict) -> tuple[str, ...]:
     """Each answer group's full text, in group order; numbered when renderings collide."""
-    rendered = tuple(render_answer(group.answer) for group in dispute.detection.groups)
+    return group_option_texts(dispute.detection)
+
+
+def group_option_texts(detection: Detection) -> tuple[str, ...]:
+    """:func:`option_texts_of` for a bare detection (tier 1 has no ``Conflict`` yet)."""
+    rendered = tuple(render_answer(group.answer) for group in detection.groups)
     if len(set(rendered)) == len(rendered):
         return rendered
     return tuple(f"option {index + 1}: {text}" for index, text in enumerate(rendered))

@@ -3,10 +3,16 @@
 Escalation rules (playbook §7): free-text answers that could not be compared (no fact both
 state, nothing to tell them apart: tier 1 would only pick a side blindly), a conflict whose
 dispute type starts above tier 1 (R2),
-a critical conflict that source verification did not settle, a cross-department conflict
-reaching the authority rung (its lowest common manager decides, seed 000), a decision under
-the minimum confidence, or a chain whose tier-1 rungs all failed — each escalates with the
-reason.
+a critical conflict that source verification did not settle, a decision under the minimum
+confidence, or a chain whose tier-1 rungs all failed — each escalates with the reason.
+
+A cross-department conflict reaching the authority rung goes to the parties' lowest common
+manager (seed 000): when tier 1 can ask it (``RungContext.ask_manager``, an AI manager) the
+manager decides; when only the service's decision port can (``manager_port``) the ladder stops
+and the case escalates to be asked there; when it cannot be asked at all, the authority rung
+records why and the vote runs next, in the
+playbook's order (source > confidence > authority > vote, seed 002), its detail naming why
+authority could not decide. Each attempt keeps its rung's reason.
 """
 
 from __future__ import annotations
@@ -14,7 +20,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from accord.conflicts import Severity, Tier
-from accord.ladder.authority_rung import authority_rung, cross_department
+from accord.ladder.authority_rung import (
+    ASKED_AFTER_TIER_ONE,
+    authority_rung,
+    cross_department,
+    manager_rung,
+)
 from accord.ladder.confidence_rung import confidence_rung
 from accord.ladder.outcome import RungAttempt, TierOneOutcome
 from accord.ladder.rung_context import RungContext
@@ -42,6 +53,18 @@ def _escalate(attempts: list[RungAttempt], reason: str, next_step: str | None) -
         attempts=tuple(attempts),
         escalation_reason=reason,
         next_step=next_step,
+    )
+
+
+def _after_earlier(attempt: RungAttempt, earlier: list[RungAttempt]) -> RungAttempt:
+    """``attempt``, when it decides after an authority rung that could not (a cross-department
+    case whose manager tier 1 cannot ask), saying so: the record names the rung that decided
+    and why the one before it could not."""
+    authority = next((a for a in earlier if a.rung == "authority" and not a.decided), None)
+    if not attempt.decided or authority is None or "cross-department" not in authority.detail:
+        return attempt
+    return attempt.model_copy(
+        update={"detail": f"{attempt.detail}; authority could not decide: {authority.detail}"}
     )
 
 
@@ -74,12 +97,12 @@ def run_tier_one(
             attempt = confidence_rung(ctx, tie_gap=settings.confidence_tie_gap)
         elif step == "authority":
             deferred = cross_department(ctx)
-            if deferred is not None:
-                attempts.append(RungAttempt(rung="authority", decided=False, detail=deferred))
-                return _escalate(attempts, deferred, beyond)
-            attempt = authority_rung(ctx)
+            attempt = authority_rung(ctx) if deferred is None else manager_rung(ctx, deferred)
+            if not attempt.decided and attempt.detail.endswith(ASKED_AFTER_TIER_ONE):
+                attempts.append(attempt)
+                return _escalate(attempts, attempt.detail, beyond)
         else:
-            attempt = vote_rung(ctx)
+            attempt = _after_earlier(vote_rung(ctx), attempts)
         attempts.append(attempt)
         if not attempt.decided:
             continue

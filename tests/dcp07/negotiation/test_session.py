@@ -98,12 +98,12 @@ def test_r07_only_respondents_acknowledge_and_only_once() -> None:
     refused(excinfo, "negotiation.already_acknowledged", "R7")
 
 
-def test_r07_a_resolved_negotiation_takes_no_further_step() -> None:
+def test_r06_a_resolved_negotiation_takes_no_further_step_because_resolved_is_final() -> None:
     state = talks().propose("agent:a", "t", at=NOW, proposal_id="prop:1")
     state = state.accept("agent:b", "prop:1", at=NOW)
     with pytest.raises(NegotiationRefused) as excinfo:
         state.propose("agent:b", "second thoughts", at=NOW)
-    refused(excinfo, "negotiation.resolved", "R7")
+    refused(excinfo, "negotiation.resolved", "R6")
 
 
 def test_r07_a_counter_proposal_must_answer_a_known_proposal() -> None:

@@ -48,6 +48,7 @@ def test_r16_the_responsible_principals_decide_finally_with_their_signatures(
             DISPUTE, [world.reviewer(ANA), world.reviewer(BO)], outcome="no", reasoning="again"
         )
     assert final.value.code == "disputes.not_active"
+    assert final.value.context["requirement"] == "R6"  # a final status, not an R16 rule
 
 
 def test_r16_every_responsible_principal_and_only_they_decide(world: World) -> None:

@@ -11,11 +11,13 @@ import pytest
 
 from accord.clock import FrozenClock
 from accord.conflicts import Tier
+from accord.dcp07 import ResolutionRecord, read_record
 from accord.dcp07.panels import PanelRefused, VoteChoice, verify_formation
 from accord.dcp07.parties import Party
 from accord.dcp07.signing import verify_resolution
 from accord.disputes.arbitrators import AgentArbitrator
 from accord.disputes.tiers import TierDispute
+from accord.disputes.tiers.arbitration import PanelEscalation
 from accord.errors import AccordError
 from accord.ledger import Ledger
 from accord.llm import ModelRequest, ScriptedModel
@@ -153,6 +155,43 @@ def test_r11_r12_r13_r32_every_candidates_eligibility_is_recorded(
     assert len(formation.eligibility) == 8
 
 
+def test_r10_r16_a_pool_with_fewer_eligible_arbitrators_than_a_panel_escalates_with_the_reason(
+    world: World,
+) -> None:
+    for agent in POOL_IDS[:4]:  # four of six spoke with a party last week (R32)
+        world.interactions.record(agent, AUDIT.agent_id, world.clock.now() - timedelta(days=7))
+    outcome = _seat(world)
+    assert isinstance(outcome, PanelEscalation)
+    assert outcome.to_level == "human_appeal"
+    assert outcome.eligible == POOL_IDS[4:]
+    assert outcome.needed == 3
+    assert "only 2 of the pool's 6 arbitrators are eligible" in outcome.reason
+    assert (world.dispute().status, world.dispute().level) == ("appealing", Tier.HUMAN_APPEAL)
+    assert world.tiers.arbitration.panel(DISPUTE) is None
+    escalation = world.ledger.tail(1)[0]
+    assert escalation.event_type == "dispute_escalated"
+    assert escalation.record["reason"] == outcome.reason
+    recorded = {e["agent_id"]: e["eligible"] for e in escalation.record["eligibility"]}
+    assert recorded == {a: a in POOL_IDS[4:] for a in POOL_IDS}
+
+
+def test_r10_too_few_eligible_nominees_are_refused_while_the_pool_still_has_enough(
+    world: World,
+) -> None:
+    for agent in POOL_IDS[:2]:
+        world.interactions.record(agent, AUDIT.agent_id, world.clock.now() - timedelta(days=7))
+    with pytest.raises(PanelRefused) as refused:
+        _seat(world)  # nominees arb:00..03, two of them ineligible; arb:04 and arb:05 are not
+    assert (refused.value.code, refused.value.context["requirement"]) == (
+        "panels.too_few_eligible",
+        "R10",
+    )
+    assert (world.dispute().status, world.dispute().level) == (
+        "escalated",
+        Tier.CONTEXTUAL_ARBITRATION,
+    )
+
+
 def test_r14_r15_m_approvals_make_a_binding_resolution(world: World) -> None:
     formation = _seat(world)
     _vote_all(world, formation.member_ids, ("approve", "dissent", "approve"))
@@ -178,6 +217,33 @@ def test_r15_a_split_decision_escalates_to_human_appeal(world: World) -> None:
     assert (dispute.status, dispute.level) == ("appealing", Tier.HUMAN_APPEAL)
     assert DISPUTE not in world.desk.resolutions
     assert world.event_types()[-1] == "dispute_escalated"
+
+
+def test_r15_r19_a_split_panel_writes_a_signed_split_decision_record_with_its_escalation(
+    world: World,
+) -> None:
+    formation = _seat(world)
+    votes = ("dissent", "approve", "dissent")
+    _vote_all(world, formation.member_ids, votes)
+    escalation = world.ledger.tail(1)[0]
+    assert escalation.event_type == "dispute_escalated"
+    record = read_record(ResolutionRecord, escalation.record["split_decision"])
+    assert record.resolution_type.value == "split_decision"
+    assert record.dispute_id == DISPUTE
+    assert record.resolution_level is Tier.CONTEXTUAL_ARBITRATION
+    assert record.panel is not None
+    assert [(m.agent_id, m.vote.value) for m in record.panel.members] == list(
+        zip(formation.member_ids, votes, strict=True)
+    )
+    assert (record.panel.votes_for, record.panel.votes_against) == (1, 2)
+    assert not record.panel.agreed
+    # signed by the member whose vote closed the ballot, under DCP-DISPUTE-SIG-v2 (R36)
+    last = formation.member_ids[-1]
+    assert [s.agent_id for s in record.signatures] == [last]
+    assert record.signatures[0].domain_sep == "DCP-DISPUTE-SIG-v2"
+    keys = {a: world.keys[a].public_key for a in formation.member_ids}
+    assert verify_resolution(record, keys, required_signers=(last,)) == record
+    assert (world.dispute().status, world.dispute().level) == ("appealing", Tier.HUMAN_APPEAL)
 
 
 def test_r14_a_non_member_a_second_vote_and_a_late_vote_are_refused(world: World) -> None:
@@ -226,6 +292,7 @@ def test_r14_after_the_deadline_a_member_closes_the_panel_and_absentees_count_ne
     with pytest.raises(AccordError) as again:
         world.tiers.arbitration.tally(DISPUTE, world.keys[a])
     assert again.value.code == "disputes.not_active"
+    assert again.value.context["requirement"] == "R6"
 
 
 def test_r39_the_configured_threshold_seats_and_decides_three_of_five(

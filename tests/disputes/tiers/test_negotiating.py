@@ -117,7 +117,7 @@ def test_r07_a_refused_step_writes_no_row_and_no_ledger_entry(world: World) -> N
     assert _rows(world) == 2  # the proposal and its proposer's acceptance
 
 
-def test_r07_a_resolved_dispute_takes_no_further_tier_step(world: World) -> None:
+def test_r06_a_resolved_dispute_takes_no_further_tier_step_citing_r6(world: World) -> None:
     world.open()
     negotiation = world.tiers.negotiation
     proposal = negotiation.propose(DISPUTE, world.keys[BILLING.agent_id], "billing first")
@@ -125,6 +125,7 @@ def test_r07_a_resolved_dispute_takes_no_further_tier_step(world: World) -> None
     with pytest.raises(AccordError) as refused:
         negotiation.propose(DISPUTE, world.keys[AUDIT.agent_id], "again")
     assert refused.value.code == "disputes.not_active"
+    assert refused.value.context["requirement"] == "R6"
 
 
 def test_r07_steps_are_refused_outside_direct_negotiation(world: World) -> None:

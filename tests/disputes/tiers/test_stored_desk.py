@@ -17,6 +17,7 @@ from accord.app.deadline_sweep import deadline_sweep
 from accord.approvals import ApprovalQueue, Principal, Reviewer
 from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer
+from accord.dcp07 import ResolutionRecord, read_record
 from accord.dcp07.negotiation import commitment
 from accord.dcp07.signing import verify_resolution
 from accord.deadlines import DeadlineSweep
@@ -186,6 +187,13 @@ def test_r15_r16_a_split_panel_goes_to_the_principals_whose_decision_is_final(
     for agent, choice in zip(members, ("dissent", "approve", "dissent"), strict=True):
         stage.disputes.tiers.arbitration.vote(dispute_id, stage.keys[agent], choice, "reasons")  # type: ignore[arg-type]
     assert stage.status(dispute_id) == ("appealing", "human_appeal")
+    escalation = stage.ledger.tail(1)[0]
+    assert escalation.event_type == "dispute_escalated"
+    split = read_record(ResolutionRecord, escalation.record["details"]["split_decision"])
+    assert (split.resolution_type.value, split.dispute_id) == ("split_decision", dispute_id)
+    verify_resolution(
+        split, {a: stage.keys[a].public_key for a in members}, required_signers=(members[-1],)
+    )
     reviewers = [stage_reviewer(stage, p) for p in (ANA, BO)]
     record = stage.disputes.tiers.appeal.decide_appeal(
         dispute_id, reviewers, outcome="audit runs first", reasoning="statutory deadline"

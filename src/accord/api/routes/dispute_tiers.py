@@ -57,6 +57,7 @@ from accord.disputes import (
     NegotiationStep,
     Nominations,
     PanelDeliberation,
+    PanelEscalation,
     SeatedPanel,
 )
 from accord.errors import AccordError
@@ -291,9 +292,13 @@ def nominate(
     responses=_STEP_ERRORS,
     tags=_TAGS,
 )
-def form_panel(state: State, dispute_id: DisputeId, data: JSONBody[FormPanelIn]) -> PanelFormation:
+def form_panel(
+    state: State, dispute_id: DisputeId, data: JSONBody[FormPanelIn]
+) -> PanelFormation | PanelEscalation:
     """Seat the panel (admin key): drawn verifiably from the eligible pool with the parties'
-    revealed coin-flip nonces (R10–R13, R32, R35), to vote on ``resolution``."""
+    revealed coin-flip nonces (R10–R13, R32, R35), to vote on ``resolution``. When the whole
+    pool has fewer eligible arbitrators than a panel needs, the dispute goes to human appeal
+    instead and the answer says why (``to_level``, ``reason``, ``eligible``, ``needed``)."""
     return _tiers(state).arbitration.form_panel(
         dispute_id,
         question=data.question,

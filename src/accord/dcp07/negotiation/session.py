@@ -264,11 +264,12 @@ class Negotiation(BaseModel):
                 agent_id=agent_id,
             )
         if self.agreement is not None:
-            raise _refused(
+            raise NegotiationRefused(  # resolved is a final status (R6), not a tier-1 rule
                 f"{self.dispute_id} is already resolved by an accepted proposal",
-                "negotiation.resolved",
-                "agent_id",
-                "a resolved negotiation takes no further step",
+                code="negotiation.resolved",
+                requirement="R6",
+                field="agent_id",
+                rule="a resolved negotiation takes no further step",
                 agent_id=agent_id,
             )
         if at > self.deadline:

@@ -36,7 +36,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import Literal
 
+from pydantic import BaseModel, ConfigDict
 from pydantic import ValidationError as PydanticValidationError
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
@@ -44,17 +46,20 @@ from sqlalchemy.exc import IntegrityError
 from accord.approvals import ApprovalItem, Principal, Reviewer
 from accord.conflicts import Tier
 from accord.crypto import Signer
+from accord.dcp07.documents import record_document
 from accord.dcp07.panels import (
     ArbitratorKind,
     Nomination,
     PanelDecision,
     PanelFormation,
     PanelQuestion,
+    PanelRefused,
     PanelTally,
     PanelVote,
     PoolMember,
     VoteChoice,
     cast_vote,
+    check_candidate,
     form_panel,
     reasoning_hash,
     tally,
@@ -81,6 +86,21 @@ from accord.disputes.tiers.settings import ArbitratorSettings
 from accord.disputes.tiers.tier_context import TierContext, check_text
 from accord.ledger.ledger import registry_within
 from accord.org.interactions import InteractionHistory
+
+
+class PanelEscalation(BaseModel):
+    """What :meth:`Arbitration.form_panel` returns instead of a panel when the pool has
+    fewer eligible arbitrators than a panel needs: the dispute went to human appeal (R10, R16),
+    and why."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    dispute_id: str
+    to_level: Literal["human_appeal"] = "human_appeal"
+    reason: str
+    eligible: tuple[str, ...]
+    needed: int
+
 
 FORMED_EVENT = "arbitration_panel_formed"
 VOTE_EVENT = "arbitration_vote_cast"
@@ -190,7 +210,7 @@ class Arbitration:
         positions: Mapping[str, str],
         favours: str,
         resolution: str,
-    ) -> PanelFormation:
+    ) -> PanelFormation | PanelEscalation:
         """Seat the panel that will vote on ``resolution`` (which finds for ``favours``)."""
         settings = self._configured()
         check_text(question, "question", "R14")
@@ -228,20 +248,28 @@ class Arbitration:
             )
         except PydanticValidationError as error:
             raise from_pydantic(error, requirement="R14", record="panel_question") from None
-        formation = form_panel(
-            dispute_id=dispute_id,
-            parties=dispute.parties,
-            pool=settings.pool(),
-            nominations=nominations,
-            nonces=flip.revealed_nonces(),
-            disputes=self._c.desk,
-            interactions=self._interactions,
-            now=now,
-            vote_deadline=now + (self._c.deadline_of(dispute, "R4") - now) * VOTE_SHARE,
-            threshold=settings.panel_threshold(),
-            mode=settings.mode,
-            rules=settings.rules(),
-        )
+        try:
+            formation = form_panel(
+                dispute_id=dispute_id,
+                parties=dispute.parties,
+                pool=settings.pool(),
+                nominations=nominations,
+                nonces=flip.revealed_nonces(),
+                disputes=self._c.desk,
+                interactions=self._interactions,
+                now=now,
+                vote_deadline=now + (self._c.deadline_of(dispute, "R4") - now) * VOTE_SHARE,
+                threshold=settings.panel_threshold(),
+                mode=settings.mode,
+                rules=settings.rules(),
+            )
+        except PanelRefused as refusal:
+            if refusal.code != "panels.too_few_eligible":
+                raise
+            escalation = self._escalate_if_the_pool_is_too_small(dispute_id, dispute, now)
+            if escalation is None:
+                raise  # other eligible members of the pool may still be nominated
+            return escalation
         humans = [m for m in formation.members if m.kind is ArbitratorKind.HUMAN]
         if humans and self._human is None:
             raise refused(
@@ -331,6 +359,55 @@ class Arbitration:
                 dispute, current = self._seated(conn, dispute_id)
                 self._count(conn, dispute, current, answer.vote, answer.reasoning, signers, now)
         return deliberation
+
+    def _escalate_if_the_pool_is_too_small(
+        self, dispute_id: str, dispute: TierDispute, now: datetime
+    ) -> PanelEscalation | None:
+        """R10 needs N eligible members; when the whole pool has fewer (not just the nominees),
+        no nomination can seat a panel, so the dispute goes on to human appeal with the reason
+        and every pool member's eligibility recorded, instead of sitting at tier 2. None when
+        the pool still has enough eligible members (the parties may nominate them)."""
+        settings = self._configured()
+        pool = settings.pool()
+        needed = settings.panel_threshold().n
+        eligibility = [
+            check_candidate(
+                member,
+                dispute.parties,
+                disputes=self._c.desk,
+                interactions=self._interactions,
+                now=now,
+                rules=settings.rules(),
+            )
+            for member in pool.members
+        ]
+        eligible = sorted(e.agent_id for e in eligibility if e.eligible)
+        if len(eligible) >= needed:
+            return None
+        reason = (
+            f"only {len(eligible)} of the pool's {len(pool.members)} arbitrators are eligible; "
+            f"a panel needs {needed} (R10), so the dispute goes to human appeal"
+        )
+        recorded = [e.model_dump(mode="json") for e in eligibility]
+        with self._c.desk.transaction() as conn:
+            current = self._c.at_tier(conn, dispute_id, _TIER2, "R10")
+            if panel_rows.panel_within(conn, dispute_id) is not None:
+                raise refused(
+                    "R10", "dispute_id", "the panel is already seated", code="panels.seated"
+                )
+            self._c.desk.move_within(
+                conn,
+                current.dispute_id,
+                "appealing",
+                event_type="dispute_escalated",
+                actor=PANEL_ACTOR,
+                details={"reason": reason, "eligibility": recorded},
+                tier=Tier.HUMAN_APPEAL,
+                rearm=True,
+            )
+        return PanelEscalation(
+            dispute_id=dispute_id, reason=reason, eligible=tuple(eligible), needed=needed
+        )
 
     def tally(self, dispute_id: str, signer: Signer) -> PanelTally:
         """Count the votes now (every member voted, or the deadline passed: R14, R15); the
@@ -527,21 +604,6 @@ class Arbitration:
             f"({counted.threshold.m} needed)"
             + (f"; absent: {', '.join(counted.absent)}" if counted.absent else "")
         )
-        if counted.decision is PanelDecision.SPLIT:
-            self._c.desk.move_within(
-                conn,
-                dispute.dispute_id,
-                "appealing",
-                event_type="dispute_escalated",
-                actor=PANEL_ACTOR,
-                details={
-                    "reason": f"split_decision: {summary} (R15)",
-                    "tally": step_rows.json_of(counted),
-                },
-                tier=Tier.HUMAN_APPEAL,
-                rearm=True,
-            )
-            return counted
         section = counted.panel_section()
         section["members"] = [
             *section["members"],
@@ -551,6 +613,39 @@ class Arbitration:
             ),
         ]
         section["votes_against"] = counted.votes_against + len(counted.absent)
+        if counted.decision is PanelDecision.SPLIT:
+            # R15: no M-of-N agreement is itself a §6 decision type; the split_decision record,
+            # signed by the members at hand, goes with the automatic escalation to tier 3
+            split = self._c.resolution_draft(
+                conn,
+                dispute_id=dispute.dispute_id,
+                level=Tier.CONTEXTUAL_ARBITRATION,
+                resolution_type=ResolutionType.SPLIT_DECISION,
+                description=(
+                    f"no {counted.threshold.m}-of-{counted.threshold.n} agreement on the "
+                    "proposed resolution: escalated to human appeal (R15)"
+                ),
+                reasoning=f"panel {counted.panel_id}: {summary}",
+                at=now,
+                panel=section,
+            )
+            for agent_id in sorted(a for a in signers if seated.formation.is_member(a)):
+                split = cosigned(split, agent_id, signers[agent_id])
+            self._c.desk.move_within(
+                conn,
+                dispute.dispute_id,
+                "appealing",
+                event_type="dispute_escalated",
+                actor=PANEL_ACTOR,
+                details={
+                    "reason": f"split_decision: {summary} (R15)",
+                    "tally": step_rows.json_of(counted),
+                    "split_decision": record_document(split),
+                },
+                tier=Tier.HUMAN_APPEAL,
+                rearm=True,
+            )
+            return counted
         binding = counted.decision is PanelDecision.BINDING
         resolution = self._c.resolution_draft(
             conn,

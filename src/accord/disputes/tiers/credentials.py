@@ -62,6 +62,7 @@ def acting_member(registry: KeyRegistry, signer: Signer, formation: PanelFormati
                 "member's reviewer key",
                 kid=signer.kid,
                 field="key",
+                requirement="R14",
                 rule="a member acts with its arbitrator key (agents) or reviewer key (people)",
             ) from None
     for member in formation.members:

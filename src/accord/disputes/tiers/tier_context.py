@@ -59,7 +59,7 @@ class TierContext:
         dispute = self.desk.load_within(conn, dispute_id)
         if not dispute.active:
             raise refused(
-                requirement,
+                "R6",  # resolved, withdrawn and abandoned are final: the lifecycle refuses
                 "dispute_id",
                 f"the dispute is {dispute.status}: no tier acts on it any more",
                 code="disputes.not_active",
