@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.conftest import REPO_ROOT
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run(script: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
