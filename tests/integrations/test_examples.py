@@ -28,3 +28,13 @@ def test_the_langgraph_fanout_example_runs_and_resumes_with_the_decision(tmp_pat
     assert done.returncode == 0, done.stderr
     assert "a premature resume was refused" in done.stdout
     assert "resumed: settled, answer 1450, decided by human:alice" in done.stdout
+
+
+def test_the_mcp_client_example_retries_into_one_case_and_gets_the_decision(
+    tmp_path: Path,
+) -> None:
+    done = _run("mcp_client.py", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "the retry got the same case: True" in done.stdout
+    assert "parked as agent:orchestrator" in done.stdout
+    assert "decided: approved, choice 1450" in done.stdout
