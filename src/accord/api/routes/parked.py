@@ -97,7 +97,7 @@ def get_parked(request: Request[object, object, State], state: State, task_id: T
 @get(
     "/parked/{task_id:str}/decision",
     opt=allow(*READERS),
-    responses=error_responses(400, 401, 403, 404, 409),
+    responses=error_responses(400, 401, 403, 404, 409, 422),
     tags=["parked tasks"],
 )
 async def wait_for_decision(
