@@ -32,6 +32,7 @@ from langgraph.types import interrupt  # noqa: E402
 
 from accord.app import Accord  # noqa: E402
 from accord.approvals import AlreadyResumed, ApprovalCancelled, ApprovalStatus  # noqa: E402
+from accord.cases import Case  # noqa: E402
 from accord.log import get_logger  # noqa: E402
 
 __all__ = ["LANGGRAPH_VERSION", "AccordOutcome", "resume_schema", "settle_node"]
@@ -99,8 +100,8 @@ def settle_node(
             idempotency_key=key,
         )
         item_id = case.approval_item_id
-        if item_id is None:
-            return {output_key: _outcome(accord, case.case_id).model_dump(mode="json")}
+        if item_id is None:  # decided without people: the case as settle returned it
+            return {output_key: _outcome(accord, case).model_dump(mode="json")}
         handle = accord.park(
             case,
             parked_by or f"graph:{info.thread_id}",
@@ -129,7 +130,8 @@ def settle_node(
             handle.poll(claim=key)
         except (ApprovalCancelled, AlreadyResumed) as refused:
             _log.warning("settle_node.resume_claim_refused", code=refused.code, item_id=item_id)
-        return {output_key: _outcome(accord, case.case_id).model_dump(mode="json")}
+        settled = accord.cases.get(case.case_id)  # as the decision left it
+        return {output_key: _outcome(accord, settled).model_dump(mode="json")}
 
     return node
 
@@ -164,8 +166,7 @@ def _node_key(thread_id: str, checkpoint_ns: str, task_id: str) -> str:
     return f"langgraph:{digest}"
 
 
-def _outcome(accord: Accord, case_id: str) -> AccordOutcome:
-    case = accord.cases.get(case_id)
+def _outcome(accord: Accord, case: Case) -> AccordOutcome:
     item = (
         accord.approvals.get(case.approval_item_id) if case.approval_item_id is not None else None
     )
