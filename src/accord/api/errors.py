@@ -36,6 +36,7 @@ CONFLICT_CODES = frozenset(
         "approvals.conflict",
         "approvals.cancelled",
         "approvals.already_resumed",
+        "idempotency.conflict",
         "disputes.final",
         "objections.already_stayed",
         "compliance.conflict",

@@ -8,12 +8,16 @@ properties name the ones users, the CLI and the service need.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+import inspect
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Unpack
 
+from sqlalchemy import Connection
+
 from accord.app.deadline_sweep import deadline_sweep
 from accord.app.gather import FanOut, gather_positions
+from accord.app.idempotency import gather_payload, keyed, park_payload, settle_payload
 from accord.app.wiring import AccordParts, WiringOptions, wire
 from accord.approvals import (
     ActingDeadline,
@@ -57,7 +61,7 @@ from accord.log import get_logger
 from accord.org import OrgChart
 from accord.plugins import ConfiguredProbes
 from accord.precedents import Precedents
-from accord.store import Database
+from accord.store import Database, IdempotentRequest, KeyTaken
 
 log = get_logger(__name__)
 
@@ -245,10 +249,39 @@ class Accord:
         *,
         task_type: str = "default",
         session_id: str | None = None,
+        idempotency_key: str | None = None,
     ) -> Case:
-        """Turn N agents' positions into a decided (or escalated) case, persisted and signed."""
+        """Turn N agents' positions into a decided (or escalated) case, persisted and signed.
+
+        With ``idempotency_key``, a retry of the same request returns the case the first call
+        recorded and writes nothing; the same key with a different request is refused with
+        ``idempotency.conflict``, writing nothing.
+        """
         self._refuse_if_read_only("settle")
-        return self._parts.settler.settle(SettleRequest(subject, positions, task_type, session_id))
+        request = SettleRequest(subject, positions, task_type, session_id)
+        if idempotency_key is None:
+            return self._parts.settler.settle(request)
+        keyed_request = keyed("settle", idempotency_key, settle_payload(request), self.clock)
+        stored = self._stored(keyed_request)
+        if stored is not None:
+            return stored
+        try:
+            return self._parts.settler.settle(request, on_recorded=_recorder(keyed_request))
+        except KeyTaken:
+            return self._replayed(keyed_request)
+
+    def _stored(self, request: IdempotentRequest) -> Case | None:
+        """The case a keyed settle recorded before (None: the key is new)."""
+        with self.db.read() as conn:
+            case_id = request.stored_within(conn)
+            return None if case_id is None else self.cases.get_within(conn, case_id)
+
+    def _replayed(self, request: IdempotentRequest) -> Case:
+        """The case another call recorded under the key while this one was deciding."""
+        stored = self._stored(request)
+        if stored is None:  # pragma: no cover - KeyTaken means the row is committed
+            raise AccordError("idempotency key vanished", code="idempotency.taken")
+        return stored
 
     def settle_many(self, requests: Sequence[SettleRequest]) -> list[Case]:
         """Settle many cases in one transaction (all recorded, or none)."""
@@ -269,14 +302,38 @@ class Accord:
         session_id: str | None = None,
         justifier: Justifier | None = None,
         justify_timeout: float = 10.0,
+        idempotency_key: str | None = None,
     ) -> Case:
-        """As :meth:`settle`; with a ``justifier`` each agent is first asked to justify itself."""
+        """As :meth:`settle` (``idempotency_key`` too); with a ``justifier`` each agent is
+        first asked to justify itself."""
         self._refuse_if_read_only("settle")
-        return await self._parts.settler.settle_async(
-            SettleRequest(subject, positions, task_type, session_id),
-            justifier=justifier,
-            justify_timeout=justify_timeout,
-        )
+        request = SettleRequest(subject, positions, task_type, session_id)
+        if idempotency_key is None:
+            return await self._parts.settler.settle_async(
+                request, justifier=justifier, justify_timeout=justify_timeout
+            )
+        keyed_request = keyed("settle", idempotency_key, settle_payload(request), self.clock)
+        stored = await asyncio.to_thread(self._stored, keyed_request)
+        if stored is not None:
+            return stored
+        return await self._settle_keyed_async(request, keyed_request, justifier, justify_timeout)
+
+    async def _settle_keyed_async(
+        self,
+        request: SettleRequest,
+        keyed_request: IdempotentRequest,
+        justifier: Justifier | None,
+        justify_timeout: float,
+    ) -> Case:
+        try:
+            return await self._parts.settler.settle_async(
+                request,
+                justifier=justifier,
+                justify_timeout=justify_timeout,
+                on_recorded=_recorder(keyed_request),
+            )
+        except KeyTaken:
+            return await asyncio.to_thread(self._replayed, keyed_request)
 
     async def settle_gather(
         self,
@@ -288,6 +345,7 @@ class Accord:
         justifier: Justifier | None = None,
         justify_timeout: float = 10.0,
         timeout: float | None = None,
+        idempotency_key: str | None = None,
     ) -> Case:
         """Await a parallel fan-out and settle what came back.
 
@@ -296,21 +354,61 @@ class Accord:
         give ``asyncio.gather`` (each must then return a Position or a mapping with
         ``agent``). Agents that raise, or are still running after ``timeout`` seconds
         (cancelled), are left out and logged.
+
+        With ``idempotency_key`` the request is the subject, task type, session and (for a
+        mapping) the agents' names: a retry returns the stored case without awaiting the
+        fan-out (its coroutines are closed), since agents may answer differently a second time.
         """
+        if idempotency_key is None:
+            positions = await gather_positions(fan_out, timeout=timeout)
+            return await self.settle_async(
+                subject,
+                positions,
+                task_type=task_type,
+                session_id=session_id,
+                justifier=justifier,
+                justify_timeout=justify_timeout,
+            )
+        self._refuse_if_read_only("settle")
+        agents = list(fan_out) if isinstance(fan_out, Mapping) else None
+        keyed_request = keyed(
+            "gather",
+            idempotency_key,
+            gather_payload(subject, agents, task_type, session_id),
+            self.clock,
+        )
+        try:
+            stored = await asyncio.to_thread(self._stored, keyed_request)
+        except BaseException:  # a conflicting key: the fan-out is never awaited
+            _close_unawaited(fan_out)
+            raise
+        if stored is not None:
+            _close_unawaited(fan_out)
+            return stored
         positions = await gather_positions(fan_out, timeout=timeout)
-        return await self.settle_async(
-            subject,
-            positions,
-            task_type=task_type,
-            session_id=session_id,
-            justifier=justifier,
-            justify_timeout=justify_timeout,
+        return await self._settle_keyed_async(
+            SettleRequest(subject, positions, task_type, session_id),
+            keyed_request,
+            justifier,
+            justify_timeout,
         )
 
     # --- people ---------------------------------------------------------------------------
 
-    def park(self, case: Case | str, agent_id: str, context: Mapping[str, Any]) -> TaskHandle:
-        """Park an agent's task on a case that waits for people; resume with the handle."""
+    def park(
+        self,
+        case: Case | str,
+        agent_id: str,
+        context: Mapping[str, Any],
+        *,
+        idempotency_key: str | None = None,
+    ) -> TaskHandle:
+        """Park an agent's task on a case that waits for people; resume with the handle.
+
+        With ``idempotency_key`` a retry of the same park (case, agent, context) returns the
+        handle of the task the first call parked, writing nothing; the same key with a
+        different park is refused with ``idempotency.conflict``.
+        """
         self._refuse_if_read_only("park a task")
         found = self.cases.get(case) if isinstance(case, str) else case
         if found.approval_item_id is None:
@@ -320,7 +418,21 @@ class Accord:
                 field="case",
                 case_id=found.case_id,
             )
-        return self.parking.park(agent_id, found.approval_item_id, dict(context))
+        if idempotency_key is None:
+            return self.parking.park(agent_id, found.approval_item_id, dict(context))
+        keyed_request = keyed(
+            "park",
+            idempotency_key,
+            park_payload(found.approval_item_id, agent_id, context),
+            self.clock,
+        )
+        with self.db.write() as conn:
+            task_id = keyed_request.stored_within(conn)
+            if task_id is not None:
+                return TaskHandle(task_id, found.approval_item_id, self.parking)
+            handle = self.parking.park_within(conn, agent_id, found.approval_item_id, dict(context))
+            keyed_request.record_within(conn, handle.task_id)
+            return handle
 
     def principal(self, principal_id: str) -> Principal:
         """A person as configured: roles come from ``approvals.principals``."""
@@ -535,3 +647,22 @@ class Accord:
             witnesses.close()
         self._parts.reliability.close()
         self.db.dispose()
+
+
+def _recorder(request: IdempotentRequest) -> Callable[[Connection, Case], None]:
+    """Records ``request``'s key for the case in the transaction that records the case."""
+
+    def record(conn: Connection, case: Case) -> None:
+        request.record_within(conn, case.case_id)
+
+    return record
+
+
+def _close_unawaited(fan_out: FanOut) -> None:
+    """Close a replayed gather's coroutines (never awaited: no 'never awaited' warning)."""
+    awaitables = fan_out.values() if isinstance(fan_out, Mapping) else fan_out
+    for awaitable in awaitables:
+        if inspect.iscoroutine(awaitable):
+            awaitable.close()
+        elif isinstance(awaitable, asyncio.Future):
+            awaitable.cancel()

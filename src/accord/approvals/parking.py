@@ -7,6 +7,7 @@ The parked task lives in the database, so the agent that resumes it may be anoth
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime
@@ -14,7 +15,7 @@ from typing import Any
 
 from sqlalchemy import Connection, select, update
 
-from accord.approvals.item import ApprovalStatus
+from accord.approvals.item import ApprovalDecision, ApprovalStatus
 from accord.approvals.parked_task import ParkedTask, Resumption
 from accord.approvals.queue import ApprovalQueue
 from accord.approvals.refusals import AlreadyResumed, ApprovalCancelled, DecisionWaitTimedOut
@@ -75,6 +76,7 @@ class Parking:
                     "parked_at": isoformat(task.parked_at),
                     "resumed_at": None,
                     "context": _context_json(task.context),
+                    "claim": None,
                 }
             ],
         )
@@ -109,11 +111,21 @@ class Parking:
         with self._db.read() as conn:
             return [_task_from_row(row) for row in conn.execute(query).mappings()]
 
-    def resume_if_decided(self, task_id: str) -> Resumption | None:
-        """The task's resumption once its item is decided (None while pending); see ``poll``."""
+    def resume_if_decided(self, task_id: str, *, claim: str | None = None) -> Resumption | None:
+        """The task's resumption once its item is decided (None while pending); see ``poll``.
+
+        ``claim`` names the consumer: the first successful call stores it, and a later call
+        with the same claim gets the same resumption again (a framework re-running its node
+        or retrying its request is not a second resume); another claim, or none, is refused
+        with ``approvals.already_resumed``.
+        """
+        if claim is not None:
+            _check_claim(claim)
         task = self.get(task_id)
         if task.resumed_at is not None:
-            raise _already_resumed(task)
+            if claim is None or self._claim_of(task_id) != claim:
+                raise _already_resumed(task)
+            return self._resumption(task, self._queue.get(task.item_id).decision)
         item = self._queue.get(task.item_id)
         if item.status is ApprovalStatus.PENDING:
             return None
@@ -130,16 +142,31 @@ class Parking:
                 update(parked_tasks)
                 .where(parked_tasks.c.task_id == task_id)
                 .where(parked_tasks.c.resumed_at.is_(None))
-                .values(resumed_at=isoformat(now))
+                .values(resumed_at=isoformat(now), claim=claim)
             ).rowcount
         if claimed != 1:
-            raise _already_resumed(self.get(task_id))
+            again = self.get(task_id)
+            if claim is not None and self._claim_of(task_id) == claim:
+                return self._resumption(again, item.decision)
+            raise _already_resumed(again)
+        return self._resumption(task, item.decision)
+
+    def _claim_of(self, task_id: str) -> str | None:
+        with self._db.read() as conn:
+            claim = conn.execute(
+                select(parked_tasks.c.claim).where(parked_tasks.c.task_id == task_id)
+            ).scalar_one_or_none()
+        return None if claim is None else str(claim)
+
+    @staticmethod
+    def _resumption(task: ParkedTask, decision: ApprovalDecision | None) -> Resumption:
+        assert decision is not None  # a resumed task's item carries its decision
         return Resumption(
             task_id=task.task_id,
             agent_id=task.agent_id,
             context=task.context,
-            verdict=verdict_of_decision(item.decision),
-            decision=item.decision,
+            verdict=verdict_of_decision(decision),
+            decision=decision,
         )
 
 
@@ -154,14 +181,15 @@ class TaskHandle:
     def __repr__(self) -> str:
         return f"TaskHandle(task_id={self.task_id!r}, item_id={self.item_id!r})"
 
-    def poll(self) -> Resumption | None:
+    def poll(self, *, claim: str | None = None) -> Resumption | None:
         """Non-blocking: the resumption once decided, else None.
 
         The first successful poll resumes the task (``resumed_at`` is set exactly once); later
-        polls raise ``approvals.already_resumed``. A cancelled item raises
+        polls raise ``approvals.already_resumed`` unless they give the same ``claim`` as the
+        first, which get the same resumption again. A cancelled item raises
         ``approvals.cancelled``.
         """
-        return self._parking.resume_if_decided(self.task_id)
+        return self._parking.resume_if_decided(self.task_id, claim=claim)
 
     async def decision(
         self,
@@ -169,6 +197,7 @@ class TaskHandle:
         poll_interval: float = 0.5,
         timeout: float | None = None,
         sleep: Sleep = asyncio.sleep,
+        claim: str | None = None,
     ) -> Resumption:
         """Wait until the item is decided, polling the store every ``poll_interval`` seconds.
 
@@ -181,7 +210,7 @@ class TaskHandle:
             )
         waited = 0.0
         while True:
-            resumption = await asyncio.to_thread(self.poll)
+            resumption = await asyncio.to_thread(functools.partial(self.poll, claim=claim))
             if resumption is not None:
                 return resumption
             if timeout is not None and waited >= timeout:
@@ -229,3 +258,13 @@ def _already_resumed(task: ParkedTask) -> AlreadyResumed:
         task_id=task.task_id,
         resumed_at=when,
     )
+
+
+def _check_claim(claim: str) -> None:
+    if not claim or len(claim) > 256 or not claim.isprintable():
+        raise ValidationError(
+            "a claim is 1 to 256 printable characters",
+            code="approvals.invalid_claim",
+            field="claim",
+            rule="1..256 printable characters",
+        )

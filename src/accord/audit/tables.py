@@ -57,6 +57,8 @@ AUDITED_COLUMNS: Mapping[str, Mapping[str, str | Unsigned]] = {
 
 NOT_AUDITED_TABLES: Mapping[str, str] = {
     "parked_tasks": "an agent's own saved state while it waits for people; no record signs it",
+    "idempotency_keys": "which retried request maps to which case or parked task (a digest "
+    "and an id): a replay returns the signed rows it names, and no record signs the map",
     "api_keys": "the service's sign-in credentials (hashed tokens, roles, revocation): no "
     "signed record states them, so there is nothing to compare. Approval decisions and stays "
     "taken with a key also carry the principal's reviewer signature, which verify checks "

@@ -513,6 +513,7 @@ class Settler:
         *,
         justifier: Justifier | None = None,
         justify_timeout: float = 10.0,
+        on_recorded: OnRecorded | None = None,
     ) -> Case:
         """As :meth:`settle`; first asks each agent to justify itself when there is a conflict."""
         started = time.perf_counter()
@@ -538,7 +539,7 @@ class Settler:
             # synchronously (a lookup is a database row, an API, a file): not on the loop
             decided = await asyncio.to_thread(self._decide, request, positions, started, weights)
         case = await self._beyond_tier_one(decided, staged)
-        prepared = self._prepare(case, AnswerHashes(), staged)
+        prepared = self._prepare(case, AnswerHashes(), staged, on_recorded)
         # batched with the callers of this loop turn, written in place on SQLite when nothing
         # waits there, else on a worker thread (store.short_work)
         db = self.ledger.db

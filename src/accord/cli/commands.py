@@ -24,6 +24,7 @@ from accord.cli import (
     dispute_tier_commands,
     dissent_commands,
     init_command,
+    mcp_command,
     precedent_commands,
     prepared_commands,
     prose_eval_command,
@@ -91,6 +92,7 @@ app.command("case")(settle_commands.case)
 app.command("report")(settle_commands.report)
 app.command("init")(init_command.init)
 app.command("serve")(serve_command.serve)
+app.command("mcp")(mcp_command.mcp)
 app.command("demo-service")(demo_service.demo_service)
 keys_app.add_typer(api_key_commands.api_keys_app, name="api")
 

@@ -8,6 +8,13 @@ from accord.store.database import (
     resolve_database_url,
     sqlite_relative_to,
 )
+from accord.store.idempotency import (
+    IdempotencyConflict,
+    IdempotentRequest,
+    KeyTaken,
+    check_key,
+    request_digest,
+)
 from accord.store.migrate import HEAD_REVISION, current_revisions
 from accord.store.schema_check import require_tables
 from accord.store.short_work import on_loop_if_sqlite, short_read
@@ -18,10 +25,15 @@ __all__ = [
     "HEAD_REVISION",
     "SUFFIX",
     "Database",
+    "IdempotencyConflict",
+    "IdempotentRequest",
+    "KeyTaken",
+    "check_key",
     "current_revisions",
     "missing_sqlite_file",
     "on_loop_if_sqlite",
     "open_database",
+    "request_digest",
     "require_tables",
     "resolve_database_url",
     "short_read",

@@ -136,6 +136,16 @@ approval_items = Table(
 
 #: An agent's task parked on an approval item; ``context`` is the agent's serialized state.
 #: ``resumed_at`` is set exactly once, by whoever resumes the task first.
+idempotency_keys = Table(
+    "idempotency_keys",
+    metadata,
+    Column("scope", String(16), primary_key=True),
+    Column("idempotency_key", String(256), primary_key=True),
+    Column("request_digest", String(64), nullable=False),
+    Column("result_id", String(64), nullable=False),
+    Column("created_at", String(40), nullable=False),
+)
+
 parked_tasks = Table(
     "parked_tasks",
     metadata,
@@ -145,6 +155,7 @@ parked_tasks = Table(
     Column("parked_at", String(40), nullable=False),
     Column("resumed_at", String(40), nullable=True),
     Column("context", Text, nullable=False),
+    Column("claim", String(256), nullable=True),
     Index("ix_parked_tasks_item", "item_id"),
     Index("ix_parked_tasks_agent", "agent_id"),
 )

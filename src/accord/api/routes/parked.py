@@ -9,6 +9,7 @@ reads the wall clock: it polls the store ``wait / poll_interval`` times.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import AsyncIterator
 from typing import Annotated, Any, cast
@@ -23,6 +24,7 @@ from accord.api.api_keys import ApiKey, Role
 from accord.api.auth_errors import Forbidden
 from accord.api.errors import error_responses
 from accord.api.guards import READERS, allow, caller
+from accord.api.idempotency_header import IdempotencyKeyHeader, caller_scoped
 from accord.api.routes._state import accord_of
 from accord.api.schemas import ParkedOut, ParkIn, WaitOut
 from accord.app import Accord
@@ -55,7 +57,7 @@ def _own_task(accord: Accord, key: ApiKey, task_id: str) -> ParkedTask:
     opt=allow(Role.AGENT),
     sync_to_thread=True,
     status_code=201,
-    responses=error_responses(400, 401, 403, 404, 413, 422),
+    responses=error_responses(400, 401, 403, 404, 409, 413, 422),
     tags=["parked tasks"],
 )
 def park(
@@ -63,12 +65,18 @@ def park(
     state: State,
     case_id: Annotated[str, Parameter(max_length=64)],
     data: JSONBody[ParkIn],
+    idempotency_key: IdempotencyKeyHeader = None,
 ) -> ParkedOut:
-    """Park the key's agent's task on a case waiting for people, with its context."""
+    """Park the key's agent's task on a case waiting for people, with its context. With an
+    ``Idempotency-Key`` header a retried park returns the task the first one parked; the same
+    key with a different park is refused (409 ``idempotency.conflict``)."""
     accord = accord_of(state)
-    agent_id = caller(request).agent_id
+    key = caller(request)
+    agent_id = key.agent_id
     assert agent_id is not None  # an agent key is always bound to its agent
-    handle = accord.park(case_id, agent_id, data.context)
+    handle = accord.park(
+        case_id, agent_id, data.context, idempotency_key=caller_scoped(key, idempotency_key)
+    )
     return _parked_out(accord, accord.parking.get(handle.task_id))
 
 
@@ -90,7 +98,7 @@ def get_parked(request: Request[object, object, State], state: State, task_id: T
 @get(
     "/parked/{task_id:str}/decision",
     opt=allow(*READERS),
-    responses=error_responses(400, 401, 403, 404, 409),
+    responses=error_responses(400, 401, 403, 404, 409, 422),
     tags=["parked tasks"],
 )
 async def wait_for_decision(
@@ -98,16 +106,21 @@ async def wait_for_decision(
     state: State,
     task_id: TaskId,
     wait: Annotated[float, Parameter(ge=0.0, le=MAX_WAIT_SECONDS)] = 0.0,
+    claim: Annotated[str | None, Parameter(min_length=1, max_length=200)] = None,
 ) -> WaitOut:
     """Long-poll: up to ``wait`` seconds for the decision. Decided: the task resumes (once)
-    and the answer carries the decision; still pending: ``resumed: false``."""
+    and the answer carries the decision; still pending: ``resumed: false``. A ``claim``
+    names the consumer: asking again with the same claim (a retry after a dropped
+    connection) gets the same resumption; another claim, or none, gets 409."""
     accord = accord_of(state)
     key = caller(request)
     await anyio.to_thread.run_sync(_own_task, accord, key, task_id)
     interval = poll_interval_of(state)
     polls = int(wait / interval) if wait > 0 else 0
+    scoped = caller_scoped(key, claim)
+    resume = functools.partial(accord.parking.resume_if_decided, task_id, claim=scoped)
     for attempt in range(polls + 1):
-        resumption = await anyio.to_thread.run_sync(accord.parking.resume_if_decided, task_id)
+        resumption = await anyio.to_thread.run_sync(resume)
         if resumption is not None:
             return WaitOut(resumed=True, status="decided", resumption=resumption)
         if attempt < polls:

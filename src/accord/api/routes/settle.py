@@ -9,12 +9,13 @@ from litestar.params import JSONBody
 from accord.api.api_keys import Role
 from accord.api.errors import error_responses
 from accord.api.guards import allow, caller, require_own_positions
+from accord.api.idempotency_header import IdempotencyKeyHeader, caller_scoped
 from accord.api.routes._state import accord_of
 from accord.api.schemas import CaseSummary, SettleBatchIn, SettleIn
 from accord.cases import SettleRequest
 from accord.store import on_loop_if_sqlite
 
-_ERRORS = error_responses(400, 401, 403, 413, 422)
+_ERRORS = error_responses(400, 401, 403, 409, 413, 422)
 
 
 def _request(body: SettleIn) -> SettleRequest:
@@ -34,21 +35,39 @@ def _request(body: SettleIn) -> SettleRequest:
     tags=["settle"],
 )
 async def settle_one(
-    request: Request[object, object, State], state: State, data: JSONBody[SettleIn]
+    request: Request[object, object, State],
+    state: State,
+    data: JSONBody[SettleIn],
+    idempotency_key: IdempotencyKeyHeader = None,
 ) -> CaseSummary:
-    """Settle one set of positions (an agent key submits only its own agent's positions)."""
-    require_own_positions(caller(request), [p.agent for p in data.positions])
+    """Settle one set of positions (an agent key submits only its own agent's positions).
+
+    With an ``Idempotency-Key`` header a retry of the same request returns the case the first
+    call recorded, writing nothing; the same key with a different request is refused (409
+    ``idempotency.conflict``). Keys are per caller: another key's equal string is another key.
+    """
+    key = caller(request)
+    require_own_positions(key, [p.agent for p in data.positions])
     one = _request(data)
     accord = accord_of(state)
+    scoped = caller_scoped(key, idempotency_key)
     # on SQLite decided on the event loop (a tier-2 model call is awaited there) and recorded
     # through the group commit of that loop turn; on PostgreSQL all of it on a worker thread
     case = await on_loop_if_sqlite(
         accord.db,
         lambda: accord.settle_async(
-            one.subject, one.positions, task_type=one.task_type, session_id=one.session_id
+            one.subject,
+            one.positions,
+            task_type=one.task_type,
+            session_id=one.session_id,
+            idempotency_key=scoped,
         ),
         lambda: accord.settle(
-            one.subject, one.positions, task_type=one.task_type, session_id=one.session_id
+            one.subject,
+            one.positions,
+            task_type=one.task_type,
+            session_id=one.session_id,
+            idempotency_key=scoped,
         ),
     )
     return CaseSummary.of(case)

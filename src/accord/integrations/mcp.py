@@ -1,0 +1,187 @@
+"""Accord as an MCP server on the official ``mcp`` SDK (2.x, ``MCPServer``): ``accord mcp --as
+AGENT`` over stdio.
+
+Tools: ``settle`` (with an idempotency key, so a client retrying after a timeout gets one
+case), ``case_status``, ``park`` (the caller's task, keyed too) and ``wait_for_decision``
+(bounded: it answers ``pending`` when the wait runs out, never an error). Resource:
+``accord://cases/{case_id}``. Who the caller is comes only from ``--as`` (``agent``): no tool
+takes an agent id for the caller, and a client's idempotency keys are scoped to it. Deciding
+stays with reviewers (reviewer key, CLI, HTTP, the reviewer's pages). Requires ``accord[mcp]``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from accord.integrations.versions import require_framework
+
+MCP_VERSION = require_framework("mcp", minimum="2.3", below="3", extra="mcp")
+
+import anyio.to_thread  # noqa: E402
+from mcp.server.mcpserver import MCPServer  # noqa: E402
+from mcp.server.mcpserver.exceptions import ToolError  # noqa: E402
+from mcp.types import ToolAnnotations  # noqa: E402
+from pydantic import BaseModel, ConfigDict, Field  # noqa: E402
+
+from accord.app import Accord  # noqa: E402
+from accord.approvals import ApprovalDecision, ApprovalStatus  # noqa: E402
+from accord.cases import Case  # noqa: E402
+from accord.errors import AccordError, ValidationError  # noqa: E402
+
+__all__ = ["MCP_VERSION", "CaseResult", "DecisionResult", "ParkResult", "build_server"]
+
+MAX_WAIT_SECONDS = 55.0
+Sleep = Callable[[float], Awaitable[object]]
+
+
+class CaseResult(BaseModel):
+    """A case as a tool answers it: status, the winner and answer once settled, the item
+    people decide on while it is escalated."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    case_id: str
+    subject: str
+    status: str
+    winner: str | None = None
+    answer: Any = None
+    rung: str | None = None
+    approval_item_id: str | None = None
+    ledger_seqs: tuple[int, ...] = ()
+
+    @classmethod
+    def of(cls, case: Case) -> CaseResult:
+        decision = case.decision
+        return cls(
+            case_id=case.case_id,
+            subject=case.subject,
+            status=case.status.value,
+            winner=decision.winner if decision is not None else None,
+            answer=decision.answer if decision is not None else None,
+            rung=decision.rung if decision is not None else None,
+            approval_item_id=case.approval_item_id,
+            ledger_seqs=case.ledger_seqs,
+        )
+
+
+class ParkResult(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    task_id: str
+    item_id: str
+    agent_id: str
+
+
+class DecisionResult(BaseModel):
+    """``pending`` while people decide (call again); else the item's status and decision."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    item_id: str
+    status: str
+    decision: ApprovalDecision | None = None
+
+
+class PositionIn(BaseModel):
+    """One agent's output as the orchestrator reports it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    agent: str = Field(min_length=1, max_length=256)
+    output: Any
+    confidence: float | None = Field(default=None, ge=0.0, le=1.0)
+    reasoning: str | None = None
+
+
+def build_server(
+    accord: Accord,
+    *,
+    agent: str,
+    sleep: Sleep = asyncio.sleep,
+    poll_interval: float = 0.5,
+) -> MCPServer:
+    """The MCP server acting as ``agent`` (the only identity it knows)."""
+    if not agent:
+        raise ValidationError("an MCP server acts as a named agent (--as)", field="agent")
+    server: MCPServer = MCPServer(
+        "accord",
+        instructions=f"Accord settles disagreements between AI agents; you act as {agent}. "
+        "Deciding an approval stays with people.",
+    )
+
+    def scoped(key: str | None) -> str | None:
+        return None if key is None else f"mcp:{agent}:{key}"
+
+    async def run(call: Callable[[], Any]) -> Any:
+        try:
+            return await anyio.to_thread.run_sync(call)
+        except AccordError as refused:  # a refusal the client can read: "[code] message"
+            raise ToolError(str(refused)) from refused
+
+    @server.tool(annotations=ToolAnnotations(destructiveHint=False, idempotentHint=True))
+    async def settle(
+        subject: str,
+        positions: list[PositionIn],
+        task_type: str = "default",
+        idempotency_key: str | None = None,
+    ) -> CaseResult:
+        """Settle agents' positions on one subject; retry with the same idempotency_key to
+        get the same case (the same key with a different request is refused)."""
+        raw = [p.model_dump(exclude_none=True) for p in positions]
+        case = await run(
+            functools.partial(
+                accord.settle,
+                subject,
+                raw,
+                task_type=task_type,
+                idempotency_key=scoped(idempotency_key),
+            )
+        )
+        return CaseResult.of(case)
+
+    @server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+    async def case_status(case_id: str) -> CaseResult:
+        """A case's status, winner and answer, and the approval item people decide on."""
+        return CaseResult.of(await run(functools.partial(accord.cases.get, case_id)))
+
+    @server.tool(annotations=ToolAnnotations(destructiveHint=False, idempotentHint=True))
+    async def park(
+        case_id: str, context: dict[str, Any], idempotency_key: str | None = None
+    ) -> ParkResult:
+        """Park your task on a case waiting for people, with the context to resume it."""
+        handle = await run(
+            functools.partial(
+                accord.park, case_id, agent, context, idempotency_key=scoped(idempotency_key)
+            )
+        )
+        return ParkResult(task_id=handle.task_id, item_id=handle.item_id, agent_id=agent)
+
+    @server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+    async def wait_for_decision(item_id: str, timeout_s: float = 25.0) -> DecisionResult:
+        """Wait up to timeout_s seconds (at most 55) for people to decide an approval item;
+        answers status "pending" when the wait runs out: call again."""
+        if not 0 <= timeout_s <= MAX_WAIT_SECONDS:
+            raise ToolError(
+                f"[integrations.wait_too_long] timeout_s must lie in [0, {MAX_WAIT_SECONDS}]"
+            )
+        polls = int(timeout_s / poll_interval)
+        for attempt in range(polls + 1):
+            item = await run(functools.partial(accord.approvals.get, item_id))
+            if item.status is not ApprovalStatus.PENDING:
+                return DecisionResult(
+                    item_id=item_id, status=item.status.value, decision=item.decision
+                )
+            if attempt < polls:
+                await sleep(poll_interval)
+        return DecisionResult(item_id=item_id, status="pending")
+
+    @server.resource("accord://cases/{case_id}", mime_type="application/json")
+    async def case_resource(case_id: str) -> str:
+        """A case as JSON (status, decision, the approval item)."""
+        case = await run(functools.partial(accord.cases.get, case_id))
+        return CaseResult.of(case).model_dump_json()
+
+    return server

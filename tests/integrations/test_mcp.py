@@ -1,0 +1,163 @@
+"""Accord's MCP server on the real ``mcp`` SDK, offline: in-process and over stdio from a
+subprocess (``accord mcp --as AGENT``). A retried settle with the same key is one case; the
+caller is only ``--as``; ``wait_for_decision`` answers ``pending`` when its wait runs out."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client, StdioServerParameters
+from sqlalchemy import func, select
+
+from accord.app import Accord
+from accord.clock import FrozenClock
+from accord.integrations.mcp import build_server
+from accord.store.tables import cases
+
+from ..e2e._support import numbers_tied, reviewer_key, write_config
+
+SUBJECT = "Total of invoice 4411"
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> Path:
+    return write_config(
+        tmp_path,
+        {
+            "conflict_resolution": {"strategy": "human"},
+            "approvals": {"principals": {"human:alice": []}},
+        },
+    )
+
+
+@pytest.fixture
+def accord(
+    config: Path, tmp_path: Path, database_url: str, frozen_clock: FrozenClock
+) -> Iterator[Accord]:
+    opened = Accord.open(
+        config, db_url=database_url, keys_dir=tmp_path / "keys", clock=frozen_clock
+    )
+    yield opened
+    opened.close()
+
+
+def _count_cases(accord: Accord) -> int:
+    with accord.db.read() as conn:
+        return int(conn.execute(select(func.count()).select_from(cases)).scalar_one())
+
+
+async def _no_sleep(_: float) -> None:
+    return None
+
+
+def _settle_args(key: str | None = "retry-1") -> dict[str, Any]:
+    return {
+        "subject": SUBJECT,
+        "positions": numbers_tied("agent:a", "agent:b"),
+        "idempotency_key": key,
+    }
+
+
+def test_tools_over_an_in_process_client(accord: Accord) -> None:
+    server = build_server(accord, agent="agent:a", sleep=_no_sleep, poll_interval=1.0)
+
+    async def session() -> None:
+        async with Client(server) as client:
+            names = {tool.name for tool in (await client.list_tools()).tools}
+            assert {"settle", "case_status", "park", "wait_for_decision"} <= names
+            first = await client.call_tool("settle", _settle_args())
+            assert not first.is_error, first
+            case = first.structured_content
+            assert case is not None
+            assert case["status"] == "escalated"
+            again = await client.call_tool("settle", _settle_args())
+            assert again.structured_content == case
+            assert _count_cases(accord) == 1
+            other = {**_settle_args(), "subject": "Another subject"}
+            refused = await client.call_tool("settle", other)
+            assert refused.is_error
+            assert "idempotency.conflict" in json.dumps(refused.model_dump(mode="json"))
+
+            parked = await client.call_tool(
+                "park", {"case_id": case["case_id"], "context": {"step": 2}, "idempotency_key": "p"}
+            )
+            assert parked.structured_content is not None
+            assert parked.structured_content["agent_id"] == "agent:a"  # only --as names the caller
+            item_id = case["approval_item_id"]
+            waited = await client.call_tool(
+                "wait_for_decision", {"item_id": item_id, "timeout_s": 3}
+            )
+            assert waited.structured_content == {
+                "item_id": item_id,
+                "status": "pending",
+                "decision": None,
+            }
+
+            accord.decide(item_id, reviewer_key(accord, "human:alice"), choice="1450")
+            decided = await client.call_tool(
+                "wait_for_decision", {"item_id": item_id, "timeout_s": 0}
+            )
+            assert decided.structured_content is not None
+            assert decided.structured_content["status"] == "approved"
+            assert decided.structured_content["decision"]["choice"] == "1450"
+            status = await client.call_tool("case_status", {"case_id": case["case_id"]})
+            assert status.structured_content is not None
+            assert (status.structured_content["status"], status.structured_content["answer"]) == (
+                "settled",
+                1450,
+            )
+            resource = await client.read_resource(f"accord://cases/{case['case_id']}")
+            assert json.loads(resource.contents[0].text)["status"] == "settled"  # type: ignore[union-attr]
+
+    asyncio.run(session())
+
+
+def test_a_long_wait_is_refused_as_a_tool_error(accord: Accord) -> None:
+    server = build_server(accord, agent="agent:a", sleep=_no_sleep)
+
+    async def session() -> None:
+        async with Client(server) as client:
+            answer = await client.call_tool("wait_for_decision", {"item_id": "x", "timeout_s": 600})
+            assert answer.is_error
+
+    asyncio.run(session())
+
+
+def test_settle_over_stdio_from_a_subprocess_retries_into_one_case(
+    accord: Accord, config: Path, tmp_path: Path, database_url: str
+) -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=[
+            "-c",
+            "from accord.cli.main import app; app()",
+            "mcp",
+            "--as",
+            "agent:a",
+            "--config",
+            str(config),
+            "--db",
+            database_url,
+            "--keys",
+            str(tmp_path / "keys"),
+        ],
+        env=env,
+    )
+
+    async def session() -> None:
+        async with Client(params) as client:
+            first = await client.call_tool("settle", _settle_args("stdio-1"))
+            again = await client.call_tool("settle", _settle_args("stdio-1"))
+            assert not first.is_error, first
+            assert first.structured_content == again.structured_content
+
+    asyncio.run(session())
+    assert _count_cases(accord) == 1
