@@ -92,6 +92,12 @@ def test_a_checkpoint_signed_by_a_stranger_is_not_trusted(run: Run) -> None:
     run("demo", *KEYS, "--fresh")
     result = run("verify", *KEYS, "--trusted-checkpoint", "x")
     assert result.exit_code == 1
+    assert "ledger.trust_root_mismatch" in result.output  # the file pins the stranger's key
+    data = json.loads(Path("x").read_text())
+    del data["trust_root"]  # a file written before checkpoints carried their pin
+    Path("x").write_text(json.dumps(data))
+    result = run("verify", *KEYS, "--trusted-checkpoint", "x")
+    assert result.exit_code == 1
     assert "not a trusted service key" in result.output
 
 
