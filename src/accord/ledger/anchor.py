@@ -61,6 +61,7 @@ def read_checkpoint_file(path: Path) -> Checkpoint:
 def read_anchor_file(path: Path) -> tuple[Checkpoint, str | None]:
     """:func:`read_checkpoint_file`, and the trust root kid the file pins (``None`` for a
     file written before checkpoints carried it)."""
+
     def bad(rule: str) -> ValidationError:
         return ValidationError(
             f"{path}: not a usable checkpoint file: {rule}",
