@@ -176,3 +176,24 @@ def test_a_stale_version_writes_nothing(
     decided = queue.decide(item.item_id, alice, outcome="approved")
     with db.write() as conn, pytest.raises(AlreadyDecided):
         queue._compare_and_set(conn, moved_on, decided)
+
+
+@pytest.mark.parametrize("bad", ["ok\x00then", "bell\x07", "esc\x1b[31m", "rtl\u202eoverride"])
+def test_control_characters_in_a_decisions_reasoning_are_refused(
+    queue: ApprovalQueue, alice: Reviewer, bad: str
+) -> None:
+    item = ask(queue)
+    with pytest.raises(ValidationError) as raised:
+        queue.decide(item.item_id, alice, outcome="denied", reason=bad)
+    assert raised.value.context["field"] == "reasoning"
+    assert "printable" in raised.value.message
+    assert queue.get(item.item_id).is_pending
+
+
+def test_a_reasoning_over_several_lines_with_tabs_is_kept(
+    queue: ApprovalQueue, alice: Reviewer
+) -> None:
+    item = ask(queue)
+    decided = queue.decide(item.item_id, alice, outcome="denied", reason="first\n\tsecond")
+    assert decided.decision is not None
+    assert decided.decision.reason == "first\n\tsecond"

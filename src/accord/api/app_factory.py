@@ -47,6 +47,7 @@ from accord.api.routes import (
     prepared_steps,
     settle,
 )
+from accord.api.security_headers import add_security_headers
 from accord.api.session_backend import IssuedOnlySessionConfig
 from accord.api.sweeper import Sweeper
 from accord.api.ui import bulk, dashboard, dispute_pages, pages, proof_page
@@ -169,6 +170,7 @@ def create_app(
         ),
         exception_handlers=EXCEPTION_HANDLERS,
         before_request=_check_request,
+        before_send=[add_security_headers],
         middleware=[
             request_context(registry.observe),
             IssuedOnlySessionConfig(
