@@ -461,9 +461,11 @@ def keys_list(
     keys: KeysOption = None, config: ConfigOption = None, as_json: JsonOption = False
 ) -> None:
     """List the keys in the key directory."""
-    loaded = load_config(default_config(config))
-    directory = key_directory(loaded, keys)
-    infos = Keyring(directory, SystemClock()).list()
+    try:
+        loaded = load_config(default_config(config))
+        infos = Keyring(key_directory(loaded, keys), SystemClock()).list()
+    except AccordError as exc:
+        raise _fail(exc) from exc
     if as_json:
         print_json([i.model_dump() for i in infos])
         return
@@ -511,9 +513,9 @@ def keys_new(
         if name is None or principal is not None:
             report_problem("error", "give NAME (and --principal only with --role)")
             raise typer.Exit(2)
-        loaded = load_config(default_config(config))
-        directory = key_directory(loaded, keys)
         try:
+            loaded = load_config(default_config(config))
+            directory = key_directory(loaded, keys)
             keyring = Keyring(
                 directory,
                 SystemClock(),
@@ -612,4 +614,10 @@ def demo(
 
 
 def main() -> None:  # pragma: no cover - console entry point
-    app()
+    """Run the CLI; an ``AccordError`` a command did not report itself is still one line and
+    exit 2 (unusable input), never a traceback or the exit 1 of "not verified"."""
+    try:
+        app()
+    except AccordError as exc:
+        report_problem("error", exc)
+        raise SystemExit(2) from exc
