@@ -15,7 +15,6 @@ from accord.approvals.events import (
     Event,
 )
 from accord.approvals.item import (
-    MAX_OPTION_TEXT_CHARS,
     MAX_WRITTEN_OUTCOME_CHARS,
     OPTION_LABEL_MAX_CHARS,
     TIMEOUT_DECIDER,
@@ -65,7 +64,6 @@ __all__ = [
     "APPROVAL_ESCALATED",
     "APPROVAL_EXPIRED",
     "APPROVAL_REQUESTED",
-    "MAX_OPTION_TEXT_CHARS",
     "MAX_WRITTEN_OUTCOME_CHARS",
     "OPTION_LABEL_MAX_CHARS",
     "TIMEOUT_DECIDER",
