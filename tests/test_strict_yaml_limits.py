@@ -103,3 +103,18 @@ def test_a_yaml_file_larger_than_the_limit_is_refused_before_it_is_read(
 
     assert caught.value.code == "config.yaml_limit"
     assert f"{MAX_BYTES:,}" in caught.value.message
+
+
+def test_an_integer_of_5000_digits_is_refused_naming_the_line_and_the_limit() -> None:
+    error = refused("ledger:\n  checkpoint_every: " + "9" * 5000 + "\n")
+    assert "line 2" in error.message
+    assert "an integer of 5,000 characters: at most 64 digits" in error.message
+
+
+def test_integers_within_the_limit_still_read_in_every_yaml_form() -> None:
+    assert parse_yaml("a: 1_024\nb: 0x10\nc: -7\nd: " + "9" * 64, source="x") == {
+        "a": 1024,
+        "b": 16,
+        "c": -7,
+        "d": int("9" * 64),
+    }

@@ -112,6 +112,14 @@ class ApprovalsSettings(StrictSettings):
     only a configured reviewer; the decision is then not signed by a reviewer key)."""
 
 
+class ReviewerSessionSettings(StrictSettings):
+    """How long a reviewer's sign-in on the web page lasts: it ends after ``idle_minutes``
+    without a request and ``absolute_minutes`` after sign-in, whichever comes first."""
+
+    idle_minutes: int = Field(default=30, ge=1, le=24 * 60)
+    absolute_minutes: int = Field(default=8 * 60, ge=1, le=7 * 24 * 60)
+
+
 class BoundarySettings(StrictSettings):
     """Session hand-off: probes to load (``name: "package.module:attribute"``) and tie-breakers
     keyed ``task_type:field``, ``*:field``, ``task_type`` or ``*``."""
@@ -133,6 +141,7 @@ class Settings(StrictSettings):
     conflict_resolution: dict[str, Any] | None = None
     model: ModelSettings | None = None
     approvals: ApprovalsSettings = ApprovalsSettings()
+    reviewer_sessions: ReviewerSessionSettings = ReviewerSessionSettings()
     boundary: BoundarySettings = BoundarySettings()
     limits: Limits = Limits()
     arbitrators: ArbitratorSettings | None = None

@@ -20,6 +20,8 @@ MAX_ALIASES = 1000
 """How many aliases (``*name``) one document may use."""
 MAX_EXPANDED_NODES = 250_000
 """How many nodes the document may have once every alias is expanded."""
+MAX_INTEGER_DIGITS = 64
+"""Longest integer literal (as ``limits.json_integer_digits``' default)."""
 
 
 class _DuplicateKeyError(yaml.constructor.ConstructorError):
@@ -140,6 +142,23 @@ _StrictLoader.add_constructor(
     yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
     _construct_unique_mapping,
 )
+
+
+def _construct_bounded_int(loader: _StrictLoader, node: yaml.ScalarNode) -> int:
+    """An integer of at most ``MAX_INTEGER_DIGITS`` characters (Python refuses to convert
+    ones over 4,300 digits with a bare ``ValueError``; no setting needs more than a few)."""
+    text = str(node.value)
+    if len(text) > MAX_INTEGER_DIGITS:
+        raise _LimitError(
+            None,
+            None,
+            f"an integer of {len(text):,} characters: at most {MAX_INTEGER_DIGITS} digits",
+            node.start_mark,
+        )
+    return int(loader.construct_yaml_int(node))
+
+
+_StrictLoader.add_constructor("tag:yaml.org,2002:int", _construct_bounded_int)
 
 
 def parse_yaml(text: str, *, source: str) -> Any:

@@ -297,3 +297,20 @@ def test_r16_two_principals_decide_an_appeal_in_turn_each_with_only_its_own_key(
     shown = accord.disputes.show(dispute_id).resolution
     assert shown is not None
     assert shown.resolution_id == proposal["proposal_id"]
+
+
+def test_r07_an_acceptance_with_an_unknown_body_field_is_refused_naming_it(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    dispute_id = open_gpu_dispute(client, keys)
+    proposed = post_dispute(
+        client, keys[BILLING], f"/{dispute_id}/proposals", {"terms": "alternate nights"}
+    )
+    url = f"/{dispute_id}/proposals/{proposed.json()['proposal_id']}/acceptance"
+    refused = post_dispute(client, keys[AUDIT], url, {"accepted_by": BILLING})
+    assert refused.status_code == 400, refused.text
+    assert "accepted_by" in refused.text
+    assert _status(client, keys, dispute_id)[0] != "resolved"
+    accepted = post_dispute(client, keys[AUDIT], url, {})  # an empty object is no field
+    assert accepted.status_code == 200, accepted.text
+    assert _status(client, keys, dispute_id)[0] == "resolved"

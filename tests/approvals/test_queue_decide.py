@@ -12,9 +12,11 @@ from accord.approvals import (
     EscalationChain,
     EscalationStep,
     Reviewer,
+    WaitForever,
 )
 from accord.clock import FrozenClock
 from accord.errors import AccordError, NotFound, ValidationError
+from accord.limits import Limits
 from accord.store import Database
 from tests.approvals.conftest import EventLog, ask, reviewer
 
@@ -176,3 +178,46 @@ def test_a_stale_version_writes_nothing(
     decided = queue.decide(item.item_id, alice, outcome="approved")
     with db.write() as conn, pytest.raises(AlreadyDecided):
         queue._compare_and_set(conn, moved_on, decided)
+
+
+@pytest.mark.parametrize("bad", ["ok\x00then", "bell\x07", "esc\x1b[31m", "rtl\u202eoverride"])
+def test_control_characters_in_a_decisions_reasoning_are_refused(
+    queue: ApprovalQueue, alice: Reviewer, bad: str
+) -> None:
+    item = ask(queue)
+    with pytest.raises(ValidationError) as raised:
+        queue.decide(item.item_id, alice, outcome="denied", reason=bad)
+    assert raised.value.context["field"] == "reasoning"
+    assert "printable" in raised.value.message
+    assert queue.get(item.item_id).is_pending
+
+
+def test_a_reasoning_over_several_lines_with_tabs_is_kept(
+    queue: ApprovalQueue, alice: Reviewer
+) -> None:
+    item = ask(queue)
+    decided = queue.decide(item.item_id, alice, outcome="denied", reason="first\n\tsecond")
+    assert decided.decision is not None
+    assert decided.decision.reason == "first\n\tsecond"
+
+
+def test_an_option_text_as_long_as_an_admitted_output_is_kept(queue: ApprovalQueue) -> None:
+    """A 10.4 MB answer is under ``limits.output_bytes`` (16 MiB): no inner cap refuses the
+    item that offers it (issue 31)."""
+    long = ("a" * 10_400_000, "b" * 10_400_000)
+    assert len(long[0]) + 2 < Limits().output_bytes
+    item = queue.request(
+        case_id="case:big",
+        title="Two long answers",
+        summary="two agents wrote long answers",
+        positions=[
+            {"agent": "agent:billing", "answer": "option 1", "confidence": 0.9, "reasoning": "x"},
+            {"agent": "agent:audit", "answer": "option 2", "confidence": 0.7, "reasoning": "y"},
+        ],
+        analysis="people decide",
+        options=["option 1", "option 2"],
+        option_texts=long,
+        risk="medium",
+        policy=WaitForever(),
+    )
+    assert queue.get(item.item_id).option_texts == long

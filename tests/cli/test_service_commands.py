@@ -160,6 +160,7 @@ def test_the_demo_service_database_has_cases_in_several_states_and_a_reviewer_ke
         key = ApiKeyStore(accord.db, accord.clock).authenticate(demo.reviewer_token)
         assert key.principal_id == "human:treasurer"
         assert accord.verify().cases == demo.cases
+        assert accord.config.settings.keys.trust_root == accord.ledger.signer.kid  # pinned
     finally:
         accord.close()
 

@@ -92,6 +92,12 @@ def test_a_checkpoint_signed_by_a_stranger_is_not_trusted(run: Run) -> None:
     run("demo", *KEYS, "--fresh")
     result = run("verify", *KEYS, "--trusted-checkpoint", "x")
     assert result.exit_code == 1
+    assert "ledger.trust_root_mismatch" in result.output  # the file pins the stranger's key
+    data = json.loads(Path("x").read_text())
+    del data["trust_root"]  # a file written before checkpoints carried their pin
+    Path("x").write_text(json.dumps(data))
+    result = run("verify", *KEYS, "--trusted-checkpoint", "x")
+    assert result.exit_code == 1
     assert "not a trusted service key" in result.output
 
 
@@ -247,5 +253,9 @@ def test_a_witness_folder_receives_each_checkpoint_usable_as_a_trusted_checkpoin
     assert made.exit_code == 0, made.output
     names = sorted(p.name for p in Path("witness").iterdir())
     assert names[-1] == "checkpoint-000000000015.json"
+    published = (Path("witness") / names[-1]).read_text()
+    assert published == made.stdout  # the witness file names the pinned trust root too
+    (pub,) = Path("keys").glob("service-*.pub.json")
+    assert json.loads(published)["trust_root"] in pub.name
     ok = run("verify", *KEYS, "--trusted-checkpoint", f"witness/{names[-1]}")
     assert ok.exit_code == 0, ok.output

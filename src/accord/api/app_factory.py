@@ -15,7 +15,6 @@ from typing import Any
 from litestar import Litestar, Request, Router
 from litestar.config.csrf import CSRFConfig
 from litestar.datastructures import State
-from litestar.middleware.session.server_side import ServerSideSessionConfig
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 from litestar.plugins.jinja import JinjaTemplateEngine
@@ -48,8 +47,11 @@ from accord.api.routes import (
     prepared_steps,
     settle,
 )
+from accord.api.security_headers import add_security_headers
+from accord.api.session_backend import IssuedOnlySessionConfig
 from accord.api.sweeper import Sweeper
 from accord.api.ui import bulk, dashboard, dispute_pages, pages, proof_page
+from accord.api.ui.session import CSRF_COOKIE
 from accord.app import Accord
 
 API_PREFIX = "/api/v1"
@@ -57,7 +59,6 @@ API_PREFIX = "/api/v1"
 GUARDED = ("/api/", "/metrics")
 DEFAULT_MAX_BODY_BYTES = 1_000_000
 DEFAULT_SWEEP_SECONDS = 30.0
-SESSION_SECONDS = 8 * 3600
 _HERE = Path(__file__).parent
 #: Paths that take no session or CSRF token (the JSON API authenticates every request).
 _STATELESS = ["^/api/", "^/health$", "^/ready$", "^/metrics$", "^/schema", "^/static/"]
@@ -169,11 +170,12 @@ def create_app(
         ),
         exception_handlers=EXCEPTION_HANDLERS,
         before_request=_check_request,
+        before_send=[add_security_headers],
         middleware=[
             request_context(registry.observe),
-            ServerSideSessionConfig(
+            IssuedOnlySessionConfig(
                 key="accord_session",
-                max_age=SESSION_SECONDS,
+                max_age=accord.config.settings.reviewer_sessions.absolute_minutes * 60,
                 httponly=True,
                 samesite="strict",
                 secure=secure_cookies,
@@ -183,7 +185,7 @@ def create_app(
         stores={"sessions": session_store or MemoryStore()},
         csrf_config=CSRFConfig(
             secret=csrf_secret or secrets.token_hex(32),
-            cookie_name="accord_csrf",
+            cookie_name=CSRF_COOKIE,
             cookie_httponly=True,
             cookie_samesite="strict",
             cookie_secure=secure_cookies,

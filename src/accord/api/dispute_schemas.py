@@ -161,6 +161,11 @@ class ProposeIn(_Body):
     responds_to: Id | None = None
 
 
+class AcceptIn(_Body):
+    """Accepting a proposal takes no fields (the key says whose acceptance it is): a body,
+    when sent, is an empty object; any field in it is refused, naming it."""
+
+
 class CounterEvidenceIn(_Body):
     """Counter-evidence addressed by the ``sha256:`` of its content (R7, R33)."""
 

@@ -52,7 +52,7 @@ from accord.crypto import Ed25519Signer, Keyring
 from accord.deadlines import Deadline, DeadlineSweep, SweepReport
 from accord.disputes import Disputes
 from accord.disputes.reviewers import reviewer_for
-from accord.errors import AccordError, ValidationError
+from accord.errors import AccordError, ValidationError, VerificationFailed
 from accord.ladder import VerifierRegistry
 from accord.learning import CaseOutcome
 from accord.ledger import Checkpoint, Ledger, TrustRoot, VerificationReport
@@ -606,14 +606,46 @@ class Accord:
         """Every case as the learning loop sees it (oldest first)."""
         return [case_outcome(c) for c in self.cases.iter_documents()]
 
-    def trust_root(self) -> TrustRoot:
-        """The service key verification pins: ``keys.trust_root`` (a kid, needed once the
-        service key was rotated) or else this instance's own service key."""
-        kid = self.config.settings.keys.trust_root
+    def trust_root_pinned(self) -> bool:
+        """Whether ``accord.yaml`` names the trust root (``keys.trust_root``); without it,
+        verification trusts whatever service key the key folder holds."""
+        return self.config.settings.keys.trust_root is not None
+
+    def trust_root(self, pinned: str | None = None) -> TrustRoot:
+        """The service key verification pins: ``pinned`` (a kid named outside the database
+        and the key folder, e.g. by a trusted checkpoint file), else ``keys.trust_root``, else
+        (unpinned: trust on first use) this instance's own service key.
+
+        A pinned kid that is neither the present service key nor a ``*.pub.json`` in the key
+        folder means the folder's service key was replaced: ``ledger.trust_root_mismatch``
+        (``VerificationFailed``)."""
+        configured = self.config.settings.keys.trust_root
+        if pinned is not None and configured is not None and pinned != configured:
+            raise VerificationFailed(
+                f"the trusted checkpoint pins the service key {pinned} but accord.yaml's "
+                f"keys.trust_root is {configured}: one of them is not this ledger's root",
+                code="ledger.trust_root_mismatch",
+                field="trust_root",
+                pinned=pinned,
+                configured=configured,
+            )
+        kid = pinned or configured
         signer = self.ledger.signer
         if kid is None or kid == signer.kid:
             return TrustRoot(signer.kid, signer.public_key)
-        return TrustRoot.from_public_keys(self.keyring.trusted_public_keys(), kid)
+        keys = self.keyring.trusted_public_keys()
+        if kid not in keys:
+            raise VerificationFailed(
+                f"the pinned trust root {kid} is neither the key folder's service key "
+                f"({signer.kid}) nor one of its public keys: the service key was replaced, or "
+                "the pin names another installation's key (a ledger signed under another key "
+                "is not this ledger)",
+                code="ledger.trust_root_mismatch",
+                field="trust_root",
+                pinned=kid,
+                present=signer.kid,
+            )
+        return TrustRoot.from_public_keys(keys, kid)
 
     def verify(
         self,
@@ -621,6 +653,7 @@ class Accord:
         workers: int | None = None,
         cases: bool = True,
         trusted_checkpoint: Checkpoint | None = None,
+        trust_root: str | None = None,
     ) -> VerificationReport:
         """Verify the whole ledger against the pinned service key and the keys it registered,
         then every stored row the audit covers against what was signed about it (cases,
@@ -628,11 +661,12 @@ class Accord:
         the first bad entry, or the table, row and column of the first altered row).
 
         ``trusted_checkpoint`` (one kept outside the database: ``accord.ledger.anchor``) also
-        proves that no entry at or below its size was removed or altered. A table the check
+        proves that no entry at or below its size was removed or altered; ``trust_root`` (the
+        kid such a file pins) pins the service key like ``keys.trust_root``. A table the check
         needs that is missing is ``store.missing_table``."""
         return verify_database(
             self.db,
-            self.trust_root(),
+            self.trust_root(trust_root),
             workers=workers,
             cases=cases,
             trusted_checkpoint=trusted_checkpoint,

@@ -154,12 +154,16 @@ def wire(
     name = settings.keys.service_key
     if create_service_key:
         keyring.get_or_create(name, passphrase=passphrase)
+    signer = keyring.signer(name, passphrase=passphrase)
     witnesses = witnesses_from_settings(
-        settings.ledger.witnesses, base_dir=config.base_dir, source=config.source
+        settings.ledger.witnesses,
+        base_dir=config.base_dir,
+        source=config.source,
+        trust_root=settings.keys.trust_root or signer.kid,
     )
     ledger = Ledger(
         db,
-        keyring.signer(name, passphrase=passphrase),
+        signer,
         clock,
         checkpoint_every=settings.ledger.checkpoint_every,
         on_checkpoint=witnesses,

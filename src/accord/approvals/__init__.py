@@ -23,7 +23,6 @@ from accord.approvals.events import (
     Event,
 )
 from accord.approvals.item import (
-    MAX_OPTION_TEXT_CHARS,
     MAX_WRITTEN_OUTCOME_CHARS,
     OPTION_LABEL_MAX_CHARS,
     TIMEOUT_DECIDER,
@@ -82,7 +81,6 @@ __all__ = [
     "APPROVAL_REQUESTED",
     "CASE_TIER_WORDS",
     "DECISION_VERDICTS",
-    "MAX_OPTION_TEXT_CHARS",
     "MAX_WRITTEN_OUTCOME_CHARS",
     "OPTION_LABEL_MAX_CHARS",
     "TIMEOUT_DECIDER",

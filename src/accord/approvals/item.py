@@ -20,16 +20,16 @@ HumanOutcome = Literal["approved", "denied"]
 OPTION_LABEL_MAX_CHARS = 256
 """The longest option (what a person picks and ``approvals decide --choice`` takes); a longer
 answer is offered as a label, its full text in ``ApprovalItem.option_texts``."""
-MAX_OPTION_TEXT_CHARS = 10_000_000
-"""The longest full option text an item carries: the largest agent output settle is meant to
-accept (keep in step with the settle output size limit)."""
 
 MAX_WRITTEN_OUTCOME_CHARS = 5_000
 """The longest outcome a person may write instead of choosing an option (the reasoning's
 bound on the HTTP body)."""
 
 Option = Annotated[str, Field(min_length=1, max_length=OPTION_LABEL_MAX_CHARS)]
-OptionText = Annotated[str, Field(min_length=1, max_length=MAX_OPTION_TEXT_CHARS)]
+OptionText = Annotated[str, Field(min_length=1)]
+"""An option's full text: an agent's output rendered, so it is bounded where the output came in
+(``limits.output_bytes``, named on the user's own field); no second, inner cap here that an
+admitted output could break."""
 
 
 class ApprovalStatus(StrEnum):

@@ -61,6 +61,7 @@ def decided_by_human(
     outcome that is not printable prose within bounds (or beside a choice or a denial) and
     wrong roles."""
     refuse_unless_pending(item)
+    check_reasoning(reason)
     if outcome not in ("approved", "denied"):
         raise ValidationError(
             f"outcome must be 'approved' or 'denied', not {outcome!r}",
@@ -118,6 +119,16 @@ def check_written_outcome(text: str, field: str = "written_outcome") -> None:
             field=field,
             rule=f"non-blank text of at most {MAX_WRITTEN_OUTCOME_CHARS:,} characters",
         )
+    problem = prose_problem(text)
+    if problem is not None:
+        raise ValidationError(
+            f"{field}: {problem}", code="approvals.invalid", field=field, rule=problem
+        )
+
+
+def check_reasoning(text: str, field: str = "reasoning") -> None:
+    """Refuse a decision's reasoning that is not printable prose (newlines and tabs allowed;
+    NUL and every other control character refused, like every other text field)."""
     problem = prose_problem(text)
     if problem is not None:
         raise ValidationError(

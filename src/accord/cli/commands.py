@@ -59,7 +59,8 @@ from accord.ledger import (
     InclusionProof,
     TrustRoot,
     VerificationReport,
-    read_checkpoint_file,
+    checkpoint_file_text,
+    read_anchor_file,
     write_checkpoint_file,
 )
 from accord.safe_files import refuse_existing, write_text_file
@@ -181,10 +182,10 @@ def verify(
     if (public_keys is None) != (signer is None):
         report_problem("invalid input", "--public-keys and --signer go together")
         raise typer.Exit(2)
-    anchor = None
+    anchor, pinned = None, None
     if trusted_checkpoint is not None:
         try:
-            anchor = read_checkpoint_file(trusted_checkpoint)
+            anchor, pinned = read_anchor_file(trusted_checkpoint)
         except AccordError as exc:
             raise _fail(exc) from exc
     if public_keys is not None and signer is not None:
@@ -205,14 +206,38 @@ def verify(
         config, db, keys, create_service_key=False, must_exist=True, read_only=True
     )
     try:
+        if not accord.trust_root_pinned() and pinned is None:
+            _warn_unpinned(accord.ledger.signer.kid, anchor is not None)
         _report_verification(
             lambda: accord.verify(
-                workers=workers, cases=not skip_cases, trusted_checkpoint=anchor
+                workers=workers,
+                cases=not skip_cases,
+                trusted_checkpoint=anchor,
+                trust_root=pinned,
             ),
             as_json,
         )
     finally:
         accord.close()
+
+
+def _warn_unpinned(kid: str, anchored: bool) -> None:
+    """The loud warning of a verification that pins no trust root (stderr, JSON or not)."""
+    caught = (
+        "the trusted checkpoint still catches a rewrite of the entries it covers"
+        if anchored
+        else "a ledger re-signed under a replaced service.key.json still prints VERIFIED"
+    )
+    err().print(
+        "[bold red]WARNING[/] accord.yaml pins no trust root (keys.trust_root): this "
+        f"verification trusts whatever service key the key folder holds now (kid {kid}), so "
+        f"{caught}. Fix: check that kid against one you kept elsewhere, then add "
+        f"`trust_root: {kid}` under `keys:` in accord.yaml (or verify with "
+        "--public-keys DIR --signer KID).",
+        markup=True,
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 def _report_verification(run: Callable[[], VerificationReport], as_json: bool) -> None:
@@ -348,16 +373,17 @@ def ledger_checkpoint(
     accord = open_accord(config, db, keys, read_only=True)
     try:
         checkpoint = accord.ledger.checkpoint()
+        root = accord.trust_root().kid
     except AccordError as exc:
         raise _fail(exc, 1) from exc
     finally:
         accord.close()
     if output:
         try:
-            write_checkpoint_file(output, checkpoint, force=force)
+            write_checkpoint_file(output, checkpoint, force=force, trust_root=root)
         except AccordError as exc:
             raise _fail(exc) from exc
-    sys.stdout.write(json.dumps(checkpoint.to_json_dict(), indent=2) + "\n")
+    sys.stdout.write(checkpoint_file_text(checkpoint, root))
 
 
 @ledger_app.command("consistency")
@@ -423,9 +449,11 @@ def keys_list(
     keys: KeysOption = None, config: ConfigOption = None, as_json: JsonOption = False
 ) -> None:
     """List the keys in the key directory."""
-    loaded = load_config(default_config(config))
-    directory = key_directory(loaded, keys)
-    infos = Keyring(directory, SystemClock()).list()
+    try:
+        loaded = load_config(default_config(config))
+        infos = Keyring(key_directory(loaded, keys), SystemClock()).list()
+    except AccordError as exc:
+        raise _fail(exc) from exc
     if as_json:
         print_json([i.model_dump() for i in infos])
         return
@@ -473,9 +501,9 @@ def keys_new(
         if name is None or principal is not None:
             report_problem("error", "give NAME (and --principal only with --role)")
             raise typer.Exit(2)
-        loaded = load_config(default_config(config))
-        directory = key_directory(loaded, keys)
         try:
+            loaded = load_config(default_config(config))
+            directory = key_directory(loaded, keys)
             keyring = Keyring(
                 directory,
                 SystemClock(),

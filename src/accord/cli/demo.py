@@ -67,6 +67,14 @@ def demo_config(directory: Path) -> Path:
     return path
 
 
+def pin_trust_root(config: Path, kid: str) -> None:
+    """Record ``kid`` as ``keys.trust_root`` in the demo's accord.yaml (JSON, written by
+    :func:`demo_config`): `accord verify` then pins the demo's service key."""
+    data = json.loads(config.read_text(encoding="utf-8"))
+    data.setdefault("keys", {})["trust_root"] = kid
+    config.write_text(json.dumps(data, indent=2), encoding="utf-8")
+
+
 class ErpTotals:
     """The ERP is the source of truth for invoice totals."""
 

@@ -21,7 +21,7 @@ import typer
 from accord.api.api_keys import ApiKeyStore
 from accord.app import Accord
 from accord.cases import Case
-from accord.cli.demo import demo_config, run_day
+from accord.cli.demo import demo_config, pin_trust_root, run_day
 from accord.cli.demo_disputes import file_demo_disputes
 from accord.cli.key_commands import register_new_key
 from accord.cli.problems import report_problem
@@ -71,6 +71,7 @@ def prepare(directory: Path) -> DemoService:
     clock = FrozenClock(now - timedelta(hours=5))  # the expired case waited 5 hours
     accord = Accord.open(config, db_url=db_url, keys_dir=keys, clock=clock)
     try:
+        pin_trust_root(config, accord.ledger.signer.kid)  # what `accord verify` pins
         cases, _ = run_day(accord)
         stale = _refund(accord, "Refund 9,900 to customer 4410", "no receipt on file")
         clock.advance(now - clock.now())

@@ -25,7 +25,7 @@ database:
   url: {url}
 keys:
   directory: {keys}
-  service_key: service
+  service_key: service{trust_root}
 ledger:
   checkpoint_every: 1024
 org: org.yaml
@@ -42,6 +42,7 @@ def init(
     Files that already exist are kept as they are; each line says what was written or kept.
     """
     lines: list[str] = []
+    written: dict[str, str] | None = None  # the template written now, pinned once the key exists
     if config.exists():
         lines.append(f"kept     {config} (already there)")
     else:
@@ -53,9 +54,8 @@ def init(
             org_path.write_text(example, encoding="utf-8")
             lines.append(f"wrote    {org_path} (an example 16-member agent company)")
         url = resolve_database_url(db or os.environ.get("ACCORD_DB"))
-        config.write_text(
-            CONFIG_TEMPLATE.format(url=url, keys=keys or "accord-keys"), encoding="utf-8"
-        )
+        written = {"url": url, "keys": str(keys or "accord-keys")}
+        config.write_text(CONFIG_TEMPLATE.format(**written, trust_root=""), encoding="utf-8")
         lines.append(f"wrote    {config} (database {url}, keys in {keys or 'accord-keys'})")
     loaded = _load(config)
     directory = key_directory(loaded, keys)
@@ -74,9 +74,27 @@ def init(
         f"{'kept' if key_existed else 'created':<8} service key {service.name} "
         f"(kid {service.kid}) in {accord.keyring.directory}"
     )
+    warning = None
+    if written is not None:
+        config.write_text(
+            CONFIG_TEMPLATE.format(
+                **written, trust_root=f"\n  trust_root: {service.kid}  # verify pins this key"
+            ),
+            encoding="utf-8",
+        )
+        lines.append(f"pinned   keys.trust_root {service.kid} in {config}")
+    elif loaded.settings.keys.trust_root is None:
+        warning = (
+            f"WARNING  {config} pins no trust root: `accord verify` trusts whatever service "
+            "key the key folder holds, so a ledger re-signed under a replaced "
+            f"service.key.json verifies. Fix: add `trust_root: {service.kid}` under `keys:` "
+            "(after checking that kid against one you kept elsewhere)."
+        )
     console = Console(soft_wrap=True)
     for line in lines:
         console.print(line, markup=False, highlight=False)
+    if warning is not None:
+        Console(stderr=True, soft_wrap=True).print(warning, markup=False, highlight=False)
 
 
 def _load(config: Path) -> LoadedConfig:

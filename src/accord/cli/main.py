@@ -102,4 +102,14 @@ def _root(
 
 
 def main() -> None:  # pragma: no cover - console entry point
-    app()
+    """Run the CLI; an ``AccordError`` a command did not report itself is still one line and
+    exit 2 (unusable input), never a traceback or the exit 1 of "not verified"."""
+    from accord.errors import AccordError
+
+    try:
+        app()
+    except AccordError as exc:
+        from accord.cli.problems import report_problem
+
+        report_problem("error", exc)
+        raise SystemExit(2) from exc

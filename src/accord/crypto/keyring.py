@@ -70,6 +70,7 @@ class Keyring:
         """``allow_unsafe_permissions`` only warns about a folder writable by group/other or a
         private key they can read, instead of refusing (``crypto.unsafe_permissions``)."""
         self._directory = Path(directory)
+        refuse_file_as_folder(self._directory)
         self._clock = clock
         self._allow_unsafe = allow_unsafe_permissions
         self._unlocked: dict[str, tuple[_Stamp, tuple[Ed25519Signer, MlDsa65Signer | None]]] = {}
@@ -275,6 +276,26 @@ def _unlock_file(
     return _signers(path, key_file.public, seed, pq_seed)
 
 
+def refuse_file_as_folder(directory: Path, field: str = "keys.directory") -> None:
+    """``crypto.key_folder_not_a_folder`` when ``directory``, or the nearest part of it that
+    exists, is a file (or anything else that is not a folder): never a traceback later."""
+    for part in (directory, *directory.parents):
+        try:
+            if not part.exists():
+                continue
+        except OSError:  # e.g. a name too long: the first use reports it
+            return
+        if part.is_dir():
+            return
+        raise CryptoError(
+            f"the key folder {directory} is not a folder: {part} is a file",
+            code="crypto.key_folder_not_a_folder",
+            field=field,
+            rule="the key folder is a directory (or does not exist yet)",
+            path=str(part),
+        )
+
+
 def load_public_keys(
     directory: Path, *, allow_unsafe_permissions: bool = False
 ) -> dict[str, bytes]:
@@ -284,6 +305,7 @@ def load_public_keys(
     ``crypto.key_corrupt`` naming it; a folder others may write to, ``crypto.unsafe_permissions``.
     """
     directory = Path(directory)
+    refuse_file_as_folder(directory)
     if not directory.is_dir():
         return {}
     check_directory(directory, allow_unsafe=allow_unsafe_permissions)

@@ -1,6 +1,11 @@
 """The signed, hash-chained, Merkle-checkpointed ledger every Accord event goes into."""
 
-from accord.ledger.anchor import read_checkpoint_file, write_checkpoint_file
+from accord.ledger.anchor import (
+    checkpoint_file_text,
+    read_anchor_file,
+    read_checkpoint_file,
+    write_checkpoint_file,
+)
 from accord.ledger.checkpoint import Checkpoint
 from accord.ledger.entry import ChainHead, LedgerEntry, SealedEntry
 from accord.ledger.key_events import KEY_ROLES, KeyRegistered, KeyRevoked, KeyRole
@@ -27,6 +32,8 @@ __all__ = [
     "SealedEntry",
     "TrustRoot",
     "VerificationReport",
+    "checkpoint_file_text",
+    "read_anchor_file",
     "read_checkpoint_file",
     "write_checkpoint_file",
 ]

@@ -11,6 +11,7 @@ from the checkpoint's size to the ledger's current size, that none of the first
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -23,16 +24,30 @@ from accord.safe_files import write_text_file
 
 #: A checkpoint file is a few hundred bytes; anything much larger is not one.
 MAX_CHECKPOINT_FILE_BYTES = 64 * 1024
+_KID = re.compile(r"[0-9a-f]{32}")
 
 
-def checkpoint_file_text(checkpoint: Checkpoint) -> str:
-    """The JSON a checkpoint file holds (the signed record with its signature object)."""
-    return json.dumps(checkpoint.to_json_dict(), indent=2) + "\n"
+#: The key of an exported checkpoint file naming the kid of the service key the exporting
+#: installation pins (beside the signed record, not part of it: the file is kept outside the
+#: database and the key folder, which is what makes it an anchor).
+TRUST_ROOT_FIELD = "trust_root"
 
 
-def write_checkpoint_file(path: Path, checkpoint: Checkpoint, *, force: bool = False) -> None:
-    """Write ``checkpoint`` to ``path``; an existing file is refused unless ``force``."""
-    write_text_file(path, checkpoint_file_text(checkpoint), force=force)
+def checkpoint_file_text(checkpoint: Checkpoint, trust_root: str | None = None) -> str:
+    """The JSON a checkpoint file holds (the signed record with its signature object, and the
+    pinned ``trust_root`` kid when given)."""
+    data = checkpoint.to_json_dict()
+    if trust_root is not None:
+        data[TRUST_ROOT_FIELD] = trust_root
+    return json.dumps(data, indent=2) + "\n"
+
+
+def write_checkpoint_file(
+    path: Path, checkpoint: Checkpoint, *, force: bool = False, trust_root: str | None = None
+) -> None:
+    """Write ``checkpoint`` (and the ``trust_root`` kid it is pinned to) to ``path``; an
+    existing file is refused unless ``force``."""
+    write_text_file(path, checkpoint_file_text(checkpoint, trust_root), force=force)
 
 
 def read_checkpoint_file(path: Path) -> Checkpoint:
@@ -40,6 +55,13 @@ def read_checkpoint_file(path: Path) -> Checkpoint:
 
     Only the form is checked here: :func:`check_extends` checks the signature.
     """
+    return read_anchor_file(path)[0]
+
+
+def read_anchor_file(path: Path) -> tuple[Checkpoint, str | None]:
+    """:func:`read_checkpoint_file`, and the trust root kid the file pins (``None`` for a
+    file written before checkpoints carried it)."""
+
     def bad(rule: str) -> ValidationError:
         return ValidationError(
             f"{path}: not a usable checkpoint file: {rule}",
@@ -61,6 +83,11 @@ def read_checkpoint_file(path: Path) -> Checkpoint:
         raise bad("not JSON") from exc
     if not isinstance(data, dict):
         raise bad("not a JSON object")
+    trust_root = data.pop(TRUST_ROOT_FIELD, None)
+    if trust_root is not None and (
+        not isinstance(trust_root, str) or not _KID.fullmatch(trust_root)
+    ):
+        raise bad("trust_root is not a kid (32 lowercase hex digits)")
     try:
         checkpoint = Checkpoint.from_json_dict(data)
     except VerificationFailed as exc:
@@ -77,7 +104,7 @@ def read_checkpoint_file(path: Path) -> Checkpoint:
         raise bad("root_hash is not sha256:<64 hex digits>") from exc
     if not checkpoint.root_hash.startswith("sha256:") or len(root) != 32:
         raise bad("root_hash is not sha256:<64 hex digits>")
-    return checkpoint
+    return checkpoint, trust_root
 
 
 def check_truncation(trusted: Checkpoint, size: int) -> None:

@@ -45,15 +45,19 @@ def witness_file(directory: Path, tree_size: int) -> Path:
 class FileWitnesses:
     """Publishes checkpoints to witness folders (call it with each new checkpoint)."""
 
-    def __init__(self, directories: Sequence[Path]) -> None:
+    def __init__(self, directories: Sequence[Path], *, trust_root: str | None = None) -> None:
+        """``trust_root``: the kid each file names as the pinned service key."""
         self.directories = list(directories)
+        self.trust_root = trust_root
 
     def __call__(self, checkpoint: Checkpoint) -> None:
-        text = checkpoint_file_text(checkpoint)
+        text = checkpoint_file_text(checkpoint, self.trust_root)
+        # the same signed checkpoint published before, with or without the pin
+        published = {text, checkpoint_file_text(checkpoint)}
         for directory in self.directories:
             path = witness_file(directory, checkpoint.tree_size)
             try:
-                if path.exists() and path.read_text(encoding="utf-8") == text:
+                if path.exists() and path.read_text(encoding="utf-8") in published:
                     continue  # published before (the same signed checkpoint)
                 directory.mkdir(parents=True, exist_ok=True)
                 write_text_file(path, text)
@@ -77,8 +81,10 @@ class UrlWitnesses:
         *,
         transport: httpx.BaseTransport | None = None,
         timeout: float = 5.0,
+        trust_root: str | None = None,
     ) -> None:
         self.urls = list(urls)
+        self.trust_root = trust_root
         self._transport = transport
         self._timeout = timeout
         self._queue: queue.Queue[Checkpoint | None] = queue.Queue()
@@ -120,7 +126,7 @@ class UrlWitnesses:
                     self._queue.task_done()
 
     def _post(self, client: httpx.Client, checkpoint: Checkpoint) -> None:
-        body = checkpoint_file_text(checkpoint).encode("utf-8")
+        body = checkpoint_file_text(checkpoint, self.trust_root).encode("utf-8")
         headers = {"content-type": "application/json"}
         for url in self.urls:
             try:
@@ -165,9 +171,11 @@ def witnesses_from_settings(
     base_dir: Path,
     source: str,
     transport: httpx.BaseTransport | None = None,
+    trust_root: str | None = None,
 ) -> Witnesses | None:
     """The configured ``ledger.witnesses``: folders (relative to the config file's folder)
-    and ``http(s)://`` URLs; any other scheme is ``config.invalid`` naming the entry."""
+    and ``http(s)://`` URLs; any other scheme is ``config.invalid`` naming the entry. Each
+    checkpoint they receive names ``trust_root`` (the pinned service key's kid)."""
     directories: list[Path] = []
     urls: list[str] = []
     for index, entry in enumerate(entries):
@@ -185,6 +193,6 @@ def witnesses_from_settings(
     if not directories and not urls:
         return None
     return Witnesses(
-        FileWitnesses(directories) if directories else None,
-        UrlWitnesses(urls, transport=transport) if urls else None,
+        FileWitnesses(directories, trust_root=trust_root) if directories else None,
+        UrlWitnesses(urls, transport=transport, trust_root=trust_root) if urls else None,
     )

@@ -22,6 +22,7 @@ from accord.api.api_keys import Role
 from accord.api.deciding import reviewer_signer
 from accord.api.dispute_schemas import (
     ID_PATTERN,
+    AcceptIn,
     AppealDecisionIn,
     CommitIn,
     CounterEvidenceIn,
@@ -158,9 +159,11 @@ def accept(
     state: State,
     dispute_id: DisputeId,
     proposal_id: Annotated[str, Parameter(max_length=256, pattern=ID_PATTERN)],
+    data: JSONBody[AcceptIn | None] = None,
 ) -> NegotiationStep:
     """The key's agent accepts the proposal; once every party has, the dispute resolves and
-    the answer carries the signed §6 resolution (R7, R19)."""
+    the answer carries the signed §6 resolution (R7, R19). No body, or an empty object: any
+    field is refused (400 naming it)."""
     signer = _as(request, state, "agent")
     return _tiers(state).negotiation.accept(dispute_id, signer, proposal_id)
 

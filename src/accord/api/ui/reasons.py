@@ -18,7 +18,7 @@ def joined_reasoning(preset: str, written: str) -> str:
     ``PRESET_REASONS`` is ignored, so the ledger only ever carries the page's presets or what
     the reviewer wrote."""
     chosen = preset if preset in PRESET_REASONS else ""
-    written = written.strip()
+    written = lf_line_breaks(written).strip()
     if chosen and written:
         return f"{chosen}: {written}"
     return chosen or written
