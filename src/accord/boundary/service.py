@@ -203,9 +203,7 @@ class BoundaryService:
         """What a successor can settle, one probe each."""
         return self.store.pending(session_id)
 
-    def find(
-        self, *, session_id: str | None = None, status: str | None = None
-    ) -> list[Boundary]:
+    def find(self, *, session_id: str | None = None, status: str | None = None) -> list[Boundary]:
         """Every boundary (oldest first), optionally of one session and one status.
 
         ``status`` is one of ``BOUNDARY_STATUSES``; anything else is ``boundary.bad_status``.
@@ -334,8 +332,8 @@ class BoundaryService:
         detail: str,
         result: ProbeResultRecord | None,
     ) -> None:
-        failed = attempt.model_copy(
-            update={"outcome": outcome, "error_code": code, "detail": detail, "result": result}
+        failed = revised(
+            attempt, outcome=outcome, error_code=code, detail=detail, result=result
         ).sealed()
         self.store.record_attempt(failed)
 

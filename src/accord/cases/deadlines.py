@@ -54,6 +54,7 @@ from accord.errors import NotFound
 from accord.ids import new_id
 from accord.ladder import option_texts_of, options_of
 from accord.ledger import Ledger
+from accord.values import revised
 
 #: The deadline kind of a settle case's tier (a filed dispute's is ``dispute_tier``).
 CASE_TIER = "case_tier"
@@ -178,12 +179,11 @@ class CaseDeadlines:
     def _escalate(self, conn: Connection, case: Case, step: DeadlineStep, now: datetime) -> None:
         assert step.to_tier is not None
         assert case.escalation is not None
-        escalation = case.escalation.model_copy(
-            update={
-                "reason": f"{case.escalation.reason}; {passed_reason(step.from_tier)}",
-                "next_step": "human" if step.to_tier is Tier.HUMAN_APPEAL else None,
-                "target_tier": step.to_tier,
-            }
+        escalation = revised(
+            case.escalation,
+            reason=f"{case.escalation.reason}; {passed_reason(step.from_tier)}",
+            next_step="human" if step.to_tier is Tier.HUMAN_APPEAL else None,
+            target_tier=step.to_tier,
         )
         queue = step.to_tier is Tier.HUMAN_APPEAL and case.approval_item_id is None
         item_id = new_id("apr", now) if queue else case.approval_item_id
@@ -226,9 +226,7 @@ class CaseDeadlines:
                 self._approvals.cancel_within(
                     conn, item.item_id, cancelled_by=DEADLINE_ACTOR, reason=ABANDON_REASON
                 )
-        escalation = case.escalation.model_copy(
-            update={"reason": f"{case.escalation.reason}; {ABANDON_REASON}"}
-        )
+        escalation = revised(case.escalation, reason=f"{case.escalation.reason}; {ABANDON_REASON}")
         ended = transition(case, Outcome.EXPIRED, escalation=escalation, decided_at=now)
         self._store.update(conn, ended)
         record = CaseAbandoned.of(ended, outcome="expired", decided_by=DEADLINE_ACTOR)

@@ -13,6 +13,7 @@ from typing import Protocol
 from pydantic import BaseModel, ConfigDict, Field
 
 from accord.conflicts import Position
+from accord.values import revised
 
 
 class Justification(BaseModel):
@@ -40,15 +41,12 @@ async def _ask(justifier: Justifier, position: Position, subject: str, timeout: 
         return position
     if not isinstance(answer, Justification):
         return position
-    return position.model_copy(
-        update={
-            "reasoning": answer.reasoning or position.reasoning,
-            "sources": tuple(dict.fromkeys((*position.sources, *answer.sources))),
-            "confidence": answer.confidence
-            if answer.confidence is not None
-            else position.confidence,
-            "assumptions": tuple(dict.fromkeys((*position.assumptions, *answer.assumptions))),
-        }
+    return revised(
+        position,
+        reasoning=answer.reasoning or position.reasoning,
+        sources=tuple(dict.fromkeys((*position.sources, *answer.sources))),
+        confidence=answer.confidence if answer.confidence is not None else position.confidence,
+        assumptions=tuple(dict.fromkeys((*position.assumptions, *answer.assumptions))),
     )
 
 

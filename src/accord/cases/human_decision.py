@@ -9,6 +9,7 @@ from accord.cases.lifecycle import Outcome, transition
 from accord.cases.settle_on_winner import settle_on_winner
 from accord.conflicts import Tier
 from accord.ladder import Conflict, options_of
+from accord.values import revised
 
 
 def _conflict(case: Case) -> Conflict:
@@ -69,9 +70,7 @@ def fold_human_decision(
     assert case.escalation is not None
     what = "denied" if outcome == "denied" else "expired without a decision"
     note = f"{decided_by}: {reason}" if reason else decided_by
-    escalation = case.escalation.model_copy(
-        update={"reason": f"{case.escalation.reason}; {what} ({note})"}
-    )
+    escalation = revised(case.escalation, reason=f"{case.escalation.reason}; {what} ({note})")
     return transition(
         case,
         Outcome.DENIED if outcome == "denied" else Outcome.EXPIRED,

@@ -125,14 +125,13 @@ def fold_outcome(
     previous = case.escalation
     assert previous is not None
     if outcome.status == "queued":
-        payload = previous.model_copy(
-            update={
-                "reason": f"{previous.reason}; awaiting a human decision ({outcome.strategy}"
-                + (f": {outcome.escalation_reason}" if outcome.escalation_reason else "")
-                + ")",
-                "next_step": "human",
-                "target_tier": Tier.HUMAN_APPEAL,
-            }
+        payload = revised(
+            previous,
+            reason=f"{previous.reason}; awaiting a human decision ({outcome.strategy}"
+            + (f": {outcome.escalation_reason}" if outcome.escalation_reason else "")
+            + ")",
+            next_step="human",
+            target_tier=Tier.HUMAN_APPEAL,
         )
         return transition(
             case,
@@ -144,13 +143,12 @@ def fold_outcome(
             escalation=payload,
             approval_item_id=outcome.approval_item_id,
         )
-    payload = previous.model_copy(
-        update={
-            "reason": f"{previous.reason}; then {outcome.strategy}: {outcome.escalation_reason}",
-            "next_step": "human",
-            "target_tier": Tier.HUMAN_APPEAL,
-            "strategies_tried": (*previous.strategies_tried, attempt),
-        }
+    payload = revised(
+        previous,
+        reason=f"{previous.reason}; then {outcome.strategy}: {outcome.escalation_reason}",
+        next_step="human",
+        target_tier=Tier.HUMAN_APPEAL,
+        strategies_tried=(*previous.strategies_tried, attempt),
     )
     return transition(
         case,
@@ -181,9 +179,7 @@ def _critical_rule(case: Case, choice: StrategyChoice) -> tuple[Case, StrategyCh
         return revised(case, attempts=(*case.attempts, note)), choice
     escalation = case.escalation
     if escalation is not None:
-        escalation = escalation.model_copy(
-            update={"reason": f"{escalation.reason}; {CRITICAL_TO_PEOPLE}"}
-        )
+        escalation = revised(escalation, reason=f"{escalation.reason}; {CRITICAL_TO_PEOPLE}")
     return revised(case, escalation=escalation), after_tier_one(
         choice, case.classification.severity
     )

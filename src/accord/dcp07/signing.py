@@ -19,6 +19,7 @@ from accord.dcp07.resolution_record import ResolutionRecord
 from accord.dcp07.signature_fields import DisputeSignature
 from accord.dcp07.vocabulary import Vote
 from accord.errors import SignatureInvalid
+from accord.values import revised
 
 SingleSigned = TypeVar("SingleSigned", DisputeRecord, ObjectionRecord)
 
@@ -30,7 +31,7 @@ def signed(record: SingleSigned, signer: Ed25519Signer) -> SingleSigned:
     signature = sign_record(record_document(record), signer)
     # The record was validated when built; only the new signature block needs checking.
     checked = DisputeSignature.model_validate(signature.model_dump())
-    return record.model_copy(update={"signature": checked})
+    return revised(record, signature=checked)
 
 
 def cosigned(record: ResolutionRecord, agent_id: str, signer: Signer) -> ResolutionRecord:

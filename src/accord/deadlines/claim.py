@@ -31,6 +31,7 @@ from accord.errors import AccordError, SavepointLost, ValidationError
 from accord.log import get_logger
 from accord.store.database import savepoint
 from accord.store.tables import deadlines
+from accord.values import revised
 
 log = get_logger("accord.deadlines")
 _MARK_FIRED = (
@@ -229,16 +230,15 @@ def _mark_fired(
 
 
 def _as_fired(due: Deadline, handled: Handled, now: datetime, sweeper_id: str) -> Deadline:
-    return due.model_copy(
-        update={
-            "state": DeadlineState.FIRED,
-            "fired_at": now,
-            "fired_by": sweeper_id,
-            "outcome": handled.outcome,
-            "attempts": due.attempts + 1,
-            "last_error": None,
-            "version": due.version + 1,
-        }
+    return revised(
+        due,
+        state=DeadlineState.FIRED,
+        fired_at=now,
+        fired_by=sweeper_id,
+        outcome=handled.outcome,
+        attempts=due.attempts + 1,
+        last_error=None,
+        version=due.version + 1,
     )
 
 
@@ -262,12 +262,5 @@ def _record_failure(conn: Connection, due: Deadline, exc: Exception) -> FailedDe
         attempts=attempts,
         error=error,
     )
-    after = due.model_copy(
-        update={
-            "attempts": attempts,
-            "last_error": error,
-            "state": state,
-            "version": due.version + 1,
-        }
-    )
+    after = revised(due, attempts=attempts, last_error=error, state=state, version=due.version + 1)
     return FailedDeadline(after, error)

@@ -18,6 +18,7 @@ from accord.errors import AccordError, ValidationError
 from accord.ids import new_id
 from accord.store.driver_query import DriverQuery
 from accord.store.tables import deadlines
+from accord.values import revised
 
 # Built once: a decision cancels two or three deadlines, and building these statements anew
 # each time (SQLAlchemy's construction and cache key) was ~7 % of a decision (issue 13).
@@ -112,12 +113,8 @@ def cancel(conn: Connection, *, kind: str, subject_id: str, now: datetime) -> De
             "next_version": existing.version + 1,
         },
     )
-    return existing.model_copy(
-        update={
-            "state": DeadlineState.CANCELLED,
-            "cancelled_at": now,
-            "version": existing.version + 1,
-        }
+    return revised(
+        existing, state=DeadlineState.CANCELLED, cancelled_at=now, version=existing.version + 1
     )
 
 

@@ -41,6 +41,7 @@ from accord.disputes.rows import (
 )
 from accord.disputes.tiers.ballot_withdrawal import TierExit
 from accord.ledger import ChainHead, Ledger
+from accord.values import revised
 
 KEEP: Any = object()
 """A step leaves the escalation deadline as it is (the default)."""
@@ -240,13 +241,12 @@ def _opened(draft: DisputeRecord) -> Callable[[ChainLink, TimelineEvent], Disput
     link, each validated by its own model (the record's invariants do not read them)."""
 
     def make(link: ChainLink, event: TimelineEvent) -> DisputeRecord:
-        return draft.model_copy(
-            update={
-                "timeline": (event,),
-                "prev_hash": link.prev_hash,
-                "prev_hash_secondary": link.prev_hash_secondary,
-                "signature": None,
-            }
+        return revised(
+            draft,
+            timeline=(event,),
+            prev_hash=link.prev_hash,
+            prev_hash_secondary=link.prev_hash_secondary,
+            signature=None,
         )
 
     return make

@@ -61,6 +61,7 @@ from accord.ids import new_id
 from accord.ledger import Ledger
 from accord.ledger.ledger import head_within
 from accord.org import OrgChart, party
+from accord.values import revised
 
 _STEP_EVENTS = frozenset(R30_EVENTS) - {"dispute_opened", "dispute_evidence_submitted"}
 
@@ -140,7 +141,7 @@ class DisputeSteps:
             )
             armed.append(deadline)
             due = isoformat(deadline.due_at)
-            opening.append((draft.model_copy(update={"escalation_deadline": due}), step))
+            opening.append((revised(draft, escalation_deadline=due), step))
         arm_many(conn, armed)
         return self._recorder.open_many(conn, opening, at)
 

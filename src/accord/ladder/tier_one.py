@@ -31,6 +31,7 @@ from accord.ladder.outcome import RungAttempt, TierOneOutcome
 from accord.ladder.rung_context import RungContext
 from accord.ladder.source_verification import VerifierRegistry, source_verification
 from accord.ladder.vote_rung import vote_rung
+from accord.values import revised
 
 TIER_ONE_RUNGS = ("source_verification", "confidence", "authority", "vote")
 
@@ -63,8 +64,8 @@ def _after_earlier(attempt: RungAttempt, earlier: list[RungAttempt]) -> RungAtte
     authority = next((a for a in earlier if a.rung == "authority" and not a.decided), None)
     if not attempt.decided or authority is None or "cross-department" not in authority.detail:
         return attempt
-    return attempt.model_copy(
-        update={"detail": f"{attempt.detail}; authority could not decide: {authority.detail}"}
+    return revised(
+        attempt, detail=f"{attempt.detail}; authority could not decide: {authority.detail}"
     )
 
 

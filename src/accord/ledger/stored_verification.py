@@ -30,6 +30,7 @@ from accord.ledger.verify import (
 )
 from accord.store import Database
 from accord.store.tables import ledger_checkpoints, ledger_entries
+from accord.values import revised
 
 ENTRY_COLUMNS = (
     ledger_entries.c.seq,
@@ -115,9 +116,7 @@ def verify_stored(
     if trusted_checkpoint is not None:
         windows = trust.registry.windows() | root.windows()
         with db.read() as conn:
-            path = consistency_path(
-                leaf_reader(conn), trusted_checkpoint.tree_size, report.entries
-            )
+            path = consistency_path(leaf_reader(conn), trusted_checkpoint.tree_size, report.entries)
         check_extends(
             trusted_checkpoint,
             size=report.entries,
@@ -125,12 +124,11 @@ def verify_stored(
             path=path,
             trusted_keys={kid: window[0] for kid, window in windows.items()},
         )
-    return report.model_copy(
-        update={
-            "trust_root": root.kid,
-            "signed_decisions": trust.signed_decisions,
-            "os_login_decisions": trust.os_login_decisions,
-        }
+    return revised(
+        report,
+        trust_root=root.kid,
+        signed_decisions=trust.signed_decisions,
+        os_login_decisions=trust.os_login_decisions,
     )
 
 

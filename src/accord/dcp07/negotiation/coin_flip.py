@@ -45,6 +45,7 @@ from accord.dcp07.negotiation.framing import framed, utf8
 from accord.dcp07.negotiation.order import NegotiatedOrder
 from accord.dcp07.negotiation.random_draws import DRAW_ALGORITHM, DrawStream
 from accord.dcp07.negotiation.refusals import NegotiationRefused
+from accord.values import revised
 
 COMMIT_TAG = "DCP-07-COIN-COMMIT-v1"
 OUTCOME_TAG = "DCP-07-COIN-OUTCOME-v1"
@@ -221,7 +222,7 @@ class CoinFlip(BaseModel):
                 agent_id=agent_id,
             )
         made = Commit(agent_id=agent_id, commitment=commitment, committed_at=at)
-        return self.model_copy(update={"commits": (*self.commits, made)})
+        return revised(self, commits=(*self.commits, made))
 
     def reveal(self, agent_id: str, nonce: bytes, choice: str, *, at: datetime) -> CoinFlip:
         """Record ``agent_id``'s reveal after checking it against its commitment."""
@@ -289,7 +290,7 @@ class CoinFlip(BaseModel):
                 agent_id=agent_id,
             )
         revealed = Reveal(agent_id=agent_id, nonce_hex=nonce.hex(), choice=choice, revealed_at=at)
-        return self.model_copy(update={"reveals": (*self.reveals, revealed)})
+        return revised(self, reveals=(*self.reveals, revealed))
 
     # -- reading ----------------------------------------------------------------------------
 

@@ -24,6 +24,7 @@ from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validato
 
 from accord.dcp07.negotiation.refusals import NegotiationRefused
 from accord.ids import new_id
+from accord.values import revised
 
 _CONTENT_HASH = re.compile(r"^sha256:[0-9a-f]{64}$")
 
@@ -156,7 +157,7 @@ class Negotiation(BaseModel):
                 "each respondent acknowledges once",
                 agent_id=agent_id,
             )
-        return self.model_copy(update={"acknowledged": (*self.acknowledged, agent_id)})
+        return revised(self, acknowledged=(*self.acknowledged, agent_id))
 
     def propose(
         self,
@@ -196,11 +197,8 @@ class Negotiation(BaseModel):
             proposed_at=at,
         )
         accepts = Acceptance(agent_id=agent_id, proposal_id=chosen, accepted_at=at)
-        return self.model_copy(
-            update={
-                "proposals": (*self.proposals, proposal),
-                "acceptances": (*self.acceptances, accepts),
-            }
+        return revised(
+            self, proposals=(*self.proposals, proposal), acceptances=(*self.acceptances, accepts)
         )
 
     def submit_counter_evidence(
@@ -234,7 +232,7 @@ class Negotiation(BaseModel):
             answers=answers,
             submitted_at=at,
         )
-        return self.model_copy(update={"counter_evidence": (*self.counter_evidence, item)})
+        return revised(self, counter_evidence=(*self.counter_evidence, item))
 
     def accept(self, agent_id: str, proposal_id: str, *, at: datetime) -> Negotiation:
         """``agent_id`` accepts ``proposal_id`` (a known proposal, once)."""
@@ -250,7 +248,7 @@ class Negotiation(BaseModel):
                 proposal_id=proposal_id,
             )
         accepts = Acceptance(agent_id=agent_id, proposal_id=proposal_id, accepted_at=at)
-        return self.model_copy(update={"acceptances": (*self.acceptances, accepts)})
+        return revised(self, acceptances=(*self.acceptances, accepts))
 
     # -- checks -----------------------------------------------------------------------------
 

@@ -18,6 +18,7 @@ from accord.dcp07.panels.formation import PanelFormation
 from accord.dcp07.panels.refusals import PanelRefused
 from accord.dcp07.panels.votes import PanelVote, verify_vote
 from accord.errors import SignatureInvalid
+from accord.values import revised
 
 
 class PanelBallot(BaseModel):
@@ -122,7 +123,7 @@ class PanelBallot(BaseModel):
                 vote.agent_id,
                 vote.panel_id,
             ) from error
-        return self.model_copy(update={"votes": (*self.votes, vote)})
+        return revised(self, votes=(*self.votes, vote))
 
 
 def _refused(

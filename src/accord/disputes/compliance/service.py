@@ -54,6 +54,7 @@ from accord.errors import ValidationError
 from accord.ids import new_id
 from accord.ledger import Ledger
 from accord.store.tables import compliance_actions
+from accord.values import revised
 
 _c = compliance_actions.c
 
@@ -265,7 +266,7 @@ class Compliance:
         for action in actions_where(
             conn, _c.resolution_id == resolution_id, _c.state == ActionState.PENDING.value
         ):
-            done = action.model_copy(update={"state": ActionState.STAYED, "settled_at": now})
+            done = revised(action, state=ActionState.STAYED, settled_at=now)
             settle_action(conn, done)
             cancel(conn, kind=DISPUTE_COMPLIANCE, subject_id=action.action_id, now=now)
             stayed.append(done)
@@ -309,12 +310,8 @@ class Compliance:
                 "note": report.note,
             },
         )
-        done = action.model_copy(
-            update={
-                "state": ActionState.VERIFIED,
-                "settled_at": now,
-                "ledger_seq": view.ledger_seqs[-1],
-            }
+        done = revised(
+            action, state=ActionState.VERIFIED, settled_at=now, ledger_seq=view.ledger_seqs[-1]
         )
         settle_action(conn, done)
         cancel(conn, kind=DISPUTE_COMPLIANCE, subject_id=action.action_id, now=now)
@@ -350,14 +347,13 @@ class Compliance:
         followup = open_noncompliance_dispute(
             conn, self._disputes, view.record, action, failed_seq=failed_seq, problems=problems
         )
-        done = action.model_copy(
-            update={
-                "state": ActionState.FAILED,
-                "settled_at": now,
-                "ledger_seq": failed_seq,
-                "failure": "; ".join(problems)[:4000],
-                "followup_dispute_id": followup,
-            }
+        done = revised(
+            action,
+            state=ActionState.FAILED,
+            settled_at=now,
+            ledger_seq=failed_seq,
+            failure="; ".join(problems)[:4000],
+            followup_dispute_id=followup,
         )
         settle_action(conn, done)
         if not at_deadline:  # the sweeper fires (and closes) its own row

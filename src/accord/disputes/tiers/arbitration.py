@@ -86,6 +86,7 @@ from accord.disputes.tiers.settings import ArbitratorSettings
 from accord.disputes.tiers.tier_context import TierContext, check_text
 from accord.ledger.ledger import registry_within
 from accord.org.interactions import InteractionHistory
+from accord.values import revised
 
 
 class PanelEscalation(BaseModel):
@@ -580,11 +581,8 @@ class Arbitration:
         panel_rows.add_vote(conn, vote, reasoning, now)
         self._c.step(conn, dispute, VOTE_EVENT, vote.agent_id, {"vote": step_rows.json_of(vote)})
         if not ballot.outstanding:
-            after = seated.model_copy(
-                update={
-                    "votes": ballot.votes,
-                    "reasoning": {**seated.reasoning, vote.agent_id: reasoning},
-                }
+            after = revised(
+                seated, votes=ballot.votes, reasoning={**seated.reasoning, vote.agent_id: reasoning}
             )
             self._decide(conn, dispute, after, now, signers)
 
