@@ -17,6 +17,7 @@ import crowd_bench
 import deadline_bench
 import dispute_bench
 import dispute_sweep_bench
+import integrations_bench
 import ledger_bench
 import memory_bench
 import precedent_bench
@@ -51,6 +52,7 @@ SECTIONS = {
     "stored_audit": stored_audit_bench,
     "prose": prose_bench,
     "cli": cli_bench,
+    "integrations": integrations_bench,
 }
 
 
