@@ -20,8 +20,14 @@ from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
 from common import Result
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.graph import END, START, StateGraph
+from langgraph.types import Send
+from mcp import Client, StdioServerParameters
 
 from accord import Accord
+from accord.integrations.langgraph import settle_node
+from accord.integrations.mcp import build_server
 
 SUBJECT = "Total of invoice {n}"
 
@@ -46,12 +52,6 @@ class _State(TypedDict, total=False):
 
 
 def _langgraph(accord: Accord, runs: int) -> list[Result]:
-    from langgraph.checkpoint.memory import InMemorySaver
-    from langgraph.graph import END, START, StateGraph
-    from langgraph.types import Send
-
-    from accord.integrations.langgraph import settle_node
-
     def build(join: Any) -> Any:
         def branch(arg: dict[str, Any]) -> dict[str, Any]:
             return {"positions": [arg["position"]]}
@@ -120,10 +120,6 @@ async def _mcp_calls(client: Any, runs: int, prefix: str) -> list[float]:
 
 
 def _mcp(accord: Accord, folder: Path, db_url: str, runs: int) -> list[Result]:
-    from mcp import Client, StdioServerParameters
-
-    from accord.integrations.mcp import build_server
-
     library = []
     for n in range(runs):
         started = time.perf_counter()
