@@ -179,6 +179,7 @@ def test_a_reviewer_decides_a_batch_and_each_item_is_its_own_signed_decision(
         (second, "decided"),
     ]
     assert results[1]["item"]["decision"]["outcome"] == "denied"
+    assert [r["item"]["verdict"] for r in results] == ["chosen", "denied"]
     decided = [e for e in accord.ledger.entries() if e.event_type == "approval_decided"]
     assert len(decided) == 2
     assert accord.verify().entries > 0

@@ -385,11 +385,12 @@ class BulkDecideIn(_In):
 
 
 class BulkDecisionOut(BaseModel):
-    """``decided`` with the item as it now stands, or ``refused`` with the refusal's body."""
+    """``decided`` with the item as it now stands (its ``verdict`` included), or ``refused``
+    with the refusal's body."""
 
     item_id: str
     outcome: str
-    item: ApprovalItem | None = None
+    item: ApprovalItemOut | None = None
     error: dict[str, Any] | None = None
 
 

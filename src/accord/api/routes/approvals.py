@@ -178,7 +178,8 @@ def decide_many(
             error = {**body, "status": status_for(outcome)}
             results.append(BulkDecisionOut(item_id=one.item_id, outcome="refused", error=error))
         else:
-            results.append(BulkDecisionOut(item_id=one.item_id, outcome="decided", item=outcome))
+            decided = ApprovalItemOut.of(outcome, None)
+            results.append(BulkDecisionOut(item_id=one.item_id, outcome="decided", item=decided))
     return BulkDecideOut(results=results)
 
 
