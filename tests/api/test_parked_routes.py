@@ -144,7 +144,7 @@ def test_the_event_stream_pings_with_comments_and_ends_at_its_time_limit(
     with TestClient(app) as client:
         task_id = _park(client, tokens.agent, escalated)
         events = _events(_stream(client, tokens.agent, task_id))
-    assert [e.get("event") for e in events][0] == "waiting"
+    assert events[0].get("event") == "waiting"
     assert events[0]["id"] == "1"
     assert {"comment": "ping"} in events
     assert events[-1]["event"] == "timeout"

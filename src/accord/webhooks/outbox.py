@@ -315,6 +315,8 @@ def _from_ledger(event_type: str, body: bytes) -> Event | None:
         return None  # most entries: no parse
     record: dict[str, Any] = json.loads(body)["record"]
     if event_type == "dispute_opened":
+        if record.get("protocol") != "dcp-07":
+            return None  # a settle case's record of the same name: Accord opened it, not a filing
         filed = record.get("dispute_record", {})
         agents = [filed.get("complainant", {}).get("agent_id")] + [
             r.get("agent_id") for r in filed.get("respondents", [])
