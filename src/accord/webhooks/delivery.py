@@ -53,8 +53,12 @@ class Deliverer:
         self._clock = clock
         self._outbox = outbox
         self._settings = settings
+        # no redirects, no proxies or .netrc from the environment: only the configured URL
         self._client = httpx.Client(
-            transport=transport, follow_redirects=False, timeout=settings.timeout_seconds
+            transport=transport,
+            follow_redirects=False,
+            timeout=settings.timeout_seconds,
+            trust_env=False,
         )
 
     def close(self) -> None:
@@ -106,9 +110,9 @@ class Deliverer:
         headers = signed_headers(secret, int(at.timestamp()), raw, delivery_id, event)
         status: int | None = None
         try:
-            answer = self._client.post(url, content=raw, headers=headers)
-            status = answer.status_code
-            error = None if 200 <= status < 300 else _refusal(answer)
+            with self._client.stream("POST", url, content=raw, headers=headers) as answer:
+                status = answer.status_code  # the answer's body is never read
+                error = None if 200 <= status < 300 else _refusal(answer)
         except httpx.HTTPError as exc:
             error = f"{type(exc).__name__}: {exc}"[:500]
         attempts += 1

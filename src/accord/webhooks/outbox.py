@@ -235,7 +235,9 @@ class Outbox:
 
     def enqueue_near_deadlines(self, within: timedelta) -> int:
         """``deadline.near`` once per armed deadline due within ``within`` from now."""
-        if within <= timedelta(0):
+        if within <= timedelta(0) or not any(
+            "deadline.near" in s.events for s in self.subscriptions()
+        ):
             return 0
         now = self._clock.now()
         with self._db.write() as conn:
