@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy import Connection, delete, insert, select
 
+from accord.approvals import verdict_of_outcome
 from accord.clock import Clock, isoformat
 from accord.errors import NotFound, ValidationError
 from accord.ids import new_id
@@ -356,11 +357,7 @@ def _from_ledger(event_type: str, body: bytes) -> Event | None:
 
 
 def _verdict(event_type: str, record: dict[str, Any]) -> str:
-    """The one decision vocabulary (approvals/verdict.py), read from the signed record."""
     if event_type == "approval_cancelled":
         return "cancelled"
-    if event_type == "approval_expired" or record.get("outcome") == "expired":
-        return "expired"
-    if record.get("outcome") == "denied":
-        return "denied"
-    return "written" if record.get("written_outcome") is not None else "chosen"
+    written = record.get("written_outcome")
+    return verdict_of_outcome(str(record.get("outcome")), None if written is None else str(written))
