@@ -221,3 +221,29 @@ def test_deleting_a_subscription_drops_its_pending_deliveries_and_keeps_its_log(
     accord.webhooks.unsubscribe(sub.subscription_id)
     assert [r["state"] for r in _rows(accord)] == ["dropped"]
     assert accord.webhooks.subscriptions() == []
+
+
+def test_a_decision_is_pushed_to_the_agents_it_concerns_and_to_those_parked_on_it(
+    accord: Accord, frozen_clock: FrozenClock
+) -> None:
+    _, own = accord.webhooks.subscribe("https://a0.example/hooks", agent="agent:a0")
+    _, parker = accord.webhooks.subscribe("https://p.example/hooks", agent="agent:parker")
+    position_agent = Receiver(own, frozen_clock.now, always_ok)
+    parked_agent = Receiver(parker, frozen_clock.now, always_ok)
+    case = escalate(accord)  # positions of agent:a0 and agent:b0
+    accord.park(case.case_id, "agent:parker", {"step": 1})
+    decide(accord, case)
+    _deliver(accord, httpx.MockTransport(_route({"a0": position_agent, "p": parked_agent})))
+    assert sorted(p["event"] for p in position_agent.accepted) == ["item.decided", "item.waiting"]
+    (decided,) = parked_agent.accepted
+    assert decided["event"] == "item.decided"
+    assert decided["data"]["agents"] == ["agent:a0", "agent:b0", "agent:parker"]
+
+
+def _route(receivers: dict[str, Receiver]) -> Any:
+    def handle(request: httpx.Request) -> httpx.Response:
+        receiver = receivers[request.url.host.split(".")[0]]
+        status = receiver.receive(str(request.url), dict(request.headers), request.content)
+        return httpx.Response(status)
+
+    return handle

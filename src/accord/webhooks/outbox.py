@@ -23,7 +23,14 @@ from accord.clock import Clock, isoformat
 from accord.errors import NotFound, ValidationError
 from accord.ids import new_id
 from accord.store import Database
-from accord.store.tables import deadlines, webhook_deliveries, webhook_subscriptions
+from accord.store.tables import (
+    approval_items,
+    deadlines,
+    parked_tasks,
+    webhook_deliveries,
+    webhook_subscriptions,
+)
+from accord.values import revised
 from accord.webhooks.settings import WEBHOOK_EVENTS, WebhookEvent, check_url
 
 PENDING = "pending"
@@ -154,13 +161,15 @@ class Outbox:
 
     # --- enqueueing ------------------------------------------------------------------------
 
-    def enqueue_within(self, conn: Connection, events: Sequence[Event]) -> int:
+    def enqueue_within(
+        self, conn: Connection, events: Sequence[Event], subs: list[Subscription] | None = None
+    ) -> int:
         """One pending delivery per (event, subscription that wants it), in ``conn``'s
         transaction; an event with a ``dedupe_key`` already queued for a subscription is
         skipped. Returns how many rows were written."""
         if not events:
             return 0
-        subs = [_subscription(r) for r in conn.execute(select(webhook_subscriptions)).mappings()]
+        subs = _subscriptions(conn) if subs is None else subs
         if not subs:
             return 0
         now = self._clock.now()
@@ -206,7 +215,19 @@ class Outbox:
         events = [
             e for entry in sealed if (e := _from_ledger(entry.event_type, entry.body)) is not None
         ]
-        self.enqueue_within(conn, events)
+        if not events:
+            return
+        subs = _subscriptions(conn)
+        decided = [str(e.data["item_id"]) for e in events if e.event == "item.decided"]
+        if decided and subs:
+            named = _item_agents(conn, decided)  # the item's agents and every agent parked on it
+            events = [
+                _naming(e, named.get(str(e.data["item_id"]), ()))
+                if e.event == "item.decided"
+                else e
+                for e in events
+            ]
+        self.enqueue_within(conn, events, subs)
 
     def collecting_opened(
         self,
@@ -296,6 +317,34 @@ def _subscription(row: Any) -> Subscription:
         source=row["source"],
         created_at=row["created_at"],
     )
+
+
+def _subscriptions(conn: Connection) -> list[Subscription]:
+    return [_subscription(r) for r in conn.execute(select(webhook_subscriptions)).mappings()]
+
+
+def _naming(event: Event, agents: tuple[str, ...]) -> Event:
+    return revised(event, agents=agents, data={**event.data, "agents": list(agents)})
+
+
+def _item_agents(conn: Connection, item_ids: list[str]) -> dict[str, tuple[str, ...]]:
+    """Who a decision concerns: the item's positions' agents and every agent parked on it."""
+    named: dict[str, list[str]] = {i: [] for i in item_ids}
+    items = conn.execute(
+        select(approval_items.c.item_id, approval_items.c.document).where(
+            approval_items.c.item_id.in_(item_ids)
+        )
+    )
+    for item_id, document in items:
+        named[item_id] += [p["agent"] for p in json.loads(document).get("positions", [])]
+    parked = conn.execute(
+        select(parked_tasks.c.item_id, parked_tasks.c.agent_id).where(
+            parked_tasks.c.item_id.in_(item_ids)
+        )
+    )
+    for item_id, agent_id in parked:
+        named[item_id].append(agent_id)
+    return {i: tuple(dict.fromkeys(a)) for i, a in named.items()}
 
 
 def _not_yet_queued(conn: Connection, rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
