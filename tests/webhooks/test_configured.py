@@ -3,6 +3,7 @@ an environment variable or a file (never stored in the file), limits checked."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -16,13 +17,18 @@ from tests.e2e._support import write_config
 TARGET = {"name": "ops", "url": "https://hooks.example/ops", "events": ["item.waiting"]}
 
 
-def _open(tmp_path: Path, target: dict[str, Any], environ: dict[str, str]) -> Accord:
+def _open(
+    tmp_path: Path,
+    target: dict[str, Any],
+    environ: dict[str, str],
+    clock: FrozenClock | None = None,
+) -> Accord:
     config = write_config(tmp_path, {"webhooks": {"subscriptions": [target]}})
     return Accord.open(
         config,
         db_url=f"sqlite:///{tmp_path / 'a.db'}",
         keys_dir=tmp_path / "keys",
-        clock=FrozenClock(),
+        clock=clock or FrozenClock(),
         environ=environ,
     )
 
@@ -38,6 +44,12 @@ def test_a_configured_subscription_is_synced_with_its_secret_from_the_environmen
             "config",
             ("item.waiting",),
         )
+    finally:
+        accord.close()
+    later = FrozenClock(datetime(2027, 1, 1, tzinfo=UTC))
+    accord = _open(tmp_path, {**TARGET, "secret_env": "OPS_HOOK"}, {"OPS_HOOK": "s" * 32}, later)
+    try:  # opened again unchanged: the row is kept as it was
+        assert accord.webhooks.subscriptions() == [sub]
     finally:
         accord.close()
     (tmp_path / "hook.secret").write_text("f" * 32 + "\n", encoding="utf-8")

@@ -80,7 +80,8 @@ class Outbox:
         source: str = "api",
     ) -> tuple[Subscription, str]:
         """A new subscription and its secret (generated unless given; shown only here).
-        A configured ``subscription_id`` that exists is replaced (its log is kept)."""
+        A configured ``subscription_id`` that exists is replaced (its log is kept), unless it
+        is unchanged: then nothing is written (several servers opening one file at once)."""
         check_url(url)
         wanted = _events(events)
         if agent is not None and not 0 < len(agent) <= 256:
@@ -90,6 +91,10 @@ class Outbox:
             raise ValidationError(
                 "the webhook secret is 16 to 256 characters", field="secret", rule="16–256"
             )
+        if subscription_id is not None:
+            kept = self._unchanged(subscription_id, url, wanted, agent, secret)
+            if kept is not None:
+                return kept, secret
         now = self._clock.now()
         sub = Subscription(
             subscription_id=subscription_id or new_id("whk", now),
@@ -113,6 +118,29 @@ class Outbox:
                 )
             )
         return sub, secret
+
+    def _unchanged(
+        self,
+        subscription_id: str,
+        url: str,
+        events: tuple[WebhookEvent, ...],
+        agent: str | None,
+        secret: str,
+    ) -> Subscription | None:
+        with self._db.read() as conn:
+            row = (
+                conn.execute(
+                    select(webhook_subscriptions).where(
+                        webhook_subscriptions.c.subscription_id == subscription_id
+                    )
+                )
+                .mappings()
+                .first()
+            )
+        if row is None or not secrets.compare_digest(str(row["secret"]), secret):
+            return None
+        sub = _subscription(row)
+        return sub if (sub.url, sub.events, sub.agent) == (url, events, agent) else None
 
     def subscriptions(self) -> list[Subscription]:
         with self._db.read() as conn:
