@@ -152,40 +152,24 @@ class Outbox:
     def unsubscribe(self, subscription_id: str) -> None:
         """Delete a subscription; its pending deliveries are dropped, its log kept."""
         with self._db.write() as conn:
-            gone = conn.execute(
-                delete(webhook_subscriptions).where(
-                    webhook_subscriptions.c.subscription_id == subscription_id
-                )
-            ).rowcount
-            if not gone:
+            if not _delete_subscriptions(conn, [subscription_id]):
                 raise NotFound(
                     f"no webhook subscription {subscription_id}",
                     code="webhooks.not_found",
                     field="subscription_id",
                 )
-            conn.execute(
-                webhook_deliveries.update()
-                .where(webhook_deliveries.c.subscription_id == subscription_id)
-                .where(webhook_deliveries.c.state == PENDING)
-                .values(state="dropped")
-            )
 
     def remove_configured_except(self, kept: set[str]) -> None:
         """Delete the configured subscriptions whose name left ``accord.yaml``."""
-        with self._db.write() as conn:
-            conn.execute(
-                delete(webhook_subscriptions)
+        with self._db.read() as conn:
+            gone = conn.scalars(
+                select(webhook_subscriptions.c.subscription_id)
                 .where(webhook_subscriptions.c.source == "config")
                 .where(webhook_subscriptions.c.subscription_id.not_in(kept))
-            )
-
-    def secret_of(self, conn: Connection, subscription_id: str) -> str | None:
-        row = conn.execute(
-            select(webhook_subscriptions.c.secret).where(
-                webhook_subscriptions.c.subscription_id == subscription_id
-            )
-        ).first()
-        return None if row is None else str(row[0])
+            ).all()
+        if gone:
+            with self._db.write() as conn:
+                _delete_subscriptions(conn, list(gone))
 
     # --- enqueueing ------------------------------------------------------------------------
 
@@ -345,6 +329,20 @@ def _subscription(row: Any) -> Subscription:
         source=row["source"],
         created_at=row["created_at"],
     )
+
+
+def _delete_subscriptions(conn: Connection, ids: list[str]) -> int:
+    """Delete subscriptions and drop their pending deliveries; how many were deleted."""
+    gone = conn.execute(
+        delete(webhook_subscriptions).where(webhook_subscriptions.c.subscription_id.in_(ids))
+    ).rowcount
+    conn.execute(
+        webhook_deliveries.update()
+        .where(webhook_deliveries.c.subscription_id.in_(ids))
+        .where(webhook_deliveries.c.state == PENDING)
+        .values(state="dropped")
+    )
+    return int(gone)
 
 
 def _subscriptions(conn: Connection) -> list[Subscription]:
