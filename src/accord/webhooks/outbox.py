@@ -391,6 +391,8 @@ def _not_yet_queued(conn: Connection, rows: list[dict[str, Any]]) -> list[dict[s
 def _from_ledger(event_type: str, body: bytes) -> Event | None:
     if event_type not in _WAITING and event_type not in _DECIDED and event_type != "dispute_opened":
         return None  # most entries: no parse
+    if event_type == "dispute_opened" and b'"protocol":"dcp-07"' not in body:
+        return None  # a settle case's record of the same name (most of them): no parse
     record: dict[str, Any] = json.loads(body)["record"]
     if event_type == "dispute_opened":
         if record.get("protocol") != "dcp-07":
