@@ -31,6 +31,7 @@ import stored_audit_bench
 import strategies_bench
 import tiers_bench
 import verify_disputes_bench
+import webhooks_bench
 from common import Result, report
 
 SECTIONS = {
@@ -53,6 +54,7 @@ SECTIONS = {
     "prose": prose_bench,
     "cli": cli_bench,
     "integrations": integrations_bench,
+    "webhooks": webhooks_bench,
 }
 
 

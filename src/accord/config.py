@@ -26,6 +26,7 @@ from accord.log import get_logger
 from accord.org import OrgChart, org_chart_from_mapping
 from accord.settings_model import StrictSettings
 from accord.strict_yaml import read_yaml_file
+from accord.webhooks import WebhookSettings
 
 log = get_logger(__name__)
 
@@ -128,6 +129,15 @@ class BoundarySettings(StrictSettings):
     tie_breakers: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
 
+class EventStreamSettings(StrictSettings):
+    """A parked task's server-sent event stream: a ``: ping`` comment every
+    ``heartbeat_seconds``; the stream ends after ``max_seconds`` (reconnect with
+    ``Last-Event-ID``)."""
+
+    heartbeat_seconds: float = Field(default=15.0, gt=0, le=300)
+    max_seconds: float = Field(default=300.0, gt=0, le=3600)
+
+
 class Settings(StrictSettings):
     """Everything ``accord.yaml`` may say (sections grow with each room)."""
 
@@ -146,6 +156,8 @@ class Settings(StrictSettings):
     limits: Limits = Limits()
     arbitrators: ArbitratorSettings | None = None
     disputes: DisputeSettings = DisputeSettings()
+    webhooks: WebhookSettings = WebhookSettings()
+    event_stream: EventStreamSettings = EventStreamSettings()
 
 
 class LoadedConfig(BaseModel):

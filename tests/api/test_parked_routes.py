@@ -106,9 +106,70 @@ def test_the_event_stream_sends_the_decision_and_ends(
     ) as stream:
         assert stream.headers["content-type"].startswith("text/event-stream")
         text = "".join(stream.iter_text())
-    assert "event: decided" in text
-    data = next(line for line in text.splitlines() if line.startswith("data: "))
-    assert json.loads(data.removeprefix("data: "))["context"] == {"step": 1}
+    decided = _event(text, "decided")
+    assert decided["id"] == "2"
+    assert json.loads(decided["data"])["context"] == {"step": 1}
+
+
+def _events(text: str) -> list[dict[str, str]]:
+    """The stream's events as field → value (comments under ``comment``)."""
+    found: list[dict[str, str]] = []
+    for block in text.replace("\r\n", "\n").split("\n\n"):
+        fields: dict[str, str] = {}
+        for line in block.splitlines():
+            name, _, value = line.partition(":")
+            fields["comment" if name == "" else name] = value.removeprefix(" ")
+        if fields:
+            found.append(fields)
+    return found
+
+
+def _event(text: str, name: str) -> dict[str, str]:
+    return next(e for e in _events(text) if e.get("event") == name)
+
+
+def _stream(client: TestClient[Litestar], token: str, task_id: str, **headers: str) -> str:
+    with client.stream(
+        "GET", f"/api/v1/parked/{task_id}/events", headers={**bearer(token), **headers}
+    ) as stream:
+        return "".join(stream.iter_text())
+
+
+def test_the_event_stream_pings_with_comments_and_ends_at_its_time_limit(
+    accord: Accord, tokens: Tokens, escalated: Case
+) -> None:
+    app = create_app(
+        accord, sweep_every=None, poll_interval=0.01, stream_seconds=0.05, heartbeat_seconds=0.02
+    )
+    with TestClient(app) as client:
+        task_id = _park(client, tokens.agent, escalated)
+        events = _events(_stream(client, tokens.agent, task_id))
+    assert events[0].get("event") == "waiting"
+    assert events[0]["id"] == "1"
+    assert {"comment": "ping"} in events
+    assert events[-1]["event"] == "timeout"
+    assert all(e.get("data", "x") != "" for e in events), "no empty data lines"
+
+
+def test_the_event_stream_resumes_after_last_event_id_and_repeats_a_dropped_decision(
+    accord: Accord, tokens: Tokens, escalated: Case
+) -> None:
+    app = create_app(accord, sweep_every=None, poll_interval=0.01, stream_seconds=0.05)
+    with TestClient(app) as client:
+        task_id = _park(client, tokens.agent, escalated, step=4)
+        _stream(client, tokens.agent, task_id)  # saw "waiting" (id 1), then timed out
+        _decide(client, tokens, escalated)
+        first = _events(_stream(client, tokens.agent, task_id, **{"Last-Event-ID": "1"}))
+        assert [e.get("event") for e in first] == ["decided"]  # no second "waiting"
+        # the connection dropped before the client stored id 2: the decision comes again
+        again = _event(_stream(client, tokens.agent, task_id, **{"Last-Event-ID": "1"}), "decided")
+        assert json.loads(again["data"])["context"] == {"step": 4}
+        assert _stream(client, tokens.agent, task_id, **{"Last-Event-ID": "2"}) == ""
+        bad = client.get(
+            f"/api/v1/parked/{task_id}/events",
+            headers={**bearer(tokens.agent), "Last-Event-ID": "7"},
+        )
+        assert bad.status_code == 400
 
 
 def test_the_event_stream_of_a_resumed_task_names_the_refusal(

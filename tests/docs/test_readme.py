@@ -31,6 +31,7 @@ PAGES = (
     "docs/verification.md",
     "docs/configuration.md",
     "docs/service.md",
+    "docs/webhooks.md",
     "docs/benchmarks.md",
 )
 README = (REPO_ROOT / "README.md").read_text(encoding="utf-8")

@@ -46,12 +46,14 @@ from accord.api.routes import (
     precedents,
     prepared_steps,
     settle,
+    webhooks,
 )
 from accord.api.security_headers import add_security_headers
 from accord.api.session_backend import IssuedOnlySessionConfig
 from accord.api.sweeper import Sweeper
 from accord.api.ui import bulk, dashboard, dispute_pages, pages, proof_page
 from accord.api.ui.session import CSRF_COOKIE
+from accord.api.webhook_worker import WebhookWorker
 from accord.app import Accord
 
 API_PREFIX = "/api/v1"
@@ -82,6 +84,9 @@ def create_app(
     csrf_secret: str | None = None,
     session_store: Store | None = None,
     poll_interval: float = parked.DEFAULT_POLL_SECONDS,
+    deliver_webhooks: bool = False,
+    stream_seconds: float | None = None,
+    heartbeat_seconds: float | None = None,
 ) -> Litestar:
     """The service for ``accord``; ``sweep_every=None`` runs no deadline sweeper.
 
@@ -91,11 +96,20 @@ def create_app(
     ``FileStore``); one process may keep the defaults (a random secret, memory).
     ``secure_cookies`` marks cookies Secure: set it when served behind TLS.
     ``poll_interval`` is how often a parked task's long-poll or event stream checks the store.
+    ``deliver_webhooks`` runs the webhook delivery worker (``accord serve`` does);
+    ``stream_seconds`` and ``heartbeat_seconds`` override ``event_stream:`` of the config.
     """
     if poll_interval <= 0:
         raise ValueError("poll_interval is a positive number of seconds")
     registry = Metrics(accord.db)
     sweeper = Sweeper(accord, sweep_every) if sweep_every is not None else None
+    settings = accord.config.settings
+    worker = (
+        WebhookWorker(accord, settings.webhooks.interval_seconds)
+        if deliver_webhooks and not accord.read_only
+        else None
+    )
+    background = [w for w in (sweeper, worker) if w is not None]
     api = Router(
         API_PREFIX,
         route_handlers=[
@@ -128,6 +142,7 @@ def create_app(
             *prepared_steps.ROUTES,
             *dispute_rules.ROUTES,
             *collecting.ROUTES,
+            *webhooks.ROUTES,
         ],
         security=[BEARER],
     )
@@ -166,6 +181,8 @@ def create_app(
                 "metrics": registry,
                 "sweeper": sweeper,
                 "poll_interval": poll_interval,
+                "stream_seconds": stream_seconds or settings.event_stream.max_seconds,
+                "heartbeat_seconds": heartbeat_seconds or settings.event_stream.heartbeat_seconds,
             }
         ),
         exception_handlers=EXCEPTION_HANDLERS,
@@ -201,8 +218,8 @@ def create_app(
                 security_schemes={"apiKey": SecurityScheme(type="http", scheme="bearer")}
             ),
         ),
-        on_startup=[*([sweeper.start] if sweeper else []), *on_startup],
-        on_shutdown=[*([sweeper.stop] if sweeper else []), *on_shutdown],
+        on_startup=[*(w.start for w in background), *on_startup],
+        on_shutdown=[*(w.stop for w in background), *on_shutdown],
     )
     refuse_unguarded_routes(app, GUARDED)
     return app

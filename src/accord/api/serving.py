@@ -79,6 +79,7 @@ def app_from_environment(environ: Mapping[str, str] | None = None) -> Litestar:
         secure_cookies=bool(env.get(ENV_SECURE_COOKIES)),
         csrf_secret=env.get(ENV_CSRF_SECRET) or None,
         session_store=None if session_dir is None else FileStore(Path(session_dir)),
+        deliver_webhooks=True,
     )
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Unpack
 
+import httpx
 from sqlalchemy import Connection
 
 from accord.app.deadline_sweep import deadline_sweep
@@ -62,6 +63,7 @@ from accord.org import OrgChart
 from accord.plugins import ConfiguredProbes
 from accord.precedents import Precedents
 from accord.store import Database, IdempotentRequest, KeyTaken
+from accord.webhooks import Deliverer, Outbox
 
 log = get_logger(__name__)
 
@@ -226,6 +228,23 @@ class Accord:
         position (``submit``) and the last one settles it; ``accord sweep`` settles or
         abandons it at its deadline."""
         return self._parts.collecting
+
+    @property
+    def webhooks(self) -> Outbox:
+        """Webhook subscriptions and the outbox (docs/webhooks.md)."""
+        return self._parts.webhooks
+
+    def webhook_deliverer(self, transport: httpx.BaseTransport | None = None) -> Deliverer:
+        """A delivery pass over the outbox with the configured retries; ``transport`` is
+        httpx's (tests inject one). Close it when done."""
+        self._refuse_if_read_only("deliver webhooks")
+        return Deliverer(
+            self.db,
+            self.clock,
+            self.webhooks,
+            self.config.settings.webhooks,
+            transport=transport,
+        )
 
     @property
     def org(self) -> OrgChart | None:

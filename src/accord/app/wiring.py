@@ -29,6 +29,7 @@ from accord.cases.session_close import settle_from_receipt
 from accord.cases.tier_two import TierTwo
 from accord.clock import Clock, SystemClock
 from accord.config import LoadedConfig, SettleConfig
+from accord.config_errors import config_error
 from accord.conflicts import EmbeddingComparator, SemanticComparator, SemanticLayers
 from accord.crypto import Keyring
 from accord.disputes import Disputes
@@ -53,6 +54,7 @@ from accord.store import (
     open_database,
     sqlite_relative_to,
 )
+from accord.webhooks import Outbox, WebhookTarget
 
 PASSPHRASE_ENV = "ACCORD_KEY_PASSPHRASE"
 DB_ENV = "ACCORD_DB"
@@ -105,6 +107,7 @@ class AccordParts:
     case_deadlines: CaseDeadlines
     collecting: Collecting
     passphrase: str | None
+    webhooks: Outbox
 
 
 def wire(
@@ -168,6 +171,10 @@ def wire(
         checkpoint_every=settings.ledger.checkpoint_every,
         on_checkpoint=witnesses,
     )
+    webhooks = Outbox(db, clock)
+    if not read_only:
+        ledger.on_sealed = webhooks.on_sealed
+        _sync_configured_webhooks(webhooks, config, env)
     semantic = None if read_only else _semantic_layers(settings.settle, env)
     strategies = _strategies(config, strategies, read_only=read_only)
     if config.org is not None:
@@ -270,9 +277,61 @@ def wire(
         ),
         settler=settler,
         case_deadlines=CaseDeadlines(cases, ledger, approvals),
-        collecting=Collecting(db, clock, settler, limits=settings.limits, read_only=read_only),
+        collecting=Collecting(
+            db,
+            clock,
+            settler,
+            limits=settings.limits,
+            read_only=read_only,
+            on_opened=webhooks.collecting_opened,
+        ),
         passphrase=passphrase,
+        webhooks=webhooks,
     )
+
+
+def _sync_configured_webhooks(outbox: Outbox, config: LoadedConfig, env: Mapping[str, str]) -> None:
+    """The ``webhooks.subscriptions`` of ``accord.yaml`` as rows (secrets read here, never
+    logged); configured rows no longer in the file are removed."""
+    targets = config.settings.webhooks.subscriptions
+    for index, target in enumerate(targets):
+        outbox.subscribe(
+            target.url,
+            target.events,
+            agent=target.agent,
+            secret=_webhook_secret(target, index, config, env),
+            subscription_id=f"config:{target.name}",
+            source="config",
+        )
+    outbox.remove_configured_except({f"config:{t.name}" for t in targets})
+
+
+def _webhook_secret(
+    target: WebhookTarget, index: int, config: LoadedConfig, env: Mapping[str, str]
+) -> str:
+    where = f"webhooks.subscriptions[{index}]"
+    if target.secret_env is not None:
+        secret = env.get(target.secret_env, "")
+        if not secret:
+            raise config_error(
+                config.source,
+                f"{where}.secret_env",
+                f"the environment variable {target.secret_env} is not set",
+                code="config.webhook_secret",
+            )
+        return secret
+    assert target.secret_file is not None  # the settings require one of the two
+    path = config.base_dir / target.secret_file
+    try:
+        secret = path.read_text(encoding="utf-8")[:1024].strip()
+    except OSError as exc:
+        raise config_error(
+            config.source,
+            f"{where}.secret_file",
+            f"cannot read {path}: {exc.strerror}",
+            code="config.webhook_secret",
+        ) from None
+    return secret
 
 
 def _database(config: LoadedConfig, override: str | None, *, must_exist: bool) -> Database:

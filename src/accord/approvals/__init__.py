@@ -69,6 +69,7 @@ from accord.approvals.verdict import (
     DecisionVerdict,
     verdict_of,
     verdict_of_decision,
+    verdict_of_outcome,
     verdict_words,
 )
 
@@ -131,5 +132,6 @@ __all__ = [
     "role_at_step",
     "verdict_of",
     "verdict_of_decision",
+    "verdict_of_outcome",
     "verdict_words",
 ]

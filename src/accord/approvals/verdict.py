@@ -31,11 +31,16 @@ DECISION_VERDICTS: tuple[DecisionVerdict, ...] = (
 
 def verdict_of_decision(decision: ApprovalDecision) -> DecisionVerdict:
     """What ``decision`` decided, in the one vocabulary."""
-    if decision.outcome == "expired":
+    return verdict_of_outcome(decision.outcome, decision.written_outcome)
+
+
+def verdict_of_outcome(outcome: str, written_outcome: str | None) -> DecisionVerdict:
+    """The verdict from a decision's ``outcome`` and ``written_outcome`` (as signed)."""
+    if outcome == "expired":
         return "expired"
-    if decision.outcome == "denied":
+    if outcome == "denied":
         return "denied"
-    return "written" if decision.written_outcome is not None else "chosen"
+    return "written" if written_outcome is not None else "chosen"
 
 
 def verdict_of(item: ApprovalItem) -> DecisionVerdict | None:

@@ -56,6 +56,10 @@ AUDITED_COLUMNS: Mapping[str, Mapping[str, str | Unsigned]] = {
 """Table → column → the document path it is built from, how verify checks it, or why not."""
 
 NOT_AUDITED_TABLES: Mapping[str, str] = {
+    "webhook_subscriptions": "where the service pushes notices and the secret that signs them: "
+    "configuration, not a decision; no record signs it",
+    "webhook_deliveries": "the outbox and delivery log of notices about signed events: each "
+    "body copies what the ledger already signs, and the receiver checks the HMAC, not the audit",
     "parked_tasks": "an agent's own saved state while it waits for people; no record signs it",
     "idempotency_keys": "which retried request maps to which case or parked task (a digest "
     "and an id): a replay returns the signed rows it names, and no record signs the map",

@@ -32,6 +32,7 @@ from accord.cli import (
     session_commands,
     settle_commands,
     sweep_command,
+    webhook_commands,
 )
 from accord.cli.demo import demo_config, run_day
 from accord.cli.demo_files import DemoPaths, remove_demo_files
@@ -86,6 +87,7 @@ dispute_tier_commands.register(dispute_commands.disputes_app)
 prepared_commands.register(dispute_commands.disputes_app)
 add_rule_commands(dispute_commands.disputes_app)
 app.add_typer(dispute_commands.disputes_app, name="disputes")
+app.add_typer(webhook_commands.webhooks_app, name="webhooks")
 app.command("sweep")(sweep_command.sweep)
 app.command("settle")(settle_commands.settle)
 app.command("cases")(settle_commands.cases)

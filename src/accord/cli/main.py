@@ -43,6 +43,7 @@ COMMANDS: dict[str, str] = {
     "it.",
     "disputes": "DCP-07 disputes: open, show, list, evidence, escalate, withdraw, export, "
     "import.",
+    "webhooks": "Webhooks: deliver the outbox once, list subscriptions.",
 }
 
 

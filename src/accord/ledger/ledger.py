@@ -89,6 +89,7 @@ class Ledger:
         *,
         checkpoint_every: int | None = 1024,
         on_checkpoint: Callable[[Checkpoint], None] | None = None,
+        on_sealed: Callable[[Connection, Sequence[SealedEntry]], None] | None = None,
     ) -> None:
         if checkpoint_every is not None and checkpoint_every < 1:
             raise ValidationError(
@@ -102,6 +103,9 @@ class Ledger:
         self.checkpoint_every = checkpoint_every
         self.on_checkpoint = on_checkpoint
         """Called with each new checkpoint once its transaction has committed (witnesses)."""
+        self.on_sealed = on_sealed
+        """Called with the entries just inserted, inside their transaction (the webhook
+        outbox: what is pushed commits or rolls back with what happened)."""
         self._registry: tuple[tuple[int, int], KeyRegistry] | None = None
 
     # --- writing ------------------------------------------------------------------------
@@ -197,6 +201,8 @@ class Ledger:
     def _insert_sealed(self, conn: Connection, sealed: list[SealedEntry]) -> list[SealedEntry]:
         head = sealed[-1].head()
         self.db.insert_rows(conn, ledger_entries, [s.row() for s in sealed])
+        if self.on_sealed is not None:
+            self.on_sealed(conn, sealed)
         every = self.checkpoint_every
         if every is not None and head.seq // every > (sealed[0].seq - 1) // every:
             self._checkpoint_multiples(conn, sealed, every)

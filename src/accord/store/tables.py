@@ -641,3 +641,45 @@ dispute_prepared_steps = Table(
     Column("consumed_at", String(40), nullable=True),
     Index("ix_dispute_prepared_steps_expiry", "expires_at"),
 )
+
+#: Webhook subscriptions (issue 30): where Accord pushes events, signed with the
+#: subscription's ``secret`` (HMAC-SHA256; it must be stored to sign, it is never shown
+#: again after creation); ``events`` is a JSON list of the event names it receives,
+#: ``agent`` (if set) keeps only the events that name that agent;
+#: ``source`` is ``config`` (from ``accord.yaml``, re-synced when the service opens) or ``api``.
+webhook_subscriptions = Table(
+    "webhook_subscriptions",
+    metadata,
+    Column("subscription_id", String(64), primary_key=True),
+    Column("url", String(2048), nullable=False),
+    Column("events", Text, nullable=False),
+    Column("agent", String(256), nullable=True),
+    Column("secret", String(256), nullable=False),
+    Column("source", String(16), nullable=False),
+    Column("created_at", String(40), nullable=False),
+)
+
+#: The outbox and delivery log: one row per (event, subscription), written in the
+#: transaction that made the event; ``body`` is the exact bytes sent and signed.
+#: ``state``: ``pending`` (``next_attempt_at`` says when), ``delivered`` or ``failed``
+#: (attempts exhausted); ``dedupe_key`` keeps a scanned event (a near deadline) from being
+#: queued twice for one subscription.
+webhook_deliveries = Table(
+    "webhook_deliveries",
+    metadata,
+    Column("delivery_id", String(64), primary_key=True),
+    Column("subscription_id", String(64), nullable=False),
+    Column("event", String(40), nullable=False),
+    Column("body", Text, nullable=False),
+    Column("dedupe_key", String(256), nullable=False),
+    Column("state", String(16), nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("created_at", String(40), nullable=False),
+    Column("next_attempt_at", String(40), nullable=False),
+    Column("last_attempt_at", String(40), nullable=True),
+    Column("last_status", Integer, nullable=True),
+    Column("last_error", Text, nullable=True),
+    Column("delivered_at", String(40), nullable=True),
+    Index("ix_webhook_deliveries_due", "state", "next_attempt_at"),
+    Index("ux_webhook_deliveries_dedupe", "subscription_id", "dedupe_key", unique=True),
+)

@@ -12,12 +12,12 @@ import asyncio
 import functools
 import json
 from collections.abc import AsyncIterator
-from typing import Annotated, Any, cast
+from typing import Annotated, Any, Literal, cast
 
 import anyio.to_thread
 from litestar import Request, get, post
 from litestar.datastructures import State
-from litestar.params import JSONBody, Parameter
+from litestar.params import HeaderParameter, JSONBody, Parameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
 from accord.api.api_keys import ApiKey, Role
@@ -33,6 +33,9 @@ from accord.errors import AccordError
 
 MAX_WAIT_SECONDS = 60.0
 DEFAULT_POLL_SECONDS = 0.5
+DEFAULT_HEARTBEAT_SECONDS = 15.0
+DEFAULT_STREAM_SECONDS = 300.0
+WAITING_ID, DECIDED_ID = 1, 2
 TaskId = Annotated[str, Parameter(max_length=64)]
 
 
@@ -135,30 +138,77 @@ async def wait_for_decision(
     tags=["parked tasks"],
 )
 async def decision_events(
-    request: Request[object, object, State], state: State, task_id: TaskId
+    request: Request[object, object, State],
+    state: State,
+    task_id: TaskId,
+    last_event_id: Annotated[
+        Literal["1", "2"] | None,
+        HeaderParameter(
+            name="Last-Event-ID",
+            required=False,
+            description="The id of the last event received: 1 (waiting) or 2 (decided).",
+        ),
+    ] = None,
 ) -> ServerSentEvent:
-    """Server-sent events: ``pending`` comments while people decide, then one ``decided``
-    event with the resumption (the task resumes), or ``refused`` naming why; then it ends."""
+    """Server-sent events: ``waiting`` (id 1), ``: ping`` comments while people decide, then
+    ``decided`` (id 2) with the resumption, or ``refused`` naming why, or ``timeout`` once
+    the stream's time limit passed; then it ends. Reconnect with ``Last-Event-ID``: after 1
+    the stream goes on waiting; after 2 it ends at once (the decision was received). The
+    stream resumes the task under its own claim, so a connection dropped while the decision
+    was sent gets it again from the next stream of the same key."""
     accord = accord_of(state)
-    await anyio.to_thread.run_sync(_own_task, accord, caller(request), task_id)
-    return ServerSentEvent(_events(accord, task_id, poll_interval_of(state)))
+    key = caller(request)
+    await anyio.to_thread.run_sync(_own_task, accord, key, task_id)
+    claim = caller_scoped(key, f"events:{task_id}")
+    timing = cast(Any, state)
+    return ServerSentEvent(
+        _events(
+            accord,
+            task_id,
+            claim,
+            after=int(last_event_id or 0),
+            interval=poll_interval_of(state),
+            heartbeat=float(timing.get("heartbeat_seconds", DEFAULT_HEARTBEAT_SECONDS)),
+            limit=float(timing.get("stream_seconds", DEFAULT_STREAM_SECONDS)),
+        )
+    )
 
 
 async def _events(
-    accord: Accord, task_id: str, interval: float
+    accord: Accord,
+    task_id: str,
+    claim: str | None,
+    *,
+    after: int,
+    interval: float,
+    heartbeat: float,
+    limit: float,
 ) -> AsyncIterator[ServerSentEventMessage]:
-    while True:
+    """Polls the store ``limit / interval`` times (never the wall clock), a ping every
+    ``heartbeat / interval`` polls."""
+    if after >= DECIDED_ID:
+        return
+    if after < WAITING_ID:
+        waiting = {"task_id": task_id, "status": "pending"}
+        yield ServerSentEventMessage(data=json.dumps(waiting), event="waiting", id=str(WAITING_ID))
+    resume = functools.partial(accord.parking.resume_if_decided, task_id, claim=claim)
+    polls = max(1, int(limit / interval))
+    ping_every = max(1, round(heartbeat / interval))
+    for poll in range(polls):
         try:
-            resumption = await anyio.to_thread.run_sync(accord.parking.resume_if_decided, task_id)
+            resumption = await anyio.to_thread.run_sync(resume)
         except AccordError as refused:
             body = {"code": refused.code, "message": str(refused)}
             yield ServerSentEventMessage(data=json.dumps(body), event="refused")
             return
         if resumption is not None:
-            yield ServerSentEventMessage(data=resumption.model_dump_json(), event="decided")
+            data = resumption.model_dump_json()
+            yield ServerSentEventMessage(data=data, event="decided", id=str(DECIDED_ID))
             return
-        yield ServerSentEventMessage(comment="pending")
+        if poll % ping_every == ping_every - 1:
+            yield ServerSentEventMessage(comment="ping", data=None)  # no empty data line
         await asyncio.sleep(interval)
+    yield ServerSentEventMessage(data=json.dumps({"after_seconds": limit}), event="timeout")
 
 
 def _parked_out(accord: Accord, task: ParkedTask) -> ParkedOut:

@@ -9,7 +9,7 @@ record then signs every position that arrived.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -69,7 +69,11 @@ class Collecting:
         *,
         limits: Limits | None = None,
         read_only: bool = False,
+        on_opened: Callable[[Connection, str, str, Sequence[str], datetime], None] | None = None,
     ) -> None:
+        """``on_opened(conn, collecting_id, subject, parties, deadline_at)`` runs in the
+        opening transaction (the webhook outbox: the parties are told they are named)."""
+        self._on_opened = on_opened
         self._db = db
         self._clock = clock
         self._settler = settler
@@ -118,6 +122,8 @@ class Collecting:
                 due_at=opened.deadline_at,
                 now=now,
             )
+            if self._on_opened is not None:
+                self._on_opened(conn, opened.collecting_id, subject, named, opened.deadline_at)
         return opened
 
     def submit(
