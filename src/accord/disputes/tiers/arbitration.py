@@ -47,6 +47,7 @@ from accord.approvals import ApprovalItem, Principal, Reviewer
 from accord.clock import isoformat
 from accord.conflicts import Tier
 from accord.crypto import Signer
+from accord.crypto.hashing import content_hash
 from accord.dcp07.documents import record_document
 from accord.dcp07.panels import (
     ArbitratorKind,
@@ -79,6 +80,7 @@ from accord.disputes.arbitrators import (
     vote_independently,
 )
 from accord.disputes.compliance.methods import SUPPORTED_METHODS
+from accord.disputes.events import RECOMMENDED_EVENT
 from accord.disputes.reviewers import reviewer_for
 from accord.disputes.tiers import panel_rows, step_rows
 from accord.disputes.tiers.ballot_papers import until_vote_deadline
@@ -87,7 +89,7 @@ from accord.disputes.tiers.credentials import acting_member
 from accord.disputes.tiers.dispute_port import TierDispute
 from accord.disputes.tiers.panel_rows import BallotPaper, SeatedPanel
 from accord.disputes.tiers.settings import ArbitratorSettings
-from accord.disputes.tiers.tier_context import TierContext, check_text
+from accord.disputes.tiers.tier_context import TierContext, check_text, party_signed
 from accord.ledger.ledger import registry_within
 from accord.org.interactions import InteractionHistory
 from accord.values import revised
@@ -109,9 +111,10 @@ class PanelEscalation(BaseModel):
 
 FORMED_EVENT = "arbitration_panel_formed"
 VOTE_EVENT = "arbitration_vote_cast"
-PROPOSED_EVENT = "arbitration_resolution_proposed"
-RECOMMENDED_EVENT = "arbitration_resolution_recommended"
-ACCEPTED_EVENT = "arbitration_recommendation_accepted"
+PARTY_STEP_EVENT = "dispute_negotiation_proposal"
+"""The event of a step its taker signs (``party_signature``), as tier 1 records them."""
+PROPOSAL_STEP = "panel_proposal"
+ACCEPTANCE_STEP = "recommendation_acceptance"
 ABSENT = "absent: no vote cast by the deadline"
 MAX_NOMINEES = 32
 VOTE_SHARE = 2 / 3
@@ -388,10 +391,15 @@ class Arbitration:
                 raise from_pydantic(error, requirement="R14", record="panel_question") from None
             panel_rows.put_proposal(conn, seated.formation.panel_id, asked)
             record = {
+                "dispute_id": dispute_id,
+                "step": PROPOSAL_STEP,
+                "agent_id": agent,
+                "panel_id": seated.formation.panel_id,
                 "question": step_rows.json_of(asked),
                 "resolution_hash": asked.resolution_hash,
+                "at": isoformat(now),
             }
-            self._c.step(conn, dispute, PROPOSED_EVENT, agent, record)
+            self._c.step(conn, dispute, PARTY_STEP_EVENT, agent, party_signed(record, signer))
         return asked
 
     def accept_recommendation(self, dispute_id: str, signer: Signer) -> SeatedPanel:
@@ -423,13 +431,15 @@ class Arbitration:
                     "R15", "key", "each party accepts once", code="panels.already_accepted"
                 )
             accepted = (*seated.accepted_by, agent)
-            self._c.step(
-                conn,
-                dispute,
-                ACCEPTED_EVENT,
-                agent,
-                {"resolution_id": recommendation.resolution_id, "accepted_by": list(accepted)},
-            )
+            record = {
+                "dispute_id": dispute_id,
+                "step": ACCEPTANCE_STEP,
+                "agent_id": agent,
+                "resolution_id": recommendation.resolution_id,
+                "resolution_hash": content_hash(record_document(recommendation)),
+                "at": isoformat(self._c.clock.now()),
+            }
+            self._c.step(conn, dispute, PARTY_STEP_EVENT, agent, party_signed(record, signer))
             if set(accepted) >= set(dispute.party_ids):
                 panel_rows.keep_recommendation(conn, seated.formation.panel_id, None)
                 self._c.resolver.resolve_within(
