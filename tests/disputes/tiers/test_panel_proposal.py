@@ -79,13 +79,9 @@ def test_r14_r19_a_member_proposes_the_resolution_and_the_votes_bind_its_hash(
 def test_r14_the_hash_covers_the_actions(world: World) -> None:
     formation = _seat(world)
     terms = _terms(world)
-    asked = world.tiers.arbitration.propose(
-        DISPUTE, world.keys[formation.member_ids[0]], **terms
-    )
+    asked = world.tiers.arbitration.propose(DISPUTE, world.keys[formation.member_ids[0]], **terms)
     other = {**terms, "actions_required": [{**terms["actions_required"][0], "action": "nothing"}]}
-    changed = world.tiers.arbitration.propose(
-        DISPUTE, world.keys[formation.member_ids[0]], **other
-    )
+    changed = world.tiers.arbitration.propose(DISPUTE, world.keys[formation.member_ids[0]], **other)
     assert asked.resolution_hash != changed.resolution_hash
 
 
