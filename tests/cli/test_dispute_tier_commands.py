@@ -1,5 +1,6 @@
 """``accord disputes propose | accept | commit | reveal | nominate | panel | panel-propose |
-vote | sign | recommendation-accept | appeal`` from a user's shell: each step signed with the actor's key file."""
+vote | sign | recommendation-accept | appeal`` from a user's shell: each step signed with the
+actor's key file."""
 
 from __future__ import annotations
 
