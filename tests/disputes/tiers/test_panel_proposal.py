@@ -12,6 +12,7 @@ import pytest
 
 from accord.clock import FrozenClock, isoformat
 from accord.conflicts import Tier
+from accord.crypto import RecordSignature, verify_record
 from accord.dcp07.panels import PanelRefused, VoteChoice, cast_vote
 from accord.errors import AccordError
 from accord.ledger import Ledger
@@ -71,9 +72,21 @@ def test_r14_r19_a_member_proposes_the_resolution_and_the_votes_bind_its_hash(
     assert asked.proposal.actions_required[0].agent_id == AUDIT.agent_id
     # the compliance deadline defaults to the last action's deadline
     assert asked.proposal.compliance_deadline == asked.proposal.actions_required[0].deadline
+    (step,) = [
+        e.record
+        for e in world.ledger.tail(100)
+        if e.event_type == "dispute_negotiation_proposal" and e.record["step"] == "panel_proposal"
+    ]
+    assert (step["agent_id"], step["resolution_hash"]) == (first, asked.resolution_hash)
+    signed = {k: v for k, v in step.items() if k not in ("party_signature", "actor")}
+    signed.pop("dispute_id")
+    verify_record(
+        {"dispute_id": DISPUTE, **signed},
+        RecordSignature.model_validate(step["party_signature"]),
+        world.keys[first].public_key,
+    )  # signed with the member's own arbitrator key
     vote = world.tiers.arbitration.vote(DISPUTE, world.keys[first], "approve", "fair")
     assert vote.resolution_hash == asked.resolution_hash
-    assert "arbitration_resolution_proposed" in world.event_types()
 
 
 def test_r14_the_hash_covers_the_actions(world: World) -> None:
@@ -151,7 +164,10 @@ def test_r20_an_action_owed_by_a_non_party_or_already_due_is_refused(world: Worl
         world.tiers.arbitration.propose(
             DISPUTE, member, **{**terms, "actions_required": [stranger]}
         )
-    assert not_a_party.value.context["requirement"] == "R14"
+    assert (not_a_party.value.code, not_a_party.value.context["requirement"]) == (
+        "compliance.not_a_party",
+        "R20",
+    )
     overdue = {**terms["actions_required"][0], "deadline": world.clock.now()}
     with pytest.raises(AccordError) as late:
         world.tiers.arbitration.propose(DISPUTE, member, **{**terms, "actions_required": [overdue]})

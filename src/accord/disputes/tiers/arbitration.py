@@ -255,6 +255,7 @@ class Arbitration:
             raise refused("R14", "positions", "one position per party", code="panels.bad_positions")
         proposal = _proposal(
             now,
+            dispute.party_ids,
             favours=favours,
             description=resolution,
             actions_required=actions_required,
@@ -343,17 +344,18 @@ class Arbitration:
         panel with human members (their ballot papers carry the text they were seated with),
         a deadline in the past (R20)."""
         now = self._c.clock.now()
-        proposal = _proposal(
-            now,
-            favours=favours,
-            description=description,
-            actions_required=actions_required,
-            compliance_verification_method=compliance_verification_method,
-            compliance_deadline=compliance_deadline,
-            precedents_applied=precedents_applied,
-        )
         with self._c.desk.transaction() as conn:
             dispute, seated = self._seated(conn, dispute_id)
+            proposal = _proposal(
+                now,
+                dispute.party_ids,
+                favours=favours,
+                description=description,
+                actions_required=actions_required,
+                compliance_verification_method=compliance_verification_method,
+                compliance_deadline=compliance_deadline,
+                precedents_applied=precedents_applied,
+            )
             agent = self._signing_member(conn, signer, seated)
             if not seated.formation.is_member(agent):
                 raise refused(
@@ -873,6 +875,7 @@ def _member(seated: SeatedPanel, agent_id: str) -> PoolMember | None:
 
 def _proposal(
     now: datetime,
+    parties: Sequence[str],
     *,
     favours: str,
     description: str,
@@ -905,6 +908,14 @@ def _proposal(
         last = max((a.deadline for a in proposal.actions_required), key=instant)
         proposal = revised(proposal, compliance_deadline=last)
     for position, action in enumerate(proposal.actions_required):
+        if action.agent_id not in parties:
+            raise refused(
+                "R20",
+                f"actions_required[{position}].agent_id",
+                "every party complies: actions are owed by parties of the dispute",
+                code="compliance.not_a_party",
+                agent_id=action.agent_id,
+            )
         if instant(action.deadline) <= now:
             raise refused(
                 "R20",
