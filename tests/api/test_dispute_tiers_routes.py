@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -314,3 +315,53 @@ def test_r07_an_acceptance_with_an_unknown_body_field_is_refused_naming_it(
     accepted = post_dispute(client, keys[AUDIT], url, {})  # an empty object is no field
     assert accepted.status_code == 200, accepted.text
     assert _status(client, keys, dispute_id)[0] == "resolved"
+
+
+def test_r14_r19_r20_a_member_proposes_a_resolution_with_an_action_over_http(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    dispute_id = open_gpu_dispute(client, keys)
+    assert post_dispute(client, keys[AUDIT], f"/{dispute_id}/escalate", {}).status_code == 200
+    _flip(client, keys, dispute_id, "seed")
+    for agent, nominees in ((BILLING, list(POOL[:2])), (AUDIT, [POOL[2]])):
+        post_dispute(client, keys[agent], f"/{dispute_id}/nominations", {"agent_ids": nominees})
+    question = {
+        "question": "who keeps the GPU tonight?",
+        "positions": {BILLING: "booked first", AUDIT: "month-end close"},
+        "favours": BILLING,
+        "resolution": "billing keeps the slot",
+    }
+    seated = post_dispute(client, keys["admin"], f"/{dispute_id}/panel", question)
+    assert seated.status_code == 201, seated.text
+    members = [m["agent_id"] for m in seated.json()["members"]]
+    due = (accord.clock.now() + timedelta(days=7)).isoformat()
+    proposal = {
+        "favours": BILLING,
+        "description": "billing keeps the slot; audit moves its run",
+        "actions_required": [{"agent_id": AUDIT, "action": "move the run", "deadline": due}],
+    }
+    by_party = post_dispute(client, keys[BILLING], f"/{dispute_id}/panel/proposal", proposal)
+    assert by_party.status_code == 403  # a party holds no arbitrator key: not a member
+    proposed = post_dispute(client, keys[members[0]], f"/{dispute_id}/panel/proposal", proposal)
+    assert proposed.status_code == 201, proposed.text
+    put = proposed.json()["panel"]["question"]["proposal"]
+    assert (put["proposed_by"], put["actions_required"][0]["action"]) == (
+        members[0],
+        "move the run",
+    )
+    nothing = post_dispute(client, keys[AUDIT], f"/{dispute_id}/panel/recommendation/acceptance")
+    assert nothing.status_code == 422, nothing.text  # a binding panel recommends nothing (R15)
+    assert nothing.json()["requirement"] == "R15"
+    for member in members:
+        post_dispute(
+            client,
+            keys[member],
+            f"/{dispute_id}/panel/votes",
+            {"vote": "approve", "reasoning": "ok"},
+        )
+    for member in members:
+        if _status(client, keys, dispute_id)[0] == "resolved":
+            break
+        post_dispute(client, keys[member], f"/{dispute_id}/panel/signatures")
+    (owed,) = accord.disputes.compliance.actions(dispute_id=dispute_id)
+    assert (owed.agent_id, owed.action) == (AUDIT, "move the run")

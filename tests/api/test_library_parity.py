@@ -63,6 +63,11 @@ ROUTED: dict[str, tuple[str, str]] = {
     "disputes.tiers.arbitration.nominate": ("post", f"{_D}/nominations"),
     "disputes.tiers.arbitration.form_panel": ("post", f"{_D}/panel"),
     "disputes.tiers.arbitration.vote": ("post", f"{_D}/panel/votes"),
+    "disputes.tiers.arbitration.propose": ("post", f"{_D}/panel/proposal"),
+    "disputes.tiers.arbitration.accept_recommendation": (
+        "post",
+        f"{_D}/panel/recommendation/acceptance",
+    ),
     "disputes.tiers.arbitration.deliberate": ("post", f"{_D}/panel/deliberation"),
     "disputes.tiers.arbitration.tally": ("post", f"{_D}/panel/tally"),
     "disputes.tiers.arbitration.sign_resolution": ("post", f"{_D}/panel/signatures"),

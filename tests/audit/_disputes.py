@@ -1,9 +1,10 @@
 """DCP-07 disputes in the populated database, through every step main stores: opened with
 JSON and byte evidence, more evidence, tier-1 negotiation and a coin flip, resolved by
-agreement; escalated by a party to a panel that is seated, votes (one dissent) and signs;
-taken to the principals' appeal; withdrawn; nominees put forward, no panel yet; a binding
-resolution with required actions that fail (a follow-up dispute and a flag) or are stayed;
-objections (one routed to appeal)."""
+agreement; escalated by a party to a panel that is seated, votes (one dissent) on a member's
+proposal with a required action and signs; taken to the principals' appeal; withdrawn;
+nominees put forward, no panel yet; a binding resolution with required actions that fail (a
+follow-up dispute and a flag) or are stayed; objections (one routed to appeal); an advisory
+panel's recommendation one party accepted."""
 
 from __future__ import annotations
 
@@ -177,6 +178,19 @@ def populate_disputes(accord: Accord, clock: FrozenClock) -> None:
         favours=BILLING["agent_id"],
         resolution="billing keeps it",
     )
+    arbitration.propose(  # a member's proposed §6 resolution with a required action (R14, R19)
+        paneled,
+        key_of(ARBITRATORS[0]),
+        favours=BILLING["agent_id"],
+        description="billing keeps it; audit books the next slot",
+        actions_required=[
+            {
+                "agent_id": AUDIT["agent_id"],
+                "action": "book the next free slot",
+                "deadline": clock.now() + timedelta(days=30),
+            }
+        ],
+    )
     for agent, choice in zip(ARBITRATORS, ("approve", "dissent", "approve"), strict=True):
         arbitration.vote(paneled, key_of(agent), choice, f"{agent}: {choice}")  # type: ignore[arg-type]
     arbitration.sign_resolution(paneled, key_of(ARBITRATORS[0]))
@@ -200,3 +214,29 @@ def populate_disputes(accord: Accord, clock: FrozenClock) -> None:
         bound, resolution.resolution_id, AUDIT["agent_id"], "rights", GROUNDS, REMEDY
     )
     disputes.order_stay(rights.objection_id, reviewers["human:ana"], "heard on appeal")
+
+
+def populate_recommendation(accord: Accord, clock: FrozenClock) -> None:
+    """An advisory panel's recommended resolution, accepted by one party of two (R15): it
+    waits for the other, nothing resolved."""
+    disputes = accord.disputes
+    clock.advance(timedelta(seconds=1))
+    (advised,) = (
+        d.record.dispute_id for d in disputes.open_many([_filing("advice", {"booked": 5})])
+    )
+    disputes.escalate(advised, by=BILLING["agent_id"])
+    _flip(accord, advised)
+    arbitration = disputes.tiers.arbitration
+    arbitration.nominate(advised, key_of(BILLING["agent_id"]), ARBITRATORS)
+    clock.advance(timedelta(seconds=1))
+    arbitration.form_panel(
+        advised,
+        question="Who keeps the slot?",
+        positions={BILLING["agent_id"]: "booked first", AUDIT["agent_id"]: "statute"},
+        favours=AUDIT["agent_id"],
+        resolution="audit keeps it",
+    )
+    for agent in ARBITRATORS:
+        arbitration.vote(advised, key_of(agent), "approve", f"{agent}: statute wins")
+    arbitration.sign_resolution(advised, key_of(ARBITRATORS[0]))  # M = 2 approving signatures
+    arbitration.accept_recommendation(advised, key_of(AUDIT["agent_id"]))

@@ -26,7 +26,7 @@ from accord.precedents import BundleDraft, PrecedentStore
 from tests.conftest import REPO_ROOT
 from tests.disputes._rules import RESPONDENT, resolve
 
-from ._disputes import ARBITRATOR_CONFIG, populate_disputes
+from ._disputes import ARBITRATOR_CONFIG, populate_disputes, populate_recommendation
 
 ORG = REPO_ROOT / "src" / "accord" / "examples" / "org.yaml"
 CONFIG = (
@@ -144,6 +144,13 @@ def populate(tmp_path: Path, url: str, clock: FrozenClock) -> Accord:
     _handed_over(accord)
     _stayed(accord, reviewer)
     _precedents(accord, clock)
+    advisory = tmp_path / "advisory.yaml"
+    advisory.write_text(CONFIG + "  mode: advisory\n")
+    second = Accord.open(advisory, db_url=url, keys_dir=tmp_path / "keys", clock=clock)
+    try:
+        populate_recommendation(second, clock)
+    finally:
+        second.close()
     return accord
 
 

@@ -21,6 +21,7 @@ from accord.store.tables import (
     dcp_evidence_contents,
     dispute_nominations,
     dispute_panel_votes,
+    dispute_panels,
 )
 
 from .conftest import Populated
@@ -204,3 +205,47 @@ def test_a_failed_action_passed_off_as_stayed_under_a_new_id_is_caught_by_its_si
     )
     assert error.code == "compliance_actions.missing_row"
     assert error.context["key"] == failed["action_id"]
+
+
+def _proposed_panel(populated: Populated) -> dict[str, Any]:
+    return next(
+        r
+        for r in _rows(populated, "dispute_panels")
+        if json.loads(r["question"])["proposal"].get("proposed_by")
+    )
+
+
+def test_a_proposals_actions_rewritten_in_the_panel_row_fail_verification(
+    populated: Populated,
+) -> None:
+    row = _proposed_panel(populated)
+    question = json.loads(row["question"])
+    question["proposal"]["actions_required"][0]["action"] = "nothing at all"
+    error = _rewrite_rows(
+        populated,
+        "dispute_panels",
+        dispute_panels.c.panel_id == row["panel_id"],
+        {"question": json.dumps(question)},
+    )
+    assert error.code == "dispute_panels.mismatch"
+    assert (error.context["key"], error.context["column"]) == (row["panel_id"], "question")
+
+
+def test_a_votes_proposal_hash_rewritten_in_its_row_fails_verification(
+    populated: Populated,
+) -> None:
+    panel = _proposed_panel(populated)
+    vote = next(
+        r for r in _rows(populated, "dispute_panel_votes") if r["panel_id"] == panel["panel_id"]
+    )
+    signed = json.loads(vote["vote"])
+    signed["resolution_hash"] = "sha256:" + "0" * 64
+    error = _rewrite_rows(
+        populated,
+        "dispute_panel_votes",
+        (dispute_panel_votes.c.panel_id == vote["panel_id"])
+        & (dispute_panel_votes.c.agent_id == vote["agent_id"]),
+        {"vote": json.dumps(signed)},
+    )
+    assert error.code == "dispute_panel_votes.mismatch"
+    assert error.context["column"] == "vote"

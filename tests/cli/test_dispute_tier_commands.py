@@ -1,9 +1,11 @@
-"""``accord disputes propose | accept | commit | reveal | nominate | panel | vote | sign |
-appeal`` from a user's shell: each step signed with the actor's key file."""
+"""``accord disputes propose | accept | commit | reveal | nominate | panel | panel-propose |
+vote | sign | recommendation-accept | appeal`` from a user's shell: each step signed with the
+actor's key file."""
 
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -209,3 +211,43 @@ def test_r16_principals_decide_an_appeal_in_turn_from_the_shell(run: Run) -> Non
                  "--key", bo)  # fmt: skip
     assert {s["agent_id"] for s in signed["resolution"]["signatures"]} == {"human:ana", "human:bo"}
     assert _ok(run, "show", dispute_id)["status"] == "resolved"
+
+
+def test_r14_r19_a_member_proposes_a_resolution_with_an_action_from_the_shell(run: Run) -> None:
+    Path("accord.yaml").write_text(CONFIG, encoding="utf-8")
+    billing = _key(run, "agent", "agent:billing")
+    audit = _key(run, "agent", "agent:audit")
+    members = {a: _key(run, "arbitrator", a) for a in ("arb:00", "arb:01", "arb:02")}
+    dispute_id = _open(run)
+    _ok(run, "escalate", dispute_id, "--by", "agent:billing", "--json")
+    nonces = {}
+    for agent, key in (("agent:billing", billing), ("agent:audit", audit)):
+        nonces[agent] = _ok(run, "commit", dispute_id, "--choice", "seed", "--key", key)
+    for agent, key in (("agent:billing", billing), ("agent:audit", audit)):
+        _ok(run, "reveal", dispute_id, "--nonce", nonces[agent]["nonce_hex"], "--choice", "seed",
+            "--key", key)  # fmt: skip
+    _ok(run, "nominate", dispute_id, "--arbitrator", "arb:00", "--arbitrator", "arb:01",
+        "--key", billing)  # fmt: skip
+    _ok(run, "nominate", dispute_id, "--arbitrator", "arb:02", "--key", audit)
+    _ok(run, "panel", dispute_id, "--question", "Who keeps the GPU?",
+        "--position", "agent:billing=booked first", "--position", "agent:audit=statute",
+        "--favours", "agent:billing", "--resolution", "billing keeps it")  # fmt: skip
+    due = (datetime.now(UTC) + timedelta(days=7)).isoformat()
+    malformed = run("disputes", "panel-propose", dispute_id, "--favours", "agent:billing",
+                    "--description", "x", "--action", "agent:audit|soon|move", "--key",
+                    members["arb:00"], *OPTS)  # fmt: skip
+    assert malformed.exit_code == 2
+    proposed = _ok(run, "panel-propose", dispute_id, "--favours", "agent:billing",
+                   "--description", "billing keeps it; audit moves its run",
+                   "--action", f"agent:audit|{due}|move the run",
+                   "--key", members["arb:00"])  # fmt: skip
+    assert proposed["proposal"]["actions_required"][0]["action"] == "move the run"
+    for agent, key in members.items():
+        _ok(run, "vote", dispute_id, "approve", "--reasoning", f"{agent} agrees", "--key", key)
+    _ok(run, "sign", dispute_id, "--key", members["arb:00"])
+    shown = _ok(run, "show", dispute_id)
+    assert shown["status"] == "resolved"
+    (action,) = shown["resolution"]["outcome"]["actions_required"]
+    assert (action["agent_id"], action["action"]) == ("agent:audit", "move the run")
+    nothing = run("disputes", "recommendation-accept", dispute_id, "--key", audit, *OPTS)
+    assert nothing.exit_code == 2  # resolved: nothing awaits the parties (R6)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from accord.api.schemas import NO_NUL
 from accord.dcp07 import MAX_ENTRIES, MAX_PARTIES, SHA256_PATTERN, UUID_PATTERN, DisputeRecord
@@ -192,14 +192,60 @@ class NominateIn(_Body):
     agent_ids: Annotated[list[Id], Field(min_length=1, max_length=MAX_NOMINEES)]
 
 
-class FormPanelIn(_Body):
-    """The question the panel votes on: one argument per party, and the resolution proposed
-    (which finds for ``favours``)."""
+class RequiredActionIn(_Body):
+    """What one party must do, and by when (R19, R20)."""
+
+    agent_id: Id
+    action: Terms
+    deadline: AwareDatetime
+
+
+class PrecedentIn(_Body):
+    """A precedent the proposal applies; ``applicability`` ``departed`` with its reasoning
+    for a departure (R25)."""
+
+    jurisprudence_id: Id
+    applicability: Terms
+    departure_reasoning: Terms | None = None
+
+
+class ProposedTermsIn(_Body):
+    """A proposed §6 resolution's terms beyond its description (R19): the actions it
+    requires, the compliance method and deadline (default: the last action's deadline), the
+    precedents it applies."""
+
+    actions_required: Annotated[list[RequiredActionIn], Field(max_length=32)] = []
+    compliance_verification_method: Id = "audit_chain_review"
+    compliance_deadline: AwareDatetime | None = None
+    precedents_applied: Annotated[list[PrecedentIn], Field(max_length=32)] = []
+
+    def terms(self) -> dict[str, Any]:
+        """The keyword arguments of ``form_panel`` / ``propose`` these fields are."""
+        return {
+            "actions_required": [a.model_dump() for a in self.actions_required],
+            "compliance_verification_method": self.compliance_verification_method,
+            "compliance_deadline": self.compliance_deadline,
+            "precedents_applied": [
+                p.model_dump(exclude_none=True) for p in self.precedents_applied
+            ],
+        }
+
+
+class FormPanelIn(ProposedTermsIn):
+    """The question the panel votes on: one argument per party, and the §6 resolution
+    proposed (which finds for ``favours``; ``resolution`` is its outcome's description)."""
 
     question: Terms
     positions: Annotated[dict[str, Terms], Field(min_length=1, max_length=MAX_RESPONDENTS + 1)]
     favours: Id
     resolution: Terms
+
+
+class PanelProposalIn(ProposedTermsIn):
+    """A member's proposed §6 resolution, put to the panel in place of the one before (R14)."""
+
+    favours: Id
+    description: Terms
 
 
 class VoteIn(_Body):

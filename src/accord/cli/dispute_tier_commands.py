@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, cast
 
@@ -171,17 +172,96 @@ def nominate(
         dispute_id, _signer(a, key), arbitrator)])  # fmt: skip
 
 
+ActionOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--action",
+        help="A required action: 'AGENT|DEADLINE|ACTION', DEADLINE in RFC 3339 (repeat).",
+    ),
+]
+PrecedentOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--precedent",
+        help="A precedent applied: 'JUR_ID|APPLICABILITY[|DEPARTURE_REASONING]' (repeat).",
+    ),
+]
+MethodOption = Annotated[
+    str, typer.Option(help="How compliance is checked (R20).")
+]
+ComplianceDeadlineOption = Annotated[
+    str | None,
+    typer.Option(help="When compliance is checked (default: the last action's deadline)."),
+]
+
+
+def _terms(
+    actions: list[str] | None,
+    precedents: list[str] | None,
+    method: str,
+    compliance_deadline: str | None,
+) -> dict[str, Any]:
+    """The proposal's terms from the ``--action`` / ``--precedent`` options (exit 2 on a
+    malformed one)."""
+    required = []
+    for item in actions or ():
+        parts = item.split("|", 2)
+        if len(parts) != 3 or not all(parts):
+            report_problem("invalid input", "--action: 'AGENT|DEADLINE|ACTION'")
+            raise typer.Exit(2)
+        due = _instant(parts[1], "--action DEADLINE")
+        required.append({"agent_id": parts[0], "deadline": due, "action": parts[2]})
+    applied = []
+    for item in precedents or ():
+        parts = item.split("|", 2)
+        if len(parts) < 2 or not all(parts):
+            report_problem(
+                "invalid input", "--precedent: 'JUR_ID|APPLICABILITY[|DEPARTURE_REASONING]'"
+            )
+            raise typer.Exit(2)
+        applied.append(
+            {"jurisprudence_id": parts[0], "applicability": parts[1]}
+            | ({"departure_reasoning": parts[2]} if len(parts) == 3 else {})
+        )
+    return {
+        "actions_required": required,
+        "compliance_verification_method": method,
+        "compliance_deadline": (
+            None
+            if compliance_deadline is None
+            else _instant(compliance_deadline, "--compliance-deadline")
+        ),
+        "precedents_applied": applied,
+    }
+
+
+def _instant(text: str, option: str) -> datetime:
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        moment = None
+    if moment is None or moment.tzinfo is None:
+        report_problem("invalid input", f"{option}: an RFC 3339 time with its offset")
+        raise typer.Exit(2)
+    return moment
+
+
 def panel(
     dispute_id: DisputeArg,
     question: Annotated[str, typer.Option(help="What the panel decides.")],
     position: Annotated[list[str], typer.Option(help="AGENT=ARGUMENT, once per party.")],
     favours: Annotated[str, typer.Option(help="The party the resolution finds for.")],
     resolution: Annotated[str, typer.Option(help="The resolution put to the vote.")],
+    action: ActionOption = None,
+    precedent: PrecedentOption = None,
+    compliance_method: MethodOption = "audit_chain_review",
+    compliance_deadline: ComplianceDeadlineOption = None,
     db: DbOption = None,
     keys: KeysOption = None,
     config: ConfigOption = None,
 ) -> None:
-    """Seat the panel: eligibility per nominee, verifiable draw (R10–R13, R32, R35)."""
+    """Seat the panel to vote on the proposed §6 resolution: eligibility per nominee,
+    verifiable draw (R10–R13, R19, R32, R35)."""
     positions: dict[str, str] = {}
     for item in position:
         agent, sep, argument = item.partition("=")
@@ -189,9 +269,44 @@ def panel(
             report_problem("invalid input", "--position: AGENT=ARGUMENT, each party once")
             raise typer.Exit(2)
         positions[agent] = argument
+    terms = _terms(action, precedent, compliance_method, compliance_deadline)
     _step(config, db, keys, lambda a, t: _json(t.arbitration.form_panel(
         dispute_id, question=question, positions=positions, favours=favours,
-        resolution=resolution)))  # fmt: skip
+        resolution=resolution, **terms)))  # fmt: skip
+
+
+def panel_propose(
+    dispute_id: DisputeArg,
+    favours: Annotated[str, typer.Option(help="The party the resolution finds for.")],
+    description: Annotated[str, typer.Option(help="What the resolution decides.")],
+    key: KeyFile,
+    action: ActionOption = None,
+    precedent: PrecedentOption = None,
+    compliance_method: MethodOption = "audit_chain_review",
+    compliance_deadline: ComplianceDeadlineOption = None,
+    db: DbOption = None,
+    keys: KeysOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Put a proposed §6 resolution to the panel as a member (your arbitrator key), until the
+    first vote (R14, R19)."""
+    terms = _terms(action, precedent, compliance_method, compliance_deadline)
+    _step(config, db, keys, lambda a, t: _json(t.arbitration.propose(
+        dispute_id, _signer(a, key), favours=favours, description=description,
+        **terms)))  # fmt: skip
+
+
+def recommendation_accept(
+    dispute_id: DisputeArg,
+    key: KeyFile,
+    db: DbOption = None,
+    keys: KeysOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Accept the panel's recommended resolution as a party (your agent key); once every
+    party has, it resolves the dispute (R15). To refuse it, escalate instead (R17)."""
+    _step(config, db, keys, lambda a, t: _json(t.arbitration.accept_recommendation(
+        dispute_id, _signer(a, key))))  # fmt: skip
 
 
 def vote(
@@ -301,6 +416,8 @@ _COMMANDS: dict[str, Callable[..., None]] = {
     "reveal": reveal,
     "nominate": nominate,
     "panel": panel,
+    "panel-propose": panel_propose,
+    "recommendation-accept": recommendation_accept,
     "vote": vote,
     "sign": sign,
     "tally": tally,

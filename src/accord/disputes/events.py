@@ -41,10 +41,17 @@ R30_EVENTS: Final = (
 )
 """The ten audit event types of DCP-07 §9 (R30)."""
 
-ACCORD_EVENTS: Final = ("dispute_withdrawn", "dispute_abandoned", "dispute_deadline_lapsed")
+RECOMMENDED_EVENT: Final = "arbitration_resolution_recommended"
+ACCORD_EVENTS: Final = (
+    "dispute_withdrawn",
+    "dispute_abandoned",
+    "dispute_deadline_lapsed",
+    RECOMMENDED_EVENT,
+)
 """Lifecycle events R30's list has no type for, which Accord records too: a party withdrew
 its dispute, every deadline ran out (R6 ``abandoned``), a human-appeal deadline lapsed while
-people still owe a decision."""
+people still owe a decision, a panel's signed ``recommended_resolution`` now awaits the
+parties (R15)."""
 
 DISPUTE_EVENTS: Final = frozenset(R30_EVENTS + ACCORD_EVENTS)
 """Every ``event_type`` a dispute event may carry."""

@@ -38,7 +38,7 @@ from accord.deadlines.dispute_tier import (
     new_tier_deadline,
     rearm_tier_deadline,
 )
-from accord.disputes.events import DISPUTE_EVENTS, R30_EVENTS
+from accord.disputes.events import DISPUTE_EVENTS, R30_EVENTS, RECOMMENDED_EVENT
 from accord.disputes.evidence import EvidenceContent, submitted_evidence
 from accord.disputes.filing import (
     MAX_DETAIL_TEXT,
@@ -63,7 +63,9 @@ from accord.ledger.ledger import head_within
 from accord.org import OrgChart, party
 from accord.values import revised
 
-_STEP_EVENTS = frozenset(R30_EVENTS) - {"dispute_opened", "dispute_evidence_submitted"}
+_STEP_EVENTS = (frozenset(R30_EVENTS) - {"dispute_opened", "dispute_evidence_submitted"}) | {
+    RECOMMENDED_EVENT
+}
 
 
 def status_at(tier: Tier) -> CaseStatus:

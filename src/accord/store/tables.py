@@ -456,6 +456,9 @@ dispute_panels = Table(
     Column("decision", String(40), nullable=True),
     Column("tallied_at", String(40), nullable=True),
     Column("pending_resolution", Text, nullable=True),
+    # a recommended_resolution awaiting the parties (R15), and the parties who accepted it
+    Column("recommendation", Text, nullable=True),
+    Column("accepted_by", Text, nullable=True),
 )
 dispute_panel_votes = Table(
     "dispute_panel_votes",

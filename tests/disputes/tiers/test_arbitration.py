@@ -313,7 +313,11 @@ def test_r15_an_advisory_panel_recommends(
     world = World(db, ledger, frozen_clock, arbitrators=pool_settings(mode="advisory"))
     formation = _seat(world)
     _vote_all(world, formation.member_ids, ("approve", "approve", "approve"))
-    assert world.desk.resolutions[DISPUTE].resolution_type.value == "recommended_resolution"
+    seated = world.tiers.arbitration.panel(DISPUTE)
+    assert seated is not None
+    assert seated.recommendation is not None
+    assert seated.recommendation.resolution_type.value == "recommended_resolution"
+    assert DISPUTE not in world.desk.resolutions  # the parties accept it first (R15)
 
 
 def _judge(party: str) -> Any:

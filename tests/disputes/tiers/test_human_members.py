@@ -210,3 +210,23 @@ def test_r14_only_a_member_signs_or_closes_the_panel(panel: Panel) -> None:
     with pytest.raises(AccordError) as party:
         panel.arbitration.sign_resolution(dispute_id, panel.keys[BILLING.agent_id])
     assert party.value.code == "disputes.unknown_actor"
+
+
+def test_r14_a_panel_with_human_members_votes_on_the_text_it_was_seated_with(
+    panel: Panel,
+) -> None:
+    dispute_id, members = panel.seat()
+    with pytest.raises(AccordError) as refused:
+        panel.arbitration.propose(
+            dispute_id,
+            panel.keys[members[0]],
+            favours="agent:billing",
+            description="another text than the ballot papers show",
+        )
+    assert (refused.value.code, refused.value.context["requirement"]) == (
+        "panels.proposal_fixed",
+        "R14",
+    )
+    seated = panel.arbitration.panel(dispute_id)
+    assert seated is not None
+    assert seated.question.proposal.description == "billing keeps the slot"  # as its papers

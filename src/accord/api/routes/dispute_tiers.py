@@ -29,6 +29,7 @@ from accord.api.dispute_schemas import (
     DeliberateIn,
     FormPanelIn,
     NominateIn,
+    PanelProposalIn,
     ProposeIn,
     RevealIn,
     VoteIn,
@@ -308,6 +309,7 @@ def form_panel(
         positions=data.positions,
         favours=data.favours,
         resolution=data.resolution,
+        **data.terms(),
     )
 
 
@@ -377,6 +379,50 @@ def vote(
     """The key's agent, a panel member, votes (signed with its arbitrator key, R14, R36)."""
     signer = _as(request, state, "arbitrator")
     return _tiers(state).arbitration.vote(dispute_id, signer, data.vote, data.reasoning)
+
+
+@post(
+    "/disputes/{dispute_id:str}/panel/proposal",
+    opt=allow(Role.AGENT),
+    sync_to_thread=True,
+    status_code=201,
+    responses=_STEP_ERRORS,
+    tags=_TAGS,
+)
+def propose_resolution(
+    request: Request[object, object, State],
+    state: State,
+    dispute_id: DisputeId,
+    data: JSONBody[PanelProposalIn],
+) -> PanelOut:
+    """The key's agent, a panel member, puts a proposed §6 resolution to the panel (its
+    arbitrator key): outcome, required actions, compliance method and deadline, precedents
+    applied. Allowed until the first vote; the votes then bind its hash (R14, R19). The
+    answer is the panel with the proposal in its ``question``."""
+    signer = _as(request, state, "arbitrator")
+    arbitration = _tiers(state).arbitration
+    arbitration.propose(
+        dispute_id, signer, favours=data.favours, description=data.description, **data.terms()
+    )
+    return PanelOut(panel=arbitration.panel(dispute_id))
+
+
+@post(
+    "/disputes/{dispute_id:str}/panel/recommendation/acceptance",
+    opt=allow(Role.AGENT),
+    sync_to_thread=True,
+    status_code=201,
+    responses=_STEP_ERRORS,
+    tags=_TAGS,
+)
+def accept_recommendation(
+    request: Request[object, object, State], state: State, dispute_id: DisputeId
+) -> SeatedPanel:
+    """The key's agent, a party, accepts the panel's recommended resolution (its agent key);
+    once every party has, the dispute resolves by it (R15). A party that does not accept
+    escalates instead (``POST /disputes/{dispute_id}/escalate``, R17)."""
+    signer = _as(request, state, "agent")
+    return _tiers(state).arbitration.accept_recommendation(dispute_id, signer)
 
 
 @post(
@@ -592,6 +638,8 @@ ROUTES = [
     get_panel,
     get_ballot_papers,
     verify_resolution,
+    propose_resolution,
+    accept_recommendation,
     vote,
     deliberate,
     tally,

@@ -33,7 +33,13 @@ from typing import Any, Final
 
 from pydantic import ValidationError as PydanticValidationError
 
-from accord.audit.disputes.signed import SignedDispute, SignedLedger, SignedStep
+from accord.audit.disputes.proposals import proposal_problem
+from accord.audit.disputes.signed import (
+    PROPOSAL_STEP,
+    SignedDispute,
+    SignedLedger,
+    SignedStep,
+)
 from accord.audit.paths import RowProblem
 from accord.crypto import RecordSignature, verify_record
 from accord.dcp07.panels import ArbitratorKind, PanelFormation
@@ -48,6 +54,8 @@ TABLE: Final = "ledger_entries"
 PARTY_SIGNATURE: Final = "party_signature"
 REVIEWER_STEPS: Final = frozenset(("appeal_proposal", "appeal_signature"))
 """Party-signed steps a principal takes with its reviewer key (human appeal)."""
+ARBITRATOR_STEPS: Final = frozenset((PROPOSAL_STEP,))
+"""Signed steps a panel member takes with its arbitrator key (a proposed resolution)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +71,7 @@ def party_signature_problem(ledger: SignedLedger, registry: KeyRegistry) -> RowP
         problem = (
             _steps_problem(dispute_id, dispute, registry)
             or _votes_problem(dispute_id, dispute, registry)
+            or proposal_problem(dispute_id, dispute)
             or _resolution_problem(dispute_id, dispute, registry)
         )
         if problem is not None:
@@ -76,7 +85,13 @@ def _steps_problem(
     for step, _tier in dispute.party_steps:
         details = step.details
         kind = details.get("step")
-        role: KeyRole = "reviewer" if kind in REVIEWER_STEPS else "agent"
+        role: KeyRole = (
+            "reviewer"
+            if kind in REVIEWER_STEPS
+            else "arbitrator"
+            if kind in ARBITRATOR_STEPS
+            else "agent"
+        )
         signer = details.get("principal_id" if role == "reviewer" else "agent_id")
         signed = {k: v for k, v in details.items() if k != PARTY_SIGNATURE}
         problem = _signature_problem(

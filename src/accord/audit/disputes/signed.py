@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from accord.disputes.compliance.flags import NonComplianceFlag
-from accord.disputes.events import DISPUTE_EVENTS, PROTOCOL
+from accord.disputes.events import DISPUTE_EVENTS, PROTOCOL, RECOMMENDED_EVENT
 from accord.disputes.objections.stay import STAY_EVENT
 
 FLAG_EVENT: Final = NonComplianceFlag.event_type
@@ -21,6 +21,8 @@ FLAG_EVENT: Final = NonComplianceFlag.event_type
 SIGNED_EVENTS: Final = tuple(sorted(DISPUTE_EVENTS | {FLAG_EVENT, STAY_EVENT}))
 COMPLIANCE_EVENTS: Final = ("dispute_compliance_verified", "dispute_compliance_failed")
 PARTY_STEP_EVENT: Final = "dispute_negotiation_proposal"
+PROPOSAL_STEP: Final = "panel_proposal"
+ACCEPTANCE_STEP: Final = "recommendation_acceptance"
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +67,12 @@ class SignedDispute:
     vote_steps: list[SignedStep] = field(default_factory=list)
     """Every vote event, in order (a second vote in one member's name is checked too)."""
     panel: SignedStep | None = None
+    proposals: list[SignedStep] = field(default_factory=list)
+    """The members' signed ``panel_proposal`` steps, in order (the last one is voted on)."""
+    recommended: SignedStep | None = None
+    """The ``arbitration_resolution_recommended`` event (a recommendation awaiting parties)."""
+    acceptances: list[SignedStep] = field(default_factory=list)
+    """The parties' signed ``recommendation_acceptance`` steps, in order."""
     objections: dict[str, SignedStep] = field(default_factory=dict)
     compliance: dict[str, tuple[str, SignedStep]] = field(default_factory=dict)
     """Action id → (event type, the check's event)."""
@@ -125,8 +133,22 @@ class SignedDispute:
                 self.objections[str(objection.get("objection_id"))] = step
         elif event_type in COMPLIANCE_EVENTS:
             self.compliance[str(details.get("action_id"))] = (event_type, step)
+        elif event_type == RECOMMENDED_EVENT:
+            self.recommended = step
         elif event_type == PARTY_STEP_EVENT:
             self.party_steps.append((step, document.get("current_escalation_level")))
+            if details.get("step") == PROPOSAL_STEP:
+                self.proposals.append(step)
+            elif details.get("step") == ACCEPTANCE_STEP:
+                self.acceptances.append(step)
+
+    def question_in_force(self, before: int | None = None) -> SignedStep | None:
+        """The signed step whose ``question``/``resolution_hash`` the panel voted on (the
+        last proposal, else the formation), as of entry ``before`` when given."""
+        steps = [s for s in (self.panel, *self.proposals) if s is not None]
+        if before is not None:
+            steps = [s for s in steps if s.seq < before]
+        return max(steps, key=lambda s: s.seq) if steps else None
 
 
 @dataclass

@@ -61,6 +61,9 @@ def _decided(about: tuple[SignedDispute, SignedStep]) -> tuple[Any, Any] | None:
     resolution = dispute.resolution
     if resolution is not None and isinstance(resolution.get("panel"), dict):
         return resolution.get("resolution_type"), resolution.get("timestamp")
+    recommended = dispute.recommended.details.get("resolution") if dispute.recommended else None
+    if isinstance(recommended, dict):  # signed by its members, awaiting the parties (R15)
+        return recommended.get("resolution_type"), recommended.get("timestamp")
     return None
 
 
@@ -73,13 +76,14 @@ PANEL_COLUMNS: Description = {
         same_json,
     ),
     "question": Signed(
-        "the question arbitration_panel_formed carries (parsed JSON, equal)",
-        lambda a, _r: a[1].details.get("question"),
+        "the question of the last member-signed panel_proposal step, else the one "
+        "arbitration_panel_formed carries (parsed JSON, equal)",
+        lambda a, _r: _in_force(a).get("question"),
         same_json,
     ),
     "resolution_hash": Signed(
-        "the resolution_hash arbitration_panel_formed carries",
-        lambda a, _r: a[1].details.get("resolution_hash"),
+        "the resolution_hash of that same signed step",
+        lambda a, _r: _in_force(a).get("resolution_hash"),
     ),
     "formed_at": Signed("the formation record's formed_at", _formation("formed_at"), _instant),
     "vote_deadline": Signed(
@@ -87,7 +91,8 @@ PANEL_COLUMNS: Description = {
     ),
     "decision": Signed(
         "once signed: split_decision from the split's dispute_escalated tally, else the type "
-        "of the §6 record dispute_resolved carries; a decided record still awaiting members' "
+        "of the §6 record dispute_resolved (or arbitration_resolution_recommended) carries; a "
+        "decided record still awaiting members' "
         "signatures is signed by nothing yet and not compared",
         _decision,
         _or_not_yet,
@@ -98,12 +103,44 @@ PANEL_COLUMNS: Description = {
         _tallied_at,
         lambda stored, expected: expected is _NOT_YET or _instant(stored, expected),
     ),
+    "recommendation": Signed(
+        "the signed recommended_resolution arbitration_resolution_recommended carries while "
+        "it awaits the parties; null before, and once the dispute resolved by it (parsed "
+        "JSON, equal)",
+        lambda a, _r: _recommendation(a[0]),
+        same_json,
+    ),
+    "accepted_by": Signed(
+        "the parties whose signed recommendation_acceptance steps followed that event, in "
+        "order; null with no recommendation awaiting (parsed JSON, equal)",
+        lambda a, _r: _accepted_by(a[0]),
+        same_json,
+    ),
     "pending_resolution": Unsigned(
         "a decided panel's §6 record still short of M members' signatures: no ledger entry "
         "carries it until dispute_resolved does (then the row is cleared and the resolution is "
         "compared on dcp_disputes)"
     ),
 }
+
+
+def _in_force(about: tuple[SignedDispute, SignedStep]) -> Mapping[str, Any]:
+    step = about[0].question_in_force()
+    return step.details if step is not None else about[1].details
+
+
+def _recommendation(dispute: SignedDispute) -> Any:
+    made, resolved = dispute.recommended, dispute.resolved
+    if made is None or (resolved is not None and resolved.seq > made.seq):
+        return None
+    return made.details.get("resolution")
+
+
+def _accepted_by(dispute: SignedDispute) -> Any:
+    made = dispute.recommended
+    if _recommendation(dispute) is None or made is None:
+        return None
+    return [s.details.get("agent_id") for s in dispute.acceptances if s.seq > made.seq]
 
 
 def _vote(name: str) -> Signed:

@@ -1,14 +1,25 @@
-"""What a panel is asked: the dispute's question, each party's position, and the resolution
-put to the vote (which party it favours and what it says). Members vote approve or dissent on
-that resolution, identified by :attr:`PanelQuestion.resolution_hash`."""
+"""What a panel is asked: the dispute's question, each party's position, and the proposed §6
+resolution put to the vote (R14, R19): which party it favours, what it says, the actions it
+requires (agent, action, deadline), how and by when compliance is checked, and the precedents
+it applies or departs from (R25). Members vote approve or dissent on that text, identified by
+:attr:`PanelQuestion.resolution_hash`: the hash of the whole proposal, so a vote binds the
+actions and deadlines it approved."""
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Self
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from accord.crypto.hashing import content_hash
+from accord.dcp07.fields import Identifier, Timestamp
+from accord.dcp07.resolution_record import PrecedentApplication, RequiredAction
+
+COMPLIANCE_METHOD = "audit_chain_review"
+"""R20's usual method, and the one Accord checks."""
+MAX_ACTIONS = 32
+MAX_PRECEDENTS = 32
 
 
 class PartyPosition(BaseModel):
@@ -21,12 +32,36 @@ class PartyPosition(BaseModel):
 
 
 class ProposedResolution(BaseModel):
-    """The resolution put to the panel: the party it finds for, and its terms."""
+    """The §6 resolution put to the panel: the party it finds for, its terms (the outcome's
+    ``description``), the outcome's ``actions_required`` and compliance method and deadline,
+    and ``precedents_applied`` (departures reasoned, R25). ``proposed_by`` is the member who
+    put it (None: the text the panel was seated with)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     favours: str = Field(min_length=1)
     description: str = Field(min_length=1)
+    actions_required: tuple[RequiredAction, ...] = Field(default=(), max_length=MAX_ACTIONS)
+    compliance_verification_method: Identifier = COMPLIANCE_METHOD
+    compliance_deadline: Timestamp | None = None
+    precedents_applied: tuple[PrecedentApplication, ...] = Field(
+        default=(), max_length=MAX_PRECEDENTS
+    )
+    proposed_by: str | None = None
+
+    @model_validator(mode="after")
+    def _compliance_deadline_covers_the_actions(self) -> Self:
+        if self.compliance_deadline is not None and any(
+            instant(a.deadline) > instant(self.compliance_deadline)
+            for a in self.actions_required
+        ):
+            raise ValueError("compliance_deadline is at or after every action's deadline")
+        return self
+
+
+def instant(timestamp: str) -> datetime:
+    """The moment a §6 ``Timestamp`` names."""
+    return datetime.fromisoformat(timestamp.replace("Z", "+00:00"))
 
 
 class PanelQuestion(BaseModel):
@@ -46,15 +81,18 @@ class PanelQuestion(BaseModel):
             raise ValueError("each party states one position")
         if self.proposal.favours not in ids:
             raise ValueError("the proposed resolution favours one of the parties")
+        if any(a.agent_id not in ids for a in self.proposal.actions_required):
+            raise ValueError("required actions are owed by parties of the dispute (R20)")
         return self
 
     @property
     def resolution_hash(self) -> str:
-        """``sha256:`` of the canonical ``{dispute_id, favours, description}``: what votes name."""
+        """``sha256:`` of the canonical ``{dispute_id, **proposal}``, fields at their default
+        left out (a bare proposal hashes ``{dispute_id, favours, description}``): what votes
+        name."""
         return content_hash(
             {
                 "dispute_id": self.dispute_id,
-                "favours": self.proposal.favours,
-                "description": self.proposal.description,
+                **self.proposal.model_dump(mode="json", exclude_defaults=True),
             }
         )

@@ -84,7 +84,11 @@ class QueuedHumanArbitrator:
                 f"You sit on panel {formation.panel_id} ({formation.threshold.m}-of-"
                 f"{formation.threshold.n}). The resolution put to the panel finds for "
                 f"{proposal.favours}: {proposal.description} ({question.resolution_hash}). "
-                "Approve or dissent, and give your reasoning: it is kept with your vote."
+                + "".join(
+                    f"Required: {a.agent_id} must {a.action} by {a.deadline}. "
+                    for a in proposal.actions_required
+                )
+                + "Approve or dissent, and give your reasoning: it is kept with your vote."
             ),
             "options": list(VOTE_OPTIONS),
             "risk": self.risk,

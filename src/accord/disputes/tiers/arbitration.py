@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 from pydantic import ValidationError as PydanticValidationError
@@ -44,8 +44,10 @@ from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
 from accord.approvals import ApprovalItem, Principal, Reviewer
+from accord.clock import isoformat
 from accord.conflicts import Tier
 from accord.crypto import Signer
+from accord.crypto.hashing import content_hash
 from accord.dcp07.documents import record_document
 from accord.dcp07.panels import (
     ArbitratorKind,
@@ -57,6 +59,7 @@ from accord.dcp07.panels import (
     PanelTally,
     PanelVote,
     PoolMember,
+    ProposedResolution,
     VoteChoice,
     cast_vote,
     check_candidate,
@@ -64,6 +67,7 @@ from accord.dcp07.panels import (
     reasoning_hash,
     tally,
 )
+from accord.dcp07.panels.question import COMPLIANCE_METHOD, instant
 from accord.dcp07.refusal import from_pydantic, refused
 from accord.dcp07.resolution_record import ResolutionRecord
 from accord.dcp07.signing import cosigned
@@ -75,6 +79,8 @@ from accord.disputes.arbitrators import (
     vote_from_decision,
     vote_independently,
 )
+from accord.disputes.compliance.methods import SUPPORTED_METHODS
+from accord.disputes.events import RECOMMENDED_EVENT
 from accord.disputes.reviewers import reviewer_for
 from accord.disputes.tiers import panel_rows, step_rows
 from accord.disputes.tiers.ballot_papers import until_vote_deadline
@@ -83,7 +89,7 @@ from accord.disputes.tiers.credentials import acting_member
 from accord.disputes.tiers.dispute_port import TierDispute
 from accord.disputes.tiers.panel_rows import BallotPaper, SeatedPanel
 from accord.disputes.tiers.settings import ArbitratorSettings
-from accord.disputes.tiers.tier_context import TierContext, check_text
+from accord.disputes.tiers.tier_context import TierContext, check_text, party_signed
 from accord.ledger.ledger import registry_within
 from accord.org.interactions import InteractionHistory
 from accord.values import revised
@@ -105,6 +111,10 @@ class PanelEscalation(BaseModel):
 
 FORMED_EVENT = "arbitration_panel_formed"
 VOTE_EVENT = "arbitration_vote_cast"
+PARTY_STEP_EVENT = "dispute_negotiation_proposal"
+"""The event of a step its taker signs (``party_signature``), as tier 1 records them."""
+PROPOSAL_STEP = "panel_proposal"
+ACCEPTANCE_STEP = "recommendation_acceptance"
 ABSENT = "absent: no vote cast by the deadline"
 MAX_NOMINEES = 32
 VOTE_SHARE = 2 / 3
@@ -211,11 +221,18 @@ class Arbitration:
         positions: Mapping[str, str],
         favours: str,
         resolution: str,
+        actions_required: Sequence[Mapping[str, Any]] = (),
+        compliance_verification_method: str = COMPLIANCE_METHOD,
+        compliance_deadline: datetime | str | None = None,
+        precedents_applied: Sequence[Mapping[str, Any]] = (),
     ) -> PanelFormation | PanelEscalation:
-        """Seat the panel that will vote on ``resolution`` (which finds for ``favours``)."""
+        """Seat the panel that will vote on the proposed §6 resolution: ``resolution`` (the
+        outcome's description, which finds for ``favours``), the actions it requires (each
+        ``{agent_id, action, deadline}``), the compliance method and deadline (default: the
+        last action's deadline) and the precedents it applies (R14, R19, R25). A member may
+        put another proposal with :meth:`propose` until the first vote."""
         settings = self._configured()
         check_text(question, "question", "R14")
-        check_text(resolution, "resolution", "R14")
         for agent_id, argument in positions.items():
             check_text(argument, f"positions.{agent_id}", "R14")
         now = self._c.clock.now()
@@ -236,6 +253,16 @@ class Arbitration:
             )
         if set(positions) != set(dispute.party_ids):
             raise refused("R14", "positions", "one position per party", code="panels.bad_positions")
+        proposal = _proposal(
+            now,
+            dispute.party_ids,
+            favours=favours,
+            description=resolution,
+            actions_required=actions_required,
+            compliance_verification_method=compliance_verification_method,
+            compliance_deadline=compliance_deadline,
+            precedents_applied=precedents_applied,
+        )
         try:
             asked = PanelQuestion.model_validate(
                 {
@@ -244,7 +271,7 @@ class Arbitration:
                     "positions": [
                         {"agent_id": a, "argument": positions[a]} for a in dispute.party_ids
                     ],
-                    "proposal": {"favours": favours, "description": resolution},
+                    "proposal": proposal,
                 }
             )
         except PydanticValidationError as error:
@@ -298,6 +325,137 @@ class Arbitration:
                 "R10", "dispute_id", "the panel is already seated", code="panels.seated"
             ) from None
         return formation
+
+    def propose(
+        self,
+        dispute_id: str,
+        signer: Signer,
+        *,
+        favours: str,
+        description: str,
+        actions_required: Sequence[Mapping[str, Any]] = (),
+        compliance_verification_method: str = COMPLIANCE_METHOD,
+        compliance_deadline: datetime | str | None = None,
+        precedents_applied: Sequence[Mapping[str, Any]] = (),
+    ) -> PanelQuestion:
+        """The signing member (its arbitrator key) puts a proposed §6 resolution to the panel
+        in place of the one before (R14, R19): allowed until the first vote is cast and before
+        the voting deadline; the votes then bind its hash. Refused for a non-member (R14), a
+        panel with human members (their ballot papers carry the text they were seated with),
+        a deadline in the past (R20)."""
+        now = self._c.clock.now()
+        with self._c.desk.transaction() as conn:
+            dispute, seated = self._seated(conn, dispute_id)
+            proposal = _proposal(
+                now,
+                dispute.party_ids,
+                favours=favours,
+                description=description,
+                actions_required=actions_required,
+                compliance_verification_method=compliance_verification_method,
+                compliance_deadline=compliance_deadline,
+                precedents_applied=precedents_applied,
+            )
+            agent = self._signing_member(conn, signer, seated)
+            if not seated.formation.is_member(agent):
+                raise refused(
+                    "R14",
+                    "key",
+                    "only a panel member proposes the resolution the panel votes on",
+                    code="panels.not_a_member",
+                    agent_id=agent,
+                )
+            if seated.votes or seated.decision is not None:
+                raise refused(
+                    "R14",
+                    "dispute_id",
+                    "the proposal is settled once a member has voted on it",
+                    code="panels.voting_started",
+                )
+            if now > seated.formation.vote_deadline:
+                raise refused(
+                    "R4",
+                    "dispute_id",
+                    "proposals are put before the panel's voting deadline",
+                    code="panels.vote_after_deadline",
+                )
+            if any(m.kind is ArbitratorKind.HUMAN for m in seated.formation.members):
+                raise refused(
+                    "R14",
+                    "dispute_id",
+                    "a panel with human members votes on the text it was seated with (their "
+                    "ballot papers carry it)",
+                    code="panels.proposal_fixed",
+                )
+            try:
+                asked = revised(seated.question, proposal=revised(proposal, proposed_by=agent))
+            except PydanticValidationError as error:
+                raise from_pydantic(error, requirement="R14", record="panel_question") from None
+            panel_rows.put_proposal(conn, seated.formation.panel_id, asked)
+            record = {
+                "dispute_id": dispute_id,
+                "step": PROPOSAL_STEP,
+                "agent_id": agent,
+                "panel_id": seated.formation.panel_id,
+                "question": step_rows.json_of(asked),
+                "resolution_hash": asked.resolution_hash,
+                "at": isoformat(now),
+            }
+            self._c.step(conn, dispute, PARTY_STEP_EVENT, agent, party_signed(record, signer))
+        return asked
+
+    def accept_recommendation(self, dispute_id: str, signer: Signer) -> SeatedPanel:
+        """The signing party (its agent key) accepts the panel's recommended resolution
+        (R15); once every party has, the dispute resolves by it. Until then nothing is
+        resolved and the tier's deadline still runs; a party that would rather not accept
+        escalates (R15, R17: ``Disputes.escalate``)."""
+        with self._c.desk.transaction() as conn:
+            agent = self._c.actor_within(conn, signer, "agent")
+            dispute, seated = self._seated(conn, dispute_id)
+            if agent not in dispute.party_ids:
+                raise refused(
+                    "R15",
+                    "key",
+                    "the parties accept a recommended resolution",
+                    code="panels.not_a_party",
+                    agent_id=agent,
+                )
+            recommendation = seated.recommendation
+            if recommendation is None:
+                raise refused(
+                    "R15",
+                    "dispute_id",
+                    "the panel has no recommended resolution awaiting the parties",
+                    code="panels.nothing_to_accept",
+                )
+            if agent in seated.accepted_by:
+                raise refused(
+                    "R15", "key", "each party accepts once", code="panels.already_accepted"
+                )
+            accepted = (*seated.accepted_by, agent)
+            record = {
+                "dispute_id": dispute_id,
+                "step": ACCEPTANCE_STEP,
+                "agent_id": agent,
+                "resolution_id": recommendation.resolution_id,
+                "resolution_hash": content_hash(record_document(recommendation)),
+                "at": isoformat(self._c.clock.now()),
+            }
+            self._c.step(conn, dispute, PARTY_STEP_EVENT, agent, party_signed(record, signer))
+            if set(accepted) >= set(dispute.party_ids):
+                panel_rows.keep_recommendation(conn, seated.formation.panel_id, None)
+                self._c.resolver.resolve_within(
+                    conn,
+                    dispute,
+                    recommendation,
+                    actor=PANEL_ACTOR,
+                    dissent=self._dissent(seated),
+                )
+            else:
+                panel_rows.keep_recommendation(
+                    conn, seated.formation.panel_id, recommendation, accepted
+                )
+            return revised(seated, accepted_by=accepted)
 
     def vote(
         self, dispute_id: str, signer: Signer, choice: VoteChoice, reasoning: str
@@ -645,6 +803,7 @@ class Arbitration:
             )
             return counted
         binding = counted.decision is PanelDecision.BINDING
+        proposal = seated.question.proposal
         resolution = self._c.resolution_draft(
             conn,
             dispute_id=dispute.dispute_id,
@@ -654,10 +813,14 @@ class Arbitration:
                 if binding
                 else ResolutionType.RECOMMENDED_RESOLUTION
             ),
-            description=seated.question.proposal.description,
+            description=proposal.description,
             reasoning=f"panel {counted.panel_id}: {summary}",
             at=now,
             panel=section,
+            actions_required=proposal.actions_required,
+            compliance_verification_method=proposal.compliance_verification_method,
+            compliance_deadline=proposal.compliance_deadline,
+            precedents_applied=proposal.precedents_applied,
         )
         for agent_id in sorted(a for a in signers if seated.formation.is_member(a)):
             resolution = cosigned(resolution, agent_id, signers[agent_id])
@@ -672,7 +835,9 @@ class Arbitration:
         resolution: ResolutionRecord,
     ) -> bool:
         """Resolve once M approving members have signed the record (R14, R44); until then
-        keep it pending for :meth:`sign_resolution`. True when it resolved."""
+        keep it pending for :meth:`sign_resolution`. A signed ``recommended_resolution``
+        resolves nothing: it waits for the parties (:meth:`accept_recommendation`, R15).
+        True when it resolved."""
         panel = resolution.panel
         assert panel is not None
         approving = {m.agent_id for m in panel.members if m.vote.value == "approve"}
@@ -681,14 +846,93 @@ class Arbitration:
             panel_rows.keep_pending(conn, seated.formation.panel_id, resolution)
             return False
         panel_rows.keep_pending(conn, seated.formation.panel_id, None)
+        if resolution.resolution_type is ResolutionType.RECOMMENDED_RESOLUTION:
+            panel_rows.keep_recommendation(conn, seated.formation.panel_id, resolution)
+            self._c.step(
+                conn,
+                dispute,
+                RECOMMENDED_EVENT,
+                PANEL_ACTOR,
+                {"resolution": record_document(resolution)},
+            )
+            return False
+        self._c.resolver.resolve_within(
+            conn, dispute, resolution, actor=PANEL_ACTOR, dissent=self._dissent(seated)
+        )
+        return True
+
+    @staticmethod
+    def _dissent(seated: SeatedPanel) -> str | None:
         dissent = "\n".join(
             seated.reasoning[v.agent_id] for v in seated.votes if v.vote == "dissent"
         )
-        self._c.resolver.resolve_within(
-            conn, dispute, resolution, actor=PANEL_ACTOR, dissent=dissent or None
-        )
-        return True
+        return dissent or None
 
 
 def _member(seated: SeatedPanel, agent_id: str) -> PoolMember | None:
     return next((m for m in seated.formation.members if m.agent_id == agent_id), None)
+
+
+def _proposal(
+    now: datetime,
+    parties: Sequence[str],
+    *,
+    favours: str,
+    description: str,
+    actions_required: Sequence[Mapping[str, Any]],
+    compliance_verification_method: str,
+    compliance_deadline: datetime | str | None,
+    precedents_applied: Sequence[Mapping[str, Any]],
+) -> ProposedResolution:
+    """The proposed §6 resolution, checked (R19, R20, R25): deadlines after ``now``, the
+    compliance deadline defaulting to the last action's."""
+    check_text(description, "resolution", "R14")
+    actions = [
+        {**a, "deadline": _moment(a.get("deadline"))} if isinstance(a, Mapping) else a
+        for a in actions_required
+    ]
+    try:
+        proposal = ProposedResolution.model_validate(
+            {
+                "favours": favours,
+                "description": description,
+                "actions_required": actions,
+                "compliance_verification_method": compliance_verification_method,
+                "compliance_deadline": _moment(compliance_deadline),
+                "precedents_applied": list(precedents_applied),
+            }
+        )
+    except PydanticValidationError as error:
+        raise from_pydantic(error, requirement="R19", record="proposed_resolution") from None
+    if proposal.actions_required and proposal.compliance_deadline is None:
+        last = max((a.deadline for a in proposal.actions_required), key=instant)
+        proposal = revised(proposal, compliance_deadline=last)
+    for position, action in enumerate(proposal.actions_required):
+        if action.agent_id not in parties:
+            raise refused(
+                "R20",
+                f"actions_required[{position}].agent_id",
+                "every party complies: actions are owed by parties of the dispute",
+                code="compliance.not_a_party",
+                agent_id=action.agent_id,
+            )
+        if instant(action.deadline) <= now:
+            raise refused(
+                "R20",
+                f"actions_required[{position}].deadline",
+                "an action's deadline is in the future",
+                code="panels.deadline_passed",
+            )
+    if proposal.compliance_verification_method not in SUPPORTED_METHODS:
+        raise refused(
+            "R20",
+            "compliance_verification_method",
+            f"Accord checks compliance by {', '.join(sorted(SUPPORTED_METHODS))}",
+            code="compliance.method_unsupported",
+        )
+    return proposal
+
+
+def _moment(value: Any) -> Any:
+    """A datetime as the §6 ``Timestamp`` text; anything else as given (validated later)."""
+    return isoformat(value) if isinstance(value, datetime) else value

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict
@@ -29,6 +30,10 @@ class SeatedPanel(BaseModel):
     decision: str | None
     pending_resolution: ResolutionRecord | None = None
     """A decided panel's §6 record still short of M approving members' signatures."""
+    recommendation: ResolutionRecord | None = None
+    """A signed ``recommended_resolution`` awaiting the parties' acceptance (R15)."""
+    accepted_by: tuple[str, ...] = ()
+    """The parties who accepted :attr:`recommendation`, in order."""
 
     @property
     def ballot(self) -> PanelBallot:
@@ -65,6 +70,12 @@ def panel_within(conn: Connection, dispute_id: str) -> SeatedPanel | None:
             if row.pending_resolution is None
             else ResolutionRecord.model_validate_json(row.pending_resolution)
         ),
+        recommendation=(
+            None
+            if row.recommendation is None
+            else ResolutionRecord.model_validate_json(row.recommendation)
+        ),
+        accepted_by=tuple(json.loads(row.accepted_by or "[]")),
     )
 
 
@@ -78,6 +89,32 @@ def seat_panel(conn: Connection, formation: PanelFormation, question: PanelQuest
             resolution_hash=question.resolution_hash,
             formed_at=isoformat(formation.formed_at),
             vote_deadline=isoformat(formation.vote_deadline),
+        )
+    )
+
+
+def put_proposal(conn: Connection, panel_id: str, question: PanelQuestion) -> None:
+    """The question with the proposal a member put in place of the one before (R14)."""
+    conn.execute(
+        update(dispute_panels)
+        .where(dispute_panels.c.panel_id == panel_id)
+        .values(question=to_json(question), resolution_hash=question.resolution_hash)
+    )
+
+
+def keep_recommendation(
+    conn: Connection,
+    panel_id: str,
+    recommendation: ResolutionRecord | None,
+    accepted_by: tuple[str, ...] = (),
+) -> None:
+    """Store (or, with None, clear) the recommendation awaiting the parties and who accepted."""
+    conn.execute(
+        update(dispute_panels)
+        .where(dispute_panels.c.panel_id == panel_id)
+        .values(
+            recommendation=None if recommendation is None else to_json(recommendation),
+            accepted_by=json.dumps(list(accepted_by)) if recommendation is not None else None,
         )
     )
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic import ValidationError as PydanticValidationError
 from sqlalchemy import Connection
 
@@ -20,14 +20,21 @@ from accord.conflicts import Tier
 from accord.crypto import Signer
 from accord.dcp07.fields import SHA256_PATTERN
 from accord.dcp07.negotiation import CoinFlip, Negotiation, Proposal
-from accord.dcp07.panels import Nomination, PanelTally, PanelVote
+from accord.dcp07.panels import Nomination, PanelQuestion, PanelTally, PanelVote
+from accord.dcp07.panels.question import COMPLIANCE_METHOD, MAX_ACTIONS, MAX_PRECEDENTS
 from accord.dcp07.panels.votes import VOTE_RECORD_TYPE, reasoning_hash
 from accord.dcp07.refusal import from_pydantic
 from accord.dcp07.resolution_record import ResolutionRecord
 from accord.disputes.tiers import panel_rows, step_rows
-from accord.disputes.tiers.arbitration import MAX_NOMINEES, Arbitration
+from accord.disputes.tiers.arbitration import (
+    ACCEPTANCE_STEP,
+    MAX_NOMINEES,
+    PROPOSAL_STEP,
+    Arbitration,
+)
 from accord.disputes.tiers.dispute_port import TierDispute
 from accord.disputes.tiers.negotiating import MAX_CHOICE, Negotiating, NegotiationStep
+from accord.disputes.tiers.panel_rows import SeatedPanel
 from accord.disputes.tiers.tier_context import MAX_TEXT
 from accord.ledger import KeyRole
 
@@ -56,6 +63,8 @@ StepResult = (
     | PanelVote
     | PanelTally
     | ResolutionRecord
+    | PanelQuestion
+    | SeatedPanel
 )
 """What a completed step answers: the tier call's own answer."""
 
@@ -259,6 +268,70 @@ class SignResolutionStep(_Step):
         return arbitration.sign_resolution(dispute_id, signer)
 
 
+class _ActionArg(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    agent_id: Id
+    action: Text
+    deadline: AwareDatetime
+
+
+class _PrecedentArg(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    jurisprudence_id: Id
+    applicability: Text
+    departure_reasoning: Text | None = None
+
+
+class PanelProposeStep(_Step):
+    """``Arbitration.propose``: a member's proposed §6 resolution (its arbitrator key); the
+    agent signs the ``panel_proposal`` step record, whose ``question`` carries the proposal."""
+
+    role: ClassVar[KeyRole] = "arbitrator"
+    step: Literal["panel_propose"]
+    favours: Id
+    description: Text
+    actions_required: Annotated[tuple[_ActionArg, ...], Field(max_length=MAX_ACTIONS)] = ()
+    compliance_verification_method: Id = COMPLIANCE_METHOD
+    compliance_deadline: AwareDatetime | None = None
+    precedents_applied: Annotated[
+        tuple[_PrecedentArg, ...], Field(max_length=MAX_PRECEDENTS)
+    ] = ()
+    record_kind: ClassVar[str | None] = PROPOSAL_STEP
+
+    def window_end_within(self, conn: Connection, dispute: TierDispute) -> datetime | None:
+        seated = panel_rows.panel_within(conn, dispute.dispute_id)
+        return None if seated is None else seated.formation.vote_deadline
+
+    def run(
+        self, dispute_id: str, signer: Signer, negotiation: Negotiating, arbitration: Arbitration
+    ) -> StepResult:
+        return arbitration.propose(
+            dispute_id,
+            signer,
+            favours=self.favours,
+            description=self.description,
+            actions_required=[a.model_dump() for a in self.actions_required],
+            compliance_verification_method=self.compliance_verification_method,
+            compliance_deadline=self.compliance_deadline,
+            precedents_applied=[p.model_dump(exclude_none=True) for p in self.precedents_applied],
+        )
+
+
+class AcceptRecommendationStep(_Step):
+    """``Arbitration.accept_recommendation``: a party accepts the panel's recommended
+    resolution (its agent key), signing the ``recommendation_acceptance`` step record."""
+
+    step: Literal["accept_recommendation"]
+    record_kind: ClassVar[str | None] = ACCEPTANCE_STEP
+
+    def run(
+        self, dispute_id: str, signer: Signer, negotiation: Negotiating, arbitration: Arbitration
+    ) -> StepResult:
+        return arbitration.accept_recommendation(dispute_id, signer)
+
+
 PreparedStepArgs = Annotated[
     ProposeStep
     | AcceptStep
@@ -268,7 +341,9 @@ PreparedStepArgs = Annotated[
     | NominateStep
     | VoteStep
     | TallyStep
-    | SignResolutionStep,
+    | SignResolutionStep
+    | PanelProposeStep
+    | AcceptRecommendationStep,
     Field(discriminator="step"),
 ]
 """One step an agent prepares, its kind named by ``step``."""
