@@ -1,0 +1,254 @@
+"""``AccordApprovals`` with the real OpenAI Agents SDK, offline (a scripted model): people
+decide tool calls in Accord, each approval is used once at execution, a denial's reason or an
+expiry reaches the model, and a saved run approved and resumed twice runs its tool once."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+from collections.abc import Callable, Coroutine, Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from agents import Agent, Runner, function_tool
+from agents.testing import ScriptedModel, assistant_message, function_call
+from sqlalchemy import update
+
+from accord.app import Accord
+from accord.approvals import ApprovalStatus
+from accord.cases import SettleStatus
+from accord.clock import FrozenClock
+from accord.errors import AccordError
+from accord.integrations.openai_agents import AccordApprovals
+from accord.store.tables import parked_tasks
+
+from ..e2e._support import reviewer_key, write_config
+
+
+def synchronously(test: Callable[..., Coroutine[Any, Any, None]]) -> Callable[..., None]:
+    """Run an async test on its own event loop (pytest sees the test's own parameters)."""
+
+    @functools.wraps(test)
+    def run(*args: Any, **kwargs: Any) -> None:
+        asyncio.run(test(*args, **kwargs))
+
+    return run
+
+
+@pytest.fixture(autouse=True)
+def _no_tracing(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_AGENTS_DISABLE_TRACING", "1")
+
+
+@pytest.fixture
+def accord(tmp_path: Path, database_url: str, frozen_clock: FrozenClock) -> Iterator[Accord]:
+    config = write_config(
+        tmp_path,
+        {
+            "approvals": {
+                "principals": {"human:alice": []},
+                "timeout_policy": {"kind": "deny", "timeout_minutes": 60},
+            }
+        },
+    )
+    opened = Accord.open(
+        config, db_url=database_url, keys_dir=tmp_path / "keys", clock=frozen_clock
+    )
+    yield opened
+    opened.close()
+
+
+class Shop:
+    """A refund tool behind Accord's gate, and what it actually ran."""
+
+    def __init__(self, accord: Accord) -> None:
+        self.ran: list[tuple[int, float]] = []
+        self.gate = AccordApprovals(
+            accord,
+            agent_id="agent:support",
+            gate="refunds",
+            requires_people=lambda _tool, args: float(args.get("amount", 0)) > 1000,
+        )
+
+        @function_tool(
+            needs_approval=self.gate.needs_approval("refund"),
+            tool_input_guardrails=[self.gate.guardrail()],
+        )
+        def refund(order: int, amount: float) -> str:
+            """Refund an order."""
+            self.ran.append((order, amount))
+            return f"refunded {amount}"
+
+        self.tool = refund
+
+    def agent(self, *calls: dict[str, Any], replies: int = 3) -> tuple[Agent[Any], ScriptedModel]:
+        steps: list[Any] = []
+        if calls:
+            steps.append([function_call("refund", c, call_id=f"call-{c['order']}") for c in calls])
+        steps += [[assistant_message(f"reply {n}")] for n in range(replies)]
+        model = ScriptedModel(steps)
+        return Agent(name="support", model=model, tools=[self.tool]), model
+
+
+def _last_tool_output(model: ScriptedModel) -> str:
+    outputs = [i for i in model.calls[-1].input if i.get("type") == "function_call_output"]
+    return str(outputs[-1]["output"])
+
+
+@synchronously
+async def test_an_approved_call_runs_once_even_when_the_saved_run_is_resumed_twice(
+    accord: Accord,
+) -> None:
+    shop = Shop(accord)
+    agent, _ = shop.agent({"order": 991, "amount": 18000.0})
+    result = await Runner.run(agent, "refund order 991")
+    parked = await shop.gate.park(result, run_key="order-991")
+    assert await shop.gate.resume(parked.task_id, agent=agent) is None  # people still decide
+    item_id = parked.items["call-991"]
+    accord.decide(item_id, reviewer_key(accord, "human:alice"), choice="approve", reason="ok")
+    first = await shop.gate.resume(parked.task_id, agent=agent)
+    second = await shop.gate.resume(parked.task_id, agent=agent)
+    assert first is not None
+    assert second is not None
+    assert shop.ran == [(991, 18000.0)]
+    receipt = first.receipts["call-991"]
+    assert (receipt.verdict, receipt.choice, receipt.decided_by) == (
+        "chosen",
+        "approve",
+        "human:alice",
+    )
+    root = accord.trust_root()
+    receipt.verify({root.kid: root.public_key})
+
+
+@synchronously
+async def test_a_denial_reaches_the_model_as_the_rejection_and_the_tool_does_not_run(
+    accord: Accord,
+) -> None:
+    shop = Shop(accord)
+    agent, model = shop.agent({"order": 992, "amount": 5000.0})
+    parked = await shop.gate.park(await Runner.run(agent, "refund 992"), run_key="order-992")
+    accord.decide(
+        parked.items["call-992"],
+        reviewer_key(accord, "human:alice"),
+        deny=True,
+        reason="the order was never paid",
+    )
+    resumed = await shop.gate.resume(parked.task_id, agent=agent)
+    assert resumed is not None
+    assert shop.ran == []
+    assert _last_tool_output(model) == "rejected by human:alice: the order was never paid"
+
+
+@synchronously
+async def test_an_expired_approval_is_recorded_expired_and_the_tool_does_not_run(
+    accord: Accord, frozen_clock: FrozenClock
+) -> None:
+    shop = Shop(accord)
+    agent, model = shop.agent({"order": 993, "amount": 5000.0})
+    parked = await shop.gate.park(await Runner.run(agent, "refund 993"), run_key="order-993")
+    frozen_clock.advance(timedelta(hours=2))
+    accord.sweep()
+    item = accord.approvals.get(parked.items["call-993"])
+    assert item.status is ApprovalStatus.EXPIRED  # expired, not denied by a person
+    assert accord.cases.get(item.case_id).status is SettleStatus.EXPIRED
+    resumed = await shop.gate.resume(parked.task_id, agent=agent)
+    assert resumed is not None
+    assert shop.ran == []
+    assert "expired" in _last_tool_output(model)
+    assert resumed.receipts["call-993"].verdict == "expired"
+
+
+@synchronously
+async def test_two_calls_in_one_turn_are_two_items_decided_each_on_its_own(
+    accord: Accord,
+) -> None:
+    shop = Shop(accord)
+    agent, _ = shop.agent({"order": 1, "amount": 2000.0}, {"order": 2, "amount": 3000.0})
+    parked = await shop.gate.park(await Runner.run(agent, "two refunds"), run_key="pair")
+    assert set(parked.items) == {"call-1", "call-2"}
+    alice = reviewer_key(accord, "human:alice")
+    accord.decide(parked.items["call-1"], alice, choice="approve", reason="ok")
+    accord.decide(parked.items["call-2"], alice, choice="reject", reason="duplicate")
+    assert await shop.gate.resume(parked.task_id, agent=agent) is not None
+    assert shop.ran == [(1, 2000.0)]
+
+
+@synchronously
+async def test_the_sdk_approving_a_call_accord_did_not_approve_does_not_run_it(
+    accord: Accord,
+) -> None:
+    shop = Shop(accord)
+    agent, model = shop.agent({"order": 994, "amount": 9000.0})
+    result = await Runner.run(agent, "refund 994")
+    state = result.to_state()
+    for interruption in state.get_interruptions():
+        state.approve(interruption)  # the SDK driven directly, Accord never asked
+    await Runner.run(agent, state)
+    assert shop.ran == []
+    assert _last_tool_output(model).startswith("not approved in Accord")
+
+
+@synchronously
+async def test_the_predicate_writes_nothing_and_a_small_refund_needs_no_people(
+    accord: Accord,
+) -> None:
+    shop = Shop(accord)
+    agent, _ = shop.agent({"order": 5, "amount": 20.0})
+    entries = accord.ledger.size()
+    result = await Runner.run(agent, "refund 5")
+    assert result.interruptions == []
+    assert shop.ran == [(5, 20.0)]
+    assert accord.ledger.size() == entries
+
+
+@synchronously
+async def test_parking_the_same_run_again_writes_nothing(accord: Accord) -> None:
+    shop = Shop(accord)
+    agent, _ = shop.agent({"order": 995, "amount": 9000.0})
+    result = await Runner.run(agent, "refund 995")
+    first = await shop.gate.park(result, run_key="order-995")
+    entries = accord.ledger.size()
+    again = await shop.gate.park(result, run_key="order-995")
+    assert again == first
+    assert accord.ledger.size() == entries
+
+
+@synchronously
+async def test_a_tampered_saved_run_is_refused_and_nothing_runs(accord: Accord) -> None:
+    shop = Shop(accord)
+    agent, _ = shop.agent({"order": 996, "amount": 9000.0})
+    parked = await shop.gate.park(await Runner.run(agent, "refund 996"), run_key="order-996")
+    accord.decide(
+        parked.items["call-996"], reviewer_key(accord, "human:alice"), choice="approve", reason="ok"
+    )
+    task = accord.parking.get(parked.task_id)
+    forged = json.loads(json.dumps(task.context).replace("9000.0", "90000.0"))
+    assert forged != task.context
+    with accord.db.write() as conn:
+        conn.execute(
+            update(parked_tasks)
+            .where(parked_tasks.c.task_id == parked.task_id)
+            .values(context=json.dumps(forged, sort_keys=True))
+        )
+    with pytest.raises(AccordError) as refused:
+        await shop.gate.resume(parked.task_id, agent=agent)
+    assert refused.value.code == "integrations.snapshot_tampered"
+    assert shop.ran == []
+
+
+@synchronously
+async def test_parallel_agents_final_outputs_are_settled_in_one_call(accord: Accord) -> None:
+    shop = Shop(accord)
+    results = {}
+    for name, total in (("agent:a", "1450"), ("agent:b", "1450"), ("agent:c", "1200")):
+        agent = Agent(name=name.split(":")[1], model=ScriptedModel([[assistant_message(total)]]))
+        results[name] = await Runner.run(agent, "total of invoice 4411?")
+    case = await shop.gate.settle_outputs("Total of invoice 4411", results)
+    assert [p.agent for p in case.positions] == ["agent:a", "agent:b", "agent:c"]
+    assert case.decision is not None
+    assert case.decision.winners == ("agent:a", "agent:b")
+
