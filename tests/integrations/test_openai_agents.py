@@ -252,3 +252,27 @@ async def test_parallel_agents_final_outputs_are_settled_in_one_call(accord: Acc
     assert case.decision is not None
     assert case.decision.winners == ("agent:a", "agent:b")
 
+
+
+@synchronously
+async def test_other_arguments_than_people_approved_are_refused_without_using_the_approval(
+    accord: Accord,
+) -> None:
+    shop = Shop(accord)
+    agent, _ = shop.agent({"order": 997, "amount": 9000.0})
+    parked = await shop.gate.park(await Runner.run(agent, "refund 997"), run_key="order-997")
+    accord.decide(
+        parked.items["call-997"], reviewer_key(accord, "human:alice"), choice="approve", reason="ok"
+    )
+    with shop.gate.executing(parked.task_id):
+        raised = shop.gate.consume("refund", "call-997", '{"order": 997, "amount": 90000.0}')
+        assert raised is not None
+        assert "differ from the ones people approved" in raised
+        # the same arguments in another key order and spacing are the same call
+        assert shop.gate.consume("refund", "call-997", '{"amount":9000.0, "order":997}') is None
+        used = shop.gate.consume("refund", "call-997", '{"order":997,"amount":9000.0}')
+        assert used is not None
+        assert "was used" in used
+    outside = shop.gate.consume("refund", "call-997", '{"order":997,"amount":9000.0}')
+    assert outside is not None
+    assert outside.startswith("not approved in Accord")

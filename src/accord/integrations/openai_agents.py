@@ -18,10 +18,11 @@ JSON), and nobody consumed the approval before. Requires ``accord[openai-agents]
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import hashlib
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -275,38 +276,35 @@ class AccordApprovals:
                 state.approve(interruption)
             else:
                 state.reject(interruption, rejection_message=message)
-        token = _RESUMING.set(_Binding(calls))
-        try:
+        with _binding(calls):
             result = await Runner.run(
                 agent, state, context=context, run_config=run_config, max_turns=max_turns
             )
-        finally:
-            _RESUMING.reset(token)
         receipts = await asyncio.to_thread(
             lambda: {c: self.accord.receipt(call.item_id) for c, call in calls.items()}
         )
         return ResumedRun(result=result, receipts=receipts)
 
+    @contextlib.contextmanager
+    def executing(self, task_id: str) -> Iterator[None]:
+        """Within it, the guardrail may consume the approvals of parked run ``task_id``'s calls
+        (what ``resume`` does around ``Runner.run``; for a caller that drives the SDK itself)."""
+        with _binding(_calls_of(self.accord.parking.get(task_id).context, task_id)):
+            yield
+
     def _decisions(
         self, task_id: str
     ) -> tuple[dict[str, Any], dict[str, _Call], dict[str, str]] | None:
         """The saved state, its calls and each rejected call's message (None: pending)."""
-        task = self.accord.parking.get(task_id)
-        context = task.context
-        snapshot, calls = context.get("run_state"), context.get("calls")
-        if not isinstance(snapshot, dict) or not isinstance(calls, dict):
-            raise ValidationError(
-                f"task {task_id} is not a parked Agents SDK run",
-                code="integrations.unknown_item",
-                field="task_id",
-            )
+        context = self.accord.parking.get(task_id).context
+        decided = _calls_of(context, task_id)
+        snapshot = context["run_state"]
         if _state_digest(snapshot) != context.get("run_state_sha256"):
             raise AccordError(
                 f"the saved run state of task {task_id} was altered after it was parked",
                 code="integrations.snapshot_tampered",
                 field="run_state",
             )
-        decided = {c: _Call(**call) for c, call in calls.items()}
         messages: dict[str, str] = {}
         for call_id, call in decided.items():
             item = self.accord.approvals.get(call.item_id)
@@ -337,6 +335,27 @@ class AccordApprovals:
         return await self.accord.settle_async(
             subject, positions, task_type=task_type, idempotency_key=idempotency_key
         )
+
+
+@contextlib.contextmanager
+def _binding(calls: Mapping[str, _Call]) -> Iterator[None]:
+    token = _RESUMING.set(_Binding(calls))
+    try:
+        yield
+    finally:
+        _RESUMING.reset(token)
+
+
+def _calls_of(context: Mapping[str, Any], task_id: str) -> dict[str, _Call]:
+    """A parked run's calls, by call id (``integrations.unknown_item`` for another task)."""
+    calls = context.get("calls")
+    if not isinstance(context.get("run_state"), dict) or not isinstance(calls, dict):
+        raise ValidationError(
+            f"task {task_id} is not a parked Agents SDK run",
+            code="integrations.unknown_item",
+            field="task_id",
+        )
+    return {call_id: _Call(**call) for call_id, call in calls.items()}
 
 
 def _rejection(decision: Any, status: ApprovalStatus) -> str | None:
