@@ -7,6 +7,9 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable, Coroutine, Iterator
 from datetime import timedelta
 from pathlib import Path
@@ -276,3 +279,59 @@ async def test_other_arguments_than_people_approved_are_refused_without_using_th
     outside = shop.gate.consume("refund", "call-997", '{"order":997,"amount":9000.0}')
     assert outside is not None
     assert outside.startswith("not approved in Accord")
+
+
+RESUMER = """
+import asyncio, sys
+from agents import Agent, function_tool
+from agents.testing import ScriptedModel, assistant_message
+from accord import Accord
+from accord.integrations.openai_agents import AccordApprovals
+
+accord = Accord.open(sys.argv[1], db_url=sys.argv[2], keys_dir=sys.argv[3])
+gate = AccordApprovals(accord, agent_id="agent:support", gate="refunds")
+ran = []
+
+@function_tool(
+    needs_approval=gate.needs_approval("refund"), tool_input_guardrails=[gate.guardrail()]
+)
+def refund(order: int, amount: float) -> str:
+    '''Refund an order.'''
+    ran.append(order)
+    return "refunded"
+
+agent = Agent(name="support", model=ScriptedModel([[assistant_message("done")]]), tools=[refund])
+resumed = asyncio.run(gate.resume(sys.argv[4], agent=agent))
+print(resumed.result.final_output, ran, resumed.receipts["call-998"].verdict)
+accord.close()
+"""
+
+
+def test_another_process_resumes_the_parked_run(tmp_path: Path) -> None:
+    config = write_config(tmp_path, {"approvals": {"principals": {"human:alice": []}}})
+    db_url = f"sqlite:///{tmp_path / 'shared.db'}"
+    accord = Accord.open(config, db_url=db_url, keys_dir=tmp_path / "keys")
+    try:
+        shop = Shop(accord)
+        agent, _ = shop.agent({"order": 998, "amount": 9000.0})
+
+        async def parked_run() -> str:
+            parked = await shop.gate.park(await Runner.run(agent, "refund"), run_key="o-998")
+            return parked.task_id + " " + parked.items["call-998"]
+
+        task_id, item_id = asyncio.run(parked_run()).split()
+        accord.decide(item_id, reviewer_key(accord, "human:alice"), choice="approve", reason="ok")
+    finally:
+        accord.close()
+    env = {**os.environ, "OPENAI_AGENTS_DISABLE_TRACING": "1"}
+    env["PYTHONPATH"] = os.pathsep.join(sys.path)
+    done = subprocess.run(
+        [sys.executable, "-c", RESUMER, str(config), db_url, str(tmp_path / "keys"), task_id],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "done [998] chosen"
+    assert shop.ran == []  # this process ran nothing: the other one did
