@@ -335,3 +335,19 @@ def test_another_process_resumes_the_parked_run(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "done [998] chosen"
     assert shop.ran == []  # this process ran nothing: the other one did
+
+
+@synchronously
+async def test_a_call_the_sdk_interrupts_without_asking_the_predicate_is_still_queued(
+    accord: Accord,
+) -> None:
+    shop = Shop(accord)
+    # 18000 (an int) for `amount: float`: the SDK coerces it, skips the predicate, interrupts
+    agent, _ = shop.agent({"order": 999, "amount": 18000})
+    parked = await shop.gate.park(await Runner.run(agent, "refund 999"), run_key="order-999")
+    assert set(parked.items) == {"call-999"}
+    accord.decide(
+        parked.items["call-999"], reviewer_key(accord, "human:alice"), choice="approve", reason="ok"
+    )
+    assert await shop.gate.resume(parked.task_id, agent=agent) is not None
+    assert shop.ran == [(999, 18000.0)]
