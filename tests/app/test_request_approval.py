@@ -4,13 +4,14 @@ same decision as any escalated case; a keyed retry writes nothing."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from accord.app import Accord
-from accord.cases import SettleStatus
+from accord.cases import Case, SettleStatus
 from accord.clock import FrozenClock
 from accord.conflicts import Tier
 from accord.errors import ValidationError
@@ -123,3 +124,31 @@ def test_a_bad_request_is_refused_naming_the_field_and_nothing_is_written(
         _request(accord, **changes)
     assert str(refused.value.context.get("field", "")).startswith(field)
     assert accord.ledger.size() == entries
+
+
+def test_from_an_event_loop_the_async_call_queues_it_and_a_retry_writes_nothing(
+    accord: Accord,
+) -> None:
+    async def proposed() -> tuple[object, object, int, int]:
+        first = await accord.request_approval_async(
+            "refund(order=991)",
+            agent_id="agent:support",
+            proposal=REFUND,
+            gate="refunds",
+            idempotency_key="async-1",
+        )
+        entries = accord.ledger.size()
+        again = await accord.request_approval_async(
+            "refund(order=991)",
+            agent_id="agent:support",
+            proposal=REFUND,
+            gate="refunds",
+            idempotency_key="async-1",
+        )
+        return first, again, entries, accord.ledger.size()
+
+    first, again, entries, after = asyncio.run(proposed())
+    assert again == first
+    assert entries == after
+    assert isinstance(first, Case)
+    assert first.approval_item_id is not None

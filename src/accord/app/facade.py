@@ -294,6 +294,32 @@ class Accord:
         )
         return self._settle(request, "approval", idempotency_key)
 
+    async def request_approval_async(
+        self,
+        subject: str,
+        *,
+        agent_id: str,
+        proposal: Any,
+        gate: str,
+        reason: str = "",
+        task_type: str = "approval",
+        session_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Case:
+        """As :meth:`request_approval`, from an event loop (where the synchronous call is
+        refused with ``settle.use_async``: queueing for people is a tier-2 step)."""
+        self._refuse_if_read_only("request an approval")
+        request = SettleRequest(
+            subject, gate_positions(agent_id, proposal, gate, reason), task_type, session_id, gate
+        )
+        if idempotency_key is None:
+            return await self._parts.settler.settle_async(request)
+        keyed_request = keyed("approval", idempotency_key, settle_payload(request), self.clock)
+        stored = await asyncio.to_thread(self._stored, keyed_request)
+        if stored is not None:
+            return stored
+        return await self._settle_keyed_async(request, keyed_request, None, 10.0)
+
     def _settle(self, request: SettleRequest, scope: str, idempotency_key: str | None) -> Case:
         if idempotency_key is None:
             return self._parts.settler.settle(request)
