@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from agents import Agent, Runner, function_tool
+from agents import Agent, Runner, RunState, function_tool
 from agents.testing import ScriptedModel, assistant_message, function_call
 from sqlalchemy import update
 
@@ -351,3 +351,24 @@ async def test_a_call_the_sdk_interrupts_without_asking_the_predicate_is_still_q
     )
     assert await shop.gate.resume(parked.task_id, agent=agent) is not None
     assert shop.ran == [(999, 18000.0)]
+
+
+@synchronously
+async def test_one_saved_run_state_approved_in_the_sdk_and_run_twice_runs_the_tool_once(
+    accord: Accord,
+) -> None:
+    shop = Shop(accord)
+    agent, _ = shop.agent({"order": 990, "amount": 9000.0}, replies=4)
+    result = await Runner.run(agent, "refund 990")
+    saved = result.to_state().to_json()  # the SDK's own snapshot, as an app would keep it
+    parked = await shop.gate.park(result, run_key="order-990")
+    accord.decide(
+        parked.items["call-990"], reviewer_key(accord, "human:alice"), choice="approve", reason="ok"
+    )
+    for _ in range(2):  # loaded, approved and run twice (SDK issue: the tool ran twice)
+        state = await RunState.from_json(agent, saved)
+        for interruption in state.get_interruptions():
+            state.approve(interruption)
+        with shop.gate.executing(parked.task_id):
+            await Runner.run(agent, state)
+    assert shop.ran == [(990, 9000.0)]
