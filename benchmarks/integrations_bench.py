@@ -6,6 +6,9 @@
    tests/integrations/test_langgraph.py.)
 2. MCP ``settle``: in-process client against ``accord.settle`` (target ≤ +1 ms at p50) and over
    stdio from a subprocess (``accord mcp --as``; target ≤ +3 ms at p50), p99 reported.
+3. OpenAI Agents SDK: the tool input guardrail's check-and-consume of one approved call
+   (``AccordApprovals.consume`` within ``executing``: argument digest, the per-call task's
+   resumption) against reading the approval item (``accord.approvals.get``); target ≤ 2 ms p50.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ import time
 from pathlib import Path
 from typing import Annotated, Any, TypedDict
 
+from agents import Agent, Runner, function_tool
+from agents.testing import ScriptedModel, function_call
 from common import Result
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
@@ -26,8 +31,10 @@ from langgraph.types import Send
 from mcp import Client, StdioServerParameters
 
 from accord import Accord
+from accord.crypto import Ed25519Signer
 from accord.integrations.langgraph import settle_node
 from accord.integrations.mcp import build_server
+from accord.integrations.openai_agents import AccordApprovals
 
 SUBJECT = "Total of invoice {n}"
 
@@ -178,15 +185,69 @@ def _mcp(accord: Accord, folder: Path, db_url: str, runs: int) -> list[Result]:
     return results
 
 
+def _guardrail(accord: Accord, runs: int) -> list[Result]:
+    gate = AccordApprovals(accord, agent_id="agent:support", gate="bench")
+
+    @function_tool(needs_approval=gate.needs_approval("refund"))
+    def refund(order: int) -> str:
+        """Refund an order."""
+        return str(order)
+
+    calls = [function_call("refund", {"order": n}, call_id=f"c{n}") for n in range(runs)]
+    agent = Agent(name="support", model=ScriptedModel([calls]), tools=[refund])
+
+    async def parked_run() -> Any:
+        return await gate.park(await Runner.run(agent, "refunds"), run_key="bench")
+
+    parked = asyncio.run(parked_run())
+    reviewer = Ed25519Signer.generate()
+    accord.register_reviewer_key(reviewer.public_key, "human:bench")
+    for item_id in parked.items.values():
+        accord.decide(item_id, reviewer, choice="approve", reason="bench")
+    reads, consumes = [], []
+    with gate.executing(parked.task_id):
+        for n in range(runs):
+            started = time.perf_counter()
+            accord.approvals.get(parked.items[f"c{n}"])
+            reads.append(time.perf_counter() - started)
+            started = time.perf_counter()
+            refused = gate.consume("refund", f"c{n}", f'{{"order": {n}}}')
+            consumes.append(time.perf_counter() - started)
+            if refused is not None:
+                raise RuntimeError(f"the guardrail refused an approved call: {refused}")
+    read_p50, p50 = statistics.median(reads) * 1000, statistics.median(consumes) * 1000
+    return [
+        Result(
+            "approval item read (baseline)",
+            read_p50,
+            "ms p50",
+            notes=f"p99 {_pct(reads, 0.99) * 1000:.2f} ms, {runs} items",
+        ),
+        Result(
+            "Agents SDK guardrail check-and-consume",
+            p50,
+            "ms p50",
+            baseline=f"{read_p50:.2f} ms",
+            ratio=p50 / read_p50,
+            target="≤ 2 ms",
+            passed=p50 <= 2.0,
+            notes=f"p99 {_pct(consumes, 0.99) * 1000:.2f} ms",
+        ),
+    ]
+
+
 def run(quick: bool) -> list[Result]:
     runs = 20 if quick else 200
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         db_url = f"sqlite:///{folder / 'bench.db'}"
-        accord = Accord.open(db_url=db_url, keys_dir=folder / "keys")
+        config = folder / "accord.yaml"
+        config.write_text('{"approvals": {"principals": {"human:bench": []}}}', encoding="utf-8")
+        accord = Accord.open(config, db_url=db_url, keys_dir=folder / "keys")
         try:
             results = _langgraph(accord, runs)
             results += _mcp(accord, folder, db_url, runs)
+            results += _guardrail(accord, runs)
         finally:
             accord.close()
     return results

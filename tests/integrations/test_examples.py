@@ -38,3 +38,13 @@ def test_the_mcp_client_example_retries_into_one_case_and_gets_the_decision(
     assert "the retry got the same case: True" in done.stdout
     assert "parked as agent:orchestrator" in done.stdout
     assert "decided: approved, choice 1450" in done.stdout
+
+
+def test_the_openai_agents_example_refunds_once_and_checks_its_receipt(tmp_path: Path) -> None:
+    done = _run("openai_agents_refund.py", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "resume before the decision: None" in done.stdout
+    assert "resumed: The refund is done. refunds run: 1" in done.stdout
+    assert "resumed the same run again: refunds run: 1" in done.stdout
+    assert "by human:alice" in done.stdout
+    assert "verified offline" in done.stdout

@@ -21,6 +21,7 @@ from pydantic import ValidationError as PydanticValidationError
 from sqlalchemy import func, select
 
 from accord.app import Accord
+from accord.audit import DecisionReceipt
 from accord.clock import FrozenClock
 from accord.errors import AccordError
 from accord.integrations.langgraph import settle_node
@@ -147,6 +148,10 @@ def test_people_decide_through_an_interrupt_and_a_rerun_writes_nothing(
     assert (outcome["case_id"], outcome["status"], outcome["answer"]) == (case_id, "settled", 1450)
     assert outcome["decided_by"] == "human:alice"
     assert outcome["item_id"] == item_id
+    receipt = DecisionReceipt.model_validate(outcome["receipt"])  # the decision, provable
+    assert (receipt.item_id, receipt.choice, receipt.decided_by) == (item_id, "1450", "human:alice")
+    root = accord.trust_root()
+    receipt.verify({root.kid: root.public_key})
     assert accord.ledger.size() == decided_entries  # the re-runs settled and parked nothing new
     with accord.db.read() as conn:
         assert conn.execute(select(func.count()).select_from(cases)).scalar_one() == 1

@@ -17,6 +17,7 @@ from mcp import Client, StdioServerParameters
 from sqlalchemy import func, select
 
 from accord.app import Accord
+from accord.audit import DecisionReceipt
 from accord.clock import FrozenClock
 from accord.integrations.mcp import build_server
 from accord.store.tables import cases
@@ -71,7 +72,7 @@ def test_tools_over_an_in_process_client(accord: Accord) -> None:
     async def session() -> None:
         async with Client(server) as client:
             names = {tool.name for tool in (await client.list_tools()).tools}
-            assert {"settle", "case_status", "park", "wait_for_decision"} <= names
+            assert {"settle", "case_status", "park", "wait_for_decision", "receipt"} <= names
             first = await client.call_tool("settle", _settle_args())
             assert not first.is_error, first
             case = first.structured_content
@@ -98,7 +99,11 @@ def test_tools_over_an_in_process_client(accord: Accord) -> None:
                 "item_id": item_id,
                 "status": "pending",
                 "decision": None,
+                "receipt": None,
             }
+            early = await client.call_tool("receipt", {"item_id": item_id})
+            assert early.is_error
+            assert "approvals.pending" in json.dumps(early.model_dump(mode="json"))
 
             accord.decide(item_id, reviewer_key(accord, "human:alice"), choice="1450")
             decided = await client.call_tool(
@@ -107,6 +112,14 @@ def test_tools_over_an_in_process_client(accord: Accord) -> None:
             assert decided.structured_content is not None
             assert decided.structured_content["status"] == "approved"
             assert decided.structured_content["decision"]["choice"] == "1450"
+            root = accord.trust_root()
+            keys = {root.kid: root.public_key}
+            DecisionReceipt.model_validate(decided.structured_content["receipt"]).verify(keys)
+            asked = await client.call_tool("receipt", {"item_id": item_id})
+            assert asked.structured_content == decided.structured_content["receipt"]
+            read = await client.read_resource(f"accord://receipts/{item_id}")
+            text = read.contents[0].text  # type: ignore[union-attr]
+            assert DecisionReceipt.model_validate_json(text).verify(keys) is not None
             status = await client.call_tool("case_status", {"case_id": case["case_id"]})
             assert status.structured_content is not None
             assert (status.structured_content["status"], status.structured_content["answer"]) == (

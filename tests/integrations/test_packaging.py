@@ -60,3 +60,16 @@ def test_the_version_range_is_half_open(minimum: str, below: str, fits: bool) ->
     else:
         with pytest.raises(AccordError):
             require_framework("langgraph", minimum=minimum, below=below, extra="x")
+
+
+def test_only_the_openai_agents_adapter_imports_the_agents_sdk() -> None:
+    probe = (
+        "import sys, accord.app, accord.audit, accord.integrations; "
+        "before = 'agents' in sys.modules; "
+        "import accord.integrations.openai_agents as adapter; "
+        "print(before, 'agents' in sys.modules, adapter.OPENAI_AGENTS_VERSION)"
+    )
+    shown = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert shown.stdout.split() == ["False", "True", metadata.version("openai-agents")]

@@ -115,11 +115,13 @@ def create_app(
         route_handlers=[
             settle.settle_one,
             settle.settle_batch,
+            settle.request_approval,
             cases.list_cases,
             cases.get_case,
             cases.get_timeline,
             approvals.list_approvals,
             approvals.get_approval,
+            approvals.get_receipt,
             approvals.decide,
             approvals.decide_many,
             parked.park,

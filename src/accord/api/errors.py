@@ -36,6 +36,8 @@ CONFLICT_CODES = frozenset(
         "approvals.conflict",
         "approvals.cancelled",
         "approvals.already_resumed",
+        "approvals.pending",
+        "receipt.no_decision",
         "idempotency.conflict",
         "disputes.final",
         "objections.already_stayed",

@@ -59,6 +59,17 @@ class SettleIn(_In):
     session_id: Annotated[str, Field(min_length=1, max_length=128, pattern=NO_NUL)] | None = None
 
 
+class ApprovalRequestIn(_In):
+    """An agent's proposed action for people to approve (a gate): the agent is the key's."""
+
+    subject: Annotated[str, Field(min_length=1, max_length=480, pattern=NO_NUL)]
+    proposal: Any
+    gate: Annotated[str, Field(min_length=1, max_length=64, pattern=NO_NUL)]
+    reason: Annotated[str, Field(max_length=5_000, pattern=NO_NUL)] = ""
+    task_type: Annotated[str, Field(min_length=1, max_length=128, pattern=NO_NUL)] = "approval"
+    session_id: Annotated[str, Field(min_length=1, max_length=128, pattern=NO_NUL)] | None = None
+
+
 class SettleBatchIn(_In):
     requests: Annotated[list[SettleIn], Field(min_length=1, max_length=100)]
 

@@ -31,9 +31,15 @@ from accord.approvals import (
     UnconfiguredReviewer,
 )
 from accord.approvals.transitions import refuse_unless_one_decision
-from accord.audit import verify_database
+from accord.audit import (
+    DecisionReceipt,
+    decided,
+    decision_entry_within,
+    receipt_for,
+    verify_database,
+)
 from accord.boundary import Boundary, BoundaryService, CloseReport
-from accord.cases import Case, CaseStore, Justifier, SettleRequest
+from accord.cases import Case, CaseStore, Justifier, SettleRequest, gate_positions
 from accord.cases.collecting import Collecting
 from accord.cases.deadlines import (
     CaseDeadlines,
@@ -278,9 +284,65 @@ class Accord:
         """
         self._refuse_if_read_only("settle")
         request = SettleRequest(subject, positions, task_type, session_id)
+        return self._settle(request, "settle", idempotency_key)
+
+    def request_approval(
+        self,
+        subject: str,
+        *,
+        agent_id: str,
+        proposal: Any,
+        gate: str,
+        reason: str = "",
+        task_type: str = "approval",
+        session_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Case:
+        """Ask people to approve an agent's proposed action: a case that goes straight to the
+        approval queue (a gate), never decided at tier 1 — however confident the agent is.
+
+        Its positions are ``agent_id`` proposing (``approve``, the ``proposal`` as its
+        evidence, so the signed records bind its hash) and the gate ``policy:<gate>``
+        objecting (``reject``); the item's options are ``approve`` and ``reject``. Park the
+        agent's task on the case; a reviewer decides as on any item. ``idempotency_key`` as
+        for :meth:`settle`.
+        """
+        self._refuse_if_read_only("request an approval")
+        request = SettleRequest(
+            subject, gate_positions(agent_id, proposal, gate, reason), task_type, session_id, gate
+        )
+        return self._settle(request, "approval", idempotency_key)
+
+    async def request_approval_async(
+        self,
+        subject: str,
+        *,
+        agent_id: str,
+        proposal: Any,
+        gate: str,
+        reason: str = "",
+        task_type: str = "approval",
+        session_id: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> Case:
+        """As :meth:`request_approval`, from an event loop (where the synchronous call is
+        refused with ``settle.use_async``: queueing for people is a tier-2 step)."""
+        self._refuse_if_read_only("request an approval")
+        request = SettleRequest(
+            subject, gate_positions(agent_id, proposal, gate, reason), task_type, session_id, gate
+        )
+        if idempotency_key is None:
+            return await self._parts.settler.settle_async(request)
+        keyed_request = keyed("approval", idempotency_key, settle_payload(request), self.clock)
+        stored = await asyncio.to_thread(self._stored, keyed_request)
+        if stored is not None:
+            return stored
+        return await self._settle_keyed_async(request, keyed_request, None, 10.0)
+
+    def _settle(self, request: SettleRequest, scope: str, idempotency_key: str | None) -> Case:
         if idempotency_key is None:
             return self._parts.settler.settle(request)
-        keyed_request = keyed("settle", idempotency_key, settle_payload(request), self.clock)
+        keyed_request = keyed(scope, idempotency_key, settle_payload(request), self.clock)
         stored = self._stored(keyed_request)
         if stored is not None:
             return stored
@@ -564,6 +626,18 @@ class Accord:
         self._refuse_if_read_only("decide")
         refuse_unless_one_decision(choice=choice, outcome=outcome, deny=deny)
         return self.reviewer(reviewer) if isinstance(reviewer, Ed25519Signer) else reviewer
+
+    def receipt(self, item_id: str) -> DecisionReceipt:
+        """The signed decision receipt of approval item ``item_id``: the decision, the ledger
+        entry that recorded it (seq, entry hash, signing kid) and that entry's inclusion proof,
+        so anyone holding the service's public key checks it offline
+        (``DecisionReceipt.verify``, ``accord receipt verify``). An undecided item is refused
+        (``approvals.pending``); an unknown one is ``approvals.not_found``."""
+        with self.db.read() as conn:
+            item = self.approvals.get_within(conn, item_id)
+            decided(item)
+            seq = decision_entry_within(conn, self.ledger, item_id)
+        return receipt_for(item, self.ledger, seq)
 
     def sweep(self) -> list[ApprovalItem]:
         """Apply every due approval deadline exactly once (run it periodically)."""

@@ -30,12 +30,15 @@ def keyed(scope: str, key: str, payload: Any, clock: Clock) -> IdempotentRequest
 
 
 def settle_payload(request: SettleRequest) -> dict[str, Any]:
-    return {
+    payload = {
         "subject": request.subject,
         "positions": [_position(p) for p in request.positions],
         "task_type": request.task_type,
         "session_id": request.session_id,
     }
+    if request.gate is not None:  # a plain settle's digest stays what it was
+        payload["gate"] = request.gate
+    return payload
 
 
 def gather_payload(

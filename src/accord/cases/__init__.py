@@ -12,6 +12,7 @@ from accord.cases.collecting import MAX_COLLECT_FOR, MAX_PAGE, MIN_COLLECT_FOR, 
 from accord.cases.collecting.party_signature import sign_position
 from accord.cases.deadlines import CASE_TIER, case_tier_action
 from accord.cases.evidence_gathering import Justification, Justifier
+from accord.cases.gate import gate_positions
 from accord.cases.settle import Settler, SettleRequest
 from accord.cases.settle_format import SettleCase, settle_case, settle_file_schema
 from accord.cases.store import VALID_STATUSES, CaseStore
@@ -38,6 +39,7 @@ __all__ = [
     "Settler",
     "TriageSettings",
     "case_tier_action",
+    "gate_positions",
     "settle_case",
     "settle_file_schema",
     "sign_position",

@@ -22,6 +22,7 @@ from accord.cases.approval import request_case_approval
 from accord.cases.case import Case, SettleStatus
 from accord.cases.deadlines import case_tier_deadline
 from accord.cases.evidence_gathering import Justifier, gather_justifications
+from accord.cases.gate import gate_agent
 from accord.cases.ledger_records import case_events
 from accord.cases.reliability_cache import FixedWeights, VoteWeights
 from accord.cases.signable import AnswerHashes
@@ -75,6 +76,9 @@ class SettleRequest:
     positions: Sequence[Position | Mapping[str, Any]]
     task_type: str = "default"
     session_id: str | None = None
+    gate: str | None = None
+    """A gate's name: the case goes straight to people, never decided at tier 1
+    (:meth:`accord.Accord.request_approval`)."""
 
 
 def _positions(raw: Sequence[Position | Mapping[str, Any]]) -> tuple[Position, ...]:
@@ -306,7 +310,8 @@ class Settler:
     def _checked(self, request: SettleRequest) -> tuple[Position, ...]:
         """The request's positions once the request, its positions and its agents are valid."""
         positions = _check_request(request, self.limits)
-        self.check_agents([p.agent for p in positions])
+        objector = None if request.gate is None else gate_agent(request.gate)
+        self.check_agents([p.agent for p in positions if p.agent != objector])
         return positions
 
     def _needs_tier_two(self, decided: Triaged) -> bool:
@@ -370,6 +375,7 @@ class Settler:
             if tier is None
             else department_of_agents([p.agent for p in positions], tier.org),
             manager_port=tier is not None and tier.decision_port is not None,
+            gate=request.gate,
         )
         elapsed = round((time.perf_counter() - started) * 1000)
         return Triaged(revised(decided.case, duration_ms=elapsed), decided.choice)

@@ -110,12 +110,14 @@ def triage(
     policy: ResolutionPolicy | None = None,
     department: str | None = None,
     manager_port: bool = False,
+    gate: str | None = None,
 ) -> Triaged:
     """Decide one case at tier 1 (or record agreement / merge / escalation).
 
     With a ``policy``, its choice for the conflict (kind, and the parties' ``department``) is
     made here, once: its ``tier1`` replaces the chain's tier-1 rungs, and it is returned for
-    the tiers after.
+    the tiers after. A ``gate`` (:meth:`accord.Accord.request_approval`) replaces the
+    policy's choice: no tier-1 rung runs and the human strategy queues the case for people.
     """
     detection = detect(
         item.positions,
@@ -128,7 +130,10 @@ def triage(
     if not detection.has_conflict:
         return Triaged(_agreed(frame))
     classification = classify(detection, settings.table)
-    choice = None if policy is None else policy.choose(classification.kind, department)
+    if gate is not None:
+        choice: StrategyChoice | None = gate_choice(gate, department)
+    else:
+        choice = None if policy is None else policy.choose(classification.kind, department)
     classification = with_tier_one_rungs(classification, choice.tier1 if choice else None)
     ctx = RungContext(
         subject=item.subject,
@@ -144,6 +149,13 @@ def triage(
     if outcome.decided:
         return Triaged(_settled(frame, classification, outcome, org), choice)
     return Triaged(_escalated(frame, classification, outcome), choice)
+
+
+def gate_choice(gate: str, department: str | None) -> StrategyChoice:
+    """A gate's choice: no tier-1 rung (the more confident side never wins), people decide."""
+    return StrategyChoice(
+        strategy="human", settings={}, tier1=(), chosen_by=f"gate:{gate}", department=department
+    )
 
 
 def _agreed(frame: _Frame) -> Case:

@@ -28,6 +28,7 @@ from accord.cli import (
     precedent_commands,
     prepared_commands,
     prose_eval_command,
+    receipt_command,
     serve_command,
     session_commands,
     settle_commands,
@@ -96,6 +97,7 @@ app.command("report")(settle_commands.report)
 app.command("init")(init_command.init)
 app.command("serve")(serve_command.serve)
 app.command("mcp")(mcp_command.mcp)
+app.command("receipt")(receipt_command.receipt)
 app.command("demo-service")(demo_service.demo_service)
 keys_app.add_typer(api_key_commands.api_keys_app, name="api")
 

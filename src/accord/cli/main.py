@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "init": "Create the database, the service key and an example accord.yaml + org.yaml.",
     "serve": "Serve the HTTP API and the reviewer page (Ctrl-C or SIGTERM stops it gracefully).",
     "mcp": "Serve Accord's MCP tools (settle, case_status, park, wait_for_decision) over stdio.",
+    "receipt": "Print a decided approval item's signed receipt, or check one offline (--verify).",
     "demo-service": "Build the demo company's database and serve it (the reviewer key is "
     "printed).",
     "verify": "Verify every entry, link, signature and checkpoint against the pinned service "

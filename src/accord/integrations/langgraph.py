@@ -66,6 +66,9 @@ class AccordOutcome(BaseModel):
     item_id: str | None = None
     decided_by: str | None = None
     reason: str | None = None
+    receipt: dict[str, Any] | None = None
+    """People's decision as a signed receipt (:meth:`accord.Accord.receipt`), checkable
+    offline; None when no person or timeout decided the case."""
 
 
 def settle_node(
@@ -189,4 +192,15 @@ def _outcome(accord: Accord, case: Case) -> AccordOutcome:
         item_id=case.approval_item_id,
         decided_by=made.decided_by if made is not None else None,
         reason=made.reason if made is not None else None,
+        receipt=None if made is None or item is None else _receipt(accord, item.item_id),
     )
+
+
+def _receipt(accord: Accord, item_id: str) -> dict[str, Any] | None:
+    """The decision's receipt as JSON; None (logged) if it cannot be made: the node never
+    raises after LangGraph accepted a resume value."""
+    try:
+        return accord.receipt(item_id).model_dump(mode="json")
+    except AccordError as exc:
+        _log.warning("settle_node.no_receipt", code=exc.code, item_id=item_id)
+        return None

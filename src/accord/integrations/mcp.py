@@ -2,9 +2,10 @@
 AGENT`` over stdio.
 
 Tools: ``settle`` (with an idempotency key, so a client retrying after a timeout gets one
-case), ``case_status``, ``park`` (the caller's task, keyed too) and ``wait_for_decision``
-(bounded: it answers ``pending`` when the wait runs out, never an error). Resource:
-``accord://cases/{case_id}``. Who the caller is comes only from ``--as`` (``agent``): no tool
+case), ``case_status``, ``park`` (the caller's task, keyed too), ``wait_for_decision``
+(bounded: it answers ``pending`` when the wait runs out, never an error; a decision comes with
+its signed receipt) and ``receipt``. Resources: ``accord://cases/{case_id}``,
+``accord://receipts/{item_id}``. Who the caller is comes only from ``--as`` (``agent``): no tool
 takes an agent id for the caller, and a client's idempotency keys are scoped to it. Deciding
 stays with reviewers (reviewer key, CLI, HTTP, the reviewer's pages). Requires ``accord[mcp]``.
 """
@@ -28,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field  # noqa: E402
 
 from accord.app import Accord  # noqa: E402
 from accord.approvals import ApprovalDecision, ApprovalStatus  # noqa: E402
+from accord.audit import DecisionReceipt  # noqa: E402
 from accord.cases import Case  # noqa: E402
 from accord.errors import AccordError, ValidationError  # noqa: E402
 
@@ -76,13 +78,15 @@ class ParkResult(BaseModel):
 
 
 class DecisionResult(BaseModel):
-    """``pending`` while people decide (call again); else the item's status and decision."""
+    """``pending`` while people decide (call again); else the item's status, decision and
+    the decision's signed receipt (none for a cancelled item)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     item_id: str
     status: str
     decision: ApprovalDecision | None = None
+    receipt: DecisionReceipt | None = None
 
 
 class PositionIn(BaseModel):
@@ -171,12 +175,28 @@ def build_server(
         for attempt in range(polls + 1):
             item = await run(functools.partial(accord.approvals.get, item_id))
             if item.status is not ApprovalStatus.PENDING:
+                made = None
+                if item.decision is not None:
+                    made = await run(functools.partial(accord.receipt, item_id))
                 return DecisionResult(
-                    item_id=item_id, status=item.status.value, decision=item.decision
+                    item_id=item_id, status=item.status.value, decision=item.decision, receipt=made
                 )
             if attempt < polls:
                 await sleep(poll_interval)
         return DecisionResult(item_id=item_id, status="pending")
+
+    @server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+    async def receipt(item_id: str) -> DecisionReceipt:
+        """A decided approval item's signed receipt: the decision, the ledger entry that
+        recorded it and its inclusion proof (check it offline: accord receipt --verify)."""
+        made: DecisionReceipt = await run(functools.partial(accord.receipt, item_id))
+        return made
+
+    @server.resource("accord://receipts/{item_id}", mime_type="application/json")
+    async def receipt_resource(item_id: str) -> str:
+        """A decided approval item's signed receipt as JSON."""
+        made: DecisionReceipt = await run(functools.partial(accord.receipt, item_id))
+        return made.model_dump_json()
 
     @server.resource("accord://cases/{case_id}", mime_type="application/json")
     async def case_resource(case_id: str) -> str:

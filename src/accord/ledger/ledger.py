@@ -351,6 +351,27 @@ class Ledger:
         through the caller's transaction (not verified here: :meth:`verify` does that)."""
         return records_within(conn, event_types, batch)
 
+    def find_record_within(
+        self, conn: Connection, event_types: Iterable[str], key: str, value: str, batch: int = 200
+    ) -> int | None:
+        """The seq of the newest entry of those types whose record has ``key == value``
+        (unverified: the caller proves what it found); None if there is none."""
+        kinds = sorted(set(event_types))
+        below: int | None = None
+        while True:
+            query = select(ledger_entries.c.seq, ledger_entries.c.body).where(
+                ledger_entries.c.event_type.in_(kinds)
+            )
+            if below is not None:
+                query = query.where(ledger_entries.c.seq < below)
+            rows = conn.execute(query.order_by(ledger_entries.c.seq.desc()).limit(batch)).all()
+            for row in rows:
+                if json.loads(row.body)["record"].get(key) == value:
+                    return int(row.seq)
+            if len(rows) < batch:
+                return None
+            below = int(rows[-1].seq)
+
     def count_by_event_type(self) -> dict[str, int]:
         with self.db.read() as conn:
             rows = conn.execute(

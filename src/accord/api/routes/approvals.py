@@ -1,4 +1,5 @@
-"""The approval queue over HTTP: list (filters, paging), get, and decide as a reviewer."""
+"""The approval queue over HTTP: list (filters, paging), get, decide as a reviewer, and a
+decided item's signed receipt."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from litestar.datastructures import State
 from litestar.params import JSONBody, Parameter
 
 from accord.api.api_keys import Role
+from accord.api.auth_errors import Forbidden
 from accord.api.deciding import (
     Verdict,
     decide_as_reviewer,
@@ -16,7 +18,7 @@ from accord.api.deciding import (
     decide_each,
 )
 from accord.api.errors import error_body, error_responses, status_for
-from accord.api.guards import OVERSEERS, allow, caller
+from accord.api.guards import OVERSEERS, READERS, allow, caller
 from accord.api.queries.case_pages import MAX_PAGE, QueueFilter, queue_documents
 from accord.api.request_context import request_id_of
 from accord.api.routes._state import accord_of
@@ -29,6 +31,7 @@ from accord.api.schemas import (
     DecideIn,
 )
 from accord.approvals import refuse_unless_one_decision
+from accord.audit import DecisionReceipt
 from accord.errors import AccordError
 from accord.store import on_loop_if_sqlite, short_read
 
@@ -98,6 +101,35 @@ def get_approval(
     accord = accord_of(state)
     item = accord.approvals.get(item_id)
     return ApprovalItemOut.of(item, accord.acting_deadline(item))
+
+
+@get(
+    "/approvals/{item_id:str}/receipt",
+    opt=allow(*READERS),
+    sync_to_thread=True,
+    responses=error_responses(400, 401, 403, 404, 409),
+    tags=["approvals"],
+)
+def get_receipt(
+    request: Request[object, object, State],
+    state: State,
+    item_id: Annotated[str, Parameter(max_length=64)],
+) -> DecisionReceipt:
+    """The decided item's signed receipt: the decision, the ledger entry that recorded it
+    and that entry's inclusion proof, checkable offline (``accord receipt verify``). Readers
+    of the item may read it, and an agent key for an item its agent parked a task on; an
+    undecided item is 409 ``approvals.pending``."""
+    accord = accord_of(state)
+    key = caller(request)
+    if key.role is Role.AGENT:
+        tasks = accord.parking.parked(key.agent_id, include_resumed=True)
+        if not any(task.item_id == item_id for task in tasks):
+            raise Forbidden(
+                f"this key acts as {key.agent_id}, which parked no task on {item_id}",
+                field="item_id",
+                rule="an agent key reads the receipts of items its agent parked a task on",
+            )
+    return accord.receipt(item_id)
 
 
 @post(

@@ -1,4 +1,5 @@
-"""``POST /api/v1/settle`` and ``/settle/batch``: positions in, decided or escalated cases out."""
+"""``POST /api/v1/settle`` and ``/settle/batch``: positions in, decided or escalated cases
+out; ``POST /api/v1/approval-requests``: an agent's proposed action straight to people."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from accord.api.errors import error_responses
 from accord.api.guards import allow, caller, require_own_positions
 from accord.api.idempotency_header import IdempotencyKeyHeader, caller_scoped
 from accord.api.routes._state import accord_of
-from accord.api.schemas import CaseSummary, SettleBatchIn, SettleIn
+from accord.api.schemas import ApprovalRequestIn, CaseSummary, SettleBatchIn, SettleIn
 from accord.cases import SettleRequest
 from accord.store import on_loop_if_sqlite
 
@@ -90,3 +91,36 @@ def settle_batch(
         require_own_positions(key, [p.agent for p in body.positions])
     cases = accord_of(state).settle_many([_request(body) for body in data.requests])
     return [CaseSummary.of(c) for c in cases]
+
+
+@post(
+    "/approval-requests",
+    opt=allow(Role.AGENT),
+    sync_to_thread=True,
+    status_code=201,
+    responses=_ERRORS,
+    tags=["settle"],
+)
+def request_approval(
+    request: Request[object, object, State],
+    state: State,
+    data: JSONBody[ApprovalRequestIn],
+    idempotency_key: IdempotencyKeyHeader = None,
+) -> CaseSummary:
+    """The key's agent proposes an action that people approve before it runs: a case that
+    goes straight to the approval queue (never decided at tier 1); park on it to wait. With
+    an ``Idempotency-Key`` header a retry returns the case the first call recorded."""
+    key = caller(request)
+    agent_id = key.agent_id
+    assert agent_id is not None  # an agent key is always bound to its agent
+    case = accord_of(state).request_approval(
+        data.subject,
+        agent_id=agent_id,
+        proposal=data.proposal,
+        gate=data.gate,
+        reason=data.reason,
+        task_type=data.task_type,
+        session_id=data.session_id,
+        idempotency_key=caller_scoped(key, idempotency_key),
+    )
+    return CaseSummary.of(case)
