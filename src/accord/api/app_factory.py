@@ -42,6 +42,7 @@ from accord.api.routes import (
     health,
     ledger,
     metrics,
+    onboarding,
     parked,
     precedents,
     prepared_steps,
@@ -60,6 +61,12 @@ GUARDED = ("/api/", "/metrics")
 DEFAULT_MAX_BODY_BYTES = 1_000_000
 DEFAULT_SWEEP_SECONDS = 30.0
 _HERE = Path(__file__).parent
+_API_DESCRIPTION = (
+    "Accord settles disagreements between AI agents: settle cases, people's approval items, "
+    "DCP-07 disputes through their tiers, and the signed ledger that records every step. "
+    "Every /api/v1 call takes `Authorization: Bearer <API key>`; each operation names the roles "
+    "it lets in. An error answers `{code, message, field, rule}`."
+)
 #: Paths that take no session or CSRF token (the JSON API authenticates every request).
 _STATELESS = ["^/api/", "^/health$", "^/ready$", "^/metrics$", "^/schema", "^/static/"]
 
@@ -128,6 +135,7 @@ def create_app(
             *prepared_steps.ROUTES,
             *dispute_rules.ROUTES,
             *collecting.ROUTES,
+            *onboarding.ROUTES,
         ],
         security=[BEARER],
     )
@@ -197,6 +205,8 @@ def create_app(
             title="Accord",
             version="1",
             path="/schema",
+            description=_API_DESCRIPTION,
+            use_handler_docstrings=True,
             components=Components(
                 security_schemes={"apiKey": SecurityScheme(type="http", scheme="bearer")}
             ),

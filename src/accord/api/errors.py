@@ -33,6 +33,7 @@ log = get_logger("accord.api")
 CONFLICT_CODES = frozenset(
     {
         "approvals.already_decided",
+        "keys.already_registered",
         "approvals.conflict",
         "approvals.cancelled",
         "approvals.already_resumed",

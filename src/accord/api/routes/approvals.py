@@ -40,6 +40,8 @@ Filter = Annotated[str | None, Parameter(max_length=256)]
     opt=allow(*OVERSEERS),
     responses=error_responses(400, 401, 403, 422),
     tags=["approvals"],
+    operation_id="listApprovalItems",
+    summary="List approval items",
 )
 async def list_approvals(
     state: State,
@@ -88,9 +90,12 @@ async def list_approvals(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["approvals"],
+    operation_id="getApprovalItem",
+    summary="Get an approval item",
 )
 def get_approval(
-    state: State, item_id: Annotated[str, Parameter(max_length=64)]
+    state: State,
+    item_id: Annotated[str, Parameter(max_length=64, description="The approval item's id.")],
 ) -> ApprovalItemOut:
     """One approval item: positions, analysis, options, the deadline that will act on it
     (``acting_deadline``: its own or its case tier's, whichever is sooner, and what happens
@@ -106,11 +111,13 @@ def get_approval(
     status_code=200,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422),
     tags=["approvals"],
+    operation_id="decideApprovalItem",
+    summary="Decide an approval item",
 )
 async def decide(
     request: Request[object, object, State],
     state: State,
-    item_id: Annotated[str, Parameter(max_length=64)],
+    item_id: Annotated[str, Parameter(max_length=64, description="The approval item's id.")],
     data: JSONBody[DecideIn],
 ) -> ApprovalItemOut:
     """Decide as the key's principal: ``choice`` (one of the options), ``outcome`` (your own
@@ -154,6 +161,8 @@ async def decide(
     status_code=200,
     responses=error_responses(400, 401, 403, 413, 422),
     tags=["approvals"],
+    operation_id="decideApprovalItems",
+    summary="Decide several approval items",
 )
 def decide_many(
     request: Request[object, object, State], state: State, data: JSONBody[BulkDecideIn]

@@ -17,7 +17,7 @@ from accord.api.routes._state import accord_of
 from accord.api.schemas import BoundaryList, BoundaryOut
 from accord.boundary import BoundaryStatus, ResolutionReceipt
 
-BoundaryId = Annotated[str, Parameter(max_length=64)]
+BoundaryId = Annotated[str, Parameter(max_length=64, description="The boundary conflict's id.")]
 
 
 @get(
@@ -26,6 +26,8 @@ BoundaryId = Annotated[str, Parameter(max_length=64)]
     sync_to_thread=True,
     responses=error_responses(400, 401, 403),
     tags=["boundaries"],
+    operation_id="listBoundaries",
+    summary="List boundary conflicts",
 )
 def list_boundaries(
     state: State,
@@ -45,6 +47,8 @@ def list_boundaries(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["boundaries"],
+    operation_id="getBoundary",
+    summary="Get a boundary conflict",
 )
 def get_boundary(state: State, boundary_id: BoundaryId) -> BoundaryOut:
     """One boundary and every probe attempt made on it."""
@@ -61,6 +65,8 @@ def get_boundary(state: State, boundary_id: BoundaryId) -> BoundaryOut:
     status_code=200,
     responses=error_responses(400, 401, 403, 404, 422),
     tags=["boundaries"],
+    operation_id="resolveBoundary",
+    summary="Resolve a boundary conflict",
 )
 def resolve_boundary(
     state: State,

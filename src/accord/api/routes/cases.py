@@ -25,6 +25,8 @@ Filter = Annotated[str | None, Parameter(max_length=256)]
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=["cases"],
+    operation_id="listCases",
+    summary="List cases",
 )
 def list_cases(
     state: State,
@@ -60,8 +62,12 @@ def list_cases(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["cases"],
+    operation_id="getCase",
+    summary="Get a case",
 )
-def get_case(state: State, case_id: Annotated[str, Parameter(max_length=64)]) -> CaseOut:
+def get_case(
+    state: State, case_id: Annotated[str, Parameter(max_length=64, description="The case's id.")]
+) -> CaseOut:
     """One case: the decision, the positions, the escalation, the deadline that will act next
     (and what happens then) and people's decision with its reason and written outcome."""
     accord = accord_of(state)
@@ -77,8 +83,12 @@ def get_case(state: State, case_id: Annotated[str, Parameter(max_length=64)]) ->
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["cases"],
+    operation_id="getCaseTimeline",
+    summary="Get a case's timeline",
 )
-def get_timeline(state: State, case_id: Annotated[str, Parameter(max_length=64)]) -> Timeline:
+def get_timeline(
+    state: State, case_id: Annotated[str, Parameter(max_length=64, description="The case's id.")]
+) -> Timeline:
     """What happened to a case, oldest first: opened, each tier's attempts, escalation, the
     approval request and decision, the resolution."""
     accord = accord_of(state)

@@ -28,7 +28,7 @@ from accord.api.guards import READERS, allow, caller
 from accord.api.routes._state import accord_of
 from accord.cases import MAX_PAGE
 
-Id = Annotated[str, Parameter(max_length=64)]
+Id = Annotated[str, Parameter(max_length=64, description="The collecting case's id.")]
 Filter = Annotated[str | None, Parameter(max_length=256)]
 
 
@@ -44,6 +44,8 @@ def _opener(key: ApiKey) -> str:
     status_code=201,
     responses=error_responses(400, 401, 403, 413, 422),
     tags=["collecting"],
+    operation_id="openCollectingCase",
+    summary="Open a collecting case",
 )
 def open_collecting(
     request: Request[object, object, State], state: State, data: JSONBody[OpenCollectingIn]
@@ -67,6 +69,8 @@ def open_collecting(
     status_code=200,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422),
     tags=["collecting"],
+    operation_id="submitPosition",
+    summary="Submit a position",
 )
 def submit_position(
     request: Request[object, object, State],
@@ -95,6 +99,8 @@ def submit_position(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["collecting"],
+    operation_id="getCollectingCase",
+    summary="Get a collecting case",
 )
 def get_collecting(state: State, collecting_id: Id) -> CollectingOut:
     """One collecting case: who submitted, who is missing, the case it became."""
@@ -107,6 +113,8 @@ def get_collecting(state: State, collecting_id: Id) -> CollectingOut:
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["collecting"],
+    operation_id="getCollectingSignatures",
+    summary="Get a collecting case's signatures",
 )
 def get_signatures(state: State, collecting_id: Id) -> PartySignatures:
     """The parties' own signatures on their positions (what each signed is the position as
@@ -120,6 +128,8 @@ def get_signatures(state: State, collecting_id: Id) -> PartySignatures:
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=["collecting"],
+    operation_id="listCollectingCases",
+    summary="List collecting cases",
 )
 def list_collecting(
     state: State,

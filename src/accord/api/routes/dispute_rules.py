@@ -61,7 +61,14 @@ class FlagList(BaseModel):
     items: list[StoredFlag]
 
 
-ObjectionId = Annotated[str, Parameter(max_length=64, pattern=rf"^obj:{UUID_PATTERN}$")]
+ObjectionId = Annotated[
+    str,
+    Parameter(
+        max_length=64,
+        pattern=rf"^obj:{UUID_PATTERN}$",
+        description="The objection's id (`obj:<uuid>`).",
+    ),
+]
 
 
 @post(
@@ -71,6 +78,8 @@ ObjectionId = Annotated[str, Parameter(max_length=64, pattern=rf"^obj:{UUID_PATT
     status_code=200,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="reportCompliance",
+    summary="Report compliance",
 )
 def report_compliance(
     request: Request[object, object, State],
@@ -81,9 +90,7 @@ def report_compliance(
     """The key's agent reports how it complied; each action it owes is checked by the
     resolution's method (R20). A failed check is recorded, not refused: it opens a
     ``policy_conflict`` dispute at human appeal (R21) and may flag the agent (R22)."""
-    return accord_of(state).disputes.comply(
-        dispute_id, acting_agent(request), data.model_dump()
-    )
+    return accord_of(state).disputes.comply(dispute_id, acting_agent(request), data.model_dump())
 
 
 @get(
@@ -92,6 +99,8 @@ def report_compliance(
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
+    operation_id="listCompliance",
+    summary="List a dispute's required actions",
 )
 def list_compliance(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -109,6 +118,8 @@ def list_compliance(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="fileObjection",
+    summary="File an objection",
 )
 def file_objection(
     request: Request[object, object, State],
@@ -135,6 +146,8 @@ def file_objection(
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
+    operation_id="listObjections",
+    summary="List a dispute's objections",
 )
 def list_objections(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -152,6 +165,8 @@ def list_objections(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="orderStay",
+    summary="Order or refuse a stay",
 )
 def order_stay(
     request: Request[object, object, State],
@@ -172,6 +187,8 @@ def order_stay(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=_TAGS,
+    operation_id="listComplianceFlags",
+    summary="List compliance flags",
 )
 def list_flags(
     request: Request[object, object, State],
@@ -199,6 +216,8 @@ def list_flags(
     sync_to_thread=True,
     responses=error_responses(401, 403),
     tags=_TAGS,
+    operation_id="listObjectionsAwaitingAppeal",
+    summary="List objections awaiting appeal",
 )
 def objections_awaiting_appeal(state: State) -> ObjectionList:
     """Rights objections routed to human appeal (R29) on which no stay was ordered, for the
@@ -212,6 +231,8 @@ def objections_awaiting_appeal(state: State) -> ObjectionList:
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
+    operation_id="getObjection",
+    summary="Get an objection",
 )
 def get_objection(
     request: Request[object, object, State], state: State, objection_id: ObjectionId
@@ -231,6 +252,8 @@ def get_objection(
     status_code=200,
     responses=error_responses(400, 401, 403, 413, 422),
     tags=_TAGS,
+    operation_id="crossCheckDisputes",
+    summary="Cross-check another service's disputes",
 )
 def cross_check(data: JSONBody[CrossCheckIn], state: State) -> CrossChainReport:
     """Check that the parties' exported chains agree about one dispute (R31): each chain

@@ -115,6 +115,8 @@ def _reader(request: Request[Any, Any, State], state: State, dispute_id: str) ->
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
+    operation_id="getNegotiation",
+    summary="Get a dispute's negotiation",
 )
 def get_negotiation(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -131,6 +133,8 @@ def get_negotiation(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="proposeResolution",
+    summary="Propose terms",
 )
 def propose(
     request: Request[object, object, State],
@@ -153,12 +157,16 @@ def propose(
     status_code=200,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="acceptProposal",
+    summary="Accept a proposal",
 )
 def accept(
     request: Request[object, object, State],
     state: State,
     dispute_id: DisputeId,
-    proposal_id: Annotated[str, Parameter(max_length=256, pattern=ID_PATTERN)],
+    proposal_id: Annotated[
+        str, Parameter(max_length=256, pattern=ID_PATTERN, description="The proposal's id.")
+    ],
     data: JSONBody[AcceptIn | None] = None,
 ) -> NegotiationStep:
     """The key's agent accepts the proposal; once every party has, the dispute resolves and
@@ -175,6 +183,8 @@ def accept(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="submitCounterEvidence",
+    summary="Submit counter-evidence",
 )
 def counter_evidence(
     request: Request[object, object, State],
@@ -199,6 +209,8 @@ def counter_evidence(
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
+    operation_id="getCoinFlip",
+    summary="Get a coin flip's state",
 )
 def get_coin_flip(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -214,6 +226,8 @@ def get_coin_flip(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404, 422),
     tags=_TAGS,
+    operation_id="getCoinOutcome",
+    summary="Get a coin flip's outcome",
 )
 def get_coin_outcome(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -231,6 +245,8 @@ def get_coin_outcome(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="commitCoinNonce",
+    summary="Commit to a coin-flip nonce",
 )
 def commit(
     request: Request[object, object, State],
@@ -250,6 +266,8 @@ def commit(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="revealCoinNonce",
+    summary="Reveal a coin-flip nonce",
 )
 def reveal(
     request: Request[object, object, State],
@@ -274,6 +292,8 @@ def reveal(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="nominateArbitrator",
+    summary="Nominate arbitrators",
 )
 def nominate(
     request: Request[object, object, State],
@@ -294,6 +314,8 @@ def nominate(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="formPanel",
+    summary="Seat an arbitration panel",
 )
 def form_panel(
     state: State, dispute_id: DisputeId, data: JSONBody[FormPanelIn]
@@ -317,6 +339,8 @@ def form_panel(
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
+    operation_id="getPanel",
+    summary="Get a dispute's panel",
 )
 def get_panel(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -332,6 +356,8 @@ def get_panel(
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
+    operation_id="getBallotPapers",
+    summary="Get the panel's ballot papers",
 )
 def get_ballot_papers(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -348,6 +374,8 @@ def get_ballot_papers(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404, 422),
     tags=_TAGS,
+    operation_id="verifyResolution",
+    summary="Verify a dispute's resolution",
 )
 def verify_resolution(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -367,6 +395,8 @@ def verify_resolution(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="castPanelVote",
+    summary="Cast a panel vote",
 )
 def vote(
     request: Request[object, object, State],
@@ -386,6 +416,8 @@ def vote(
     status_code=200,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="deliberatePanel",
+    summary="Run the panel's deliberation",
 )
 def deliberate(
     request: Request[object, object, State],
@@ -423,6 +455,8 @@ def deliberate(
     status_code=200,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="tallyPanelVotes",
+    summary="Tally the panel's votes",
 )
 def tally(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -439,6 +473,8 @@ def tally(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="signPanelResolution",
+    summary="Sign the panel's resolution",
 )
 def sign_resolution(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -465,6 +501,8 @@ def sign_resolution(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="decideAppeal",
+    summary="Decide a human appeal",
 )
 def decide_appeal(
     request: Request[object, object, State],
@@ -505,6 +543,8 @@ def appeal_as_reviewer(
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
+    operation_id="getAppealProposal",
+    summary="Get the open appeal proposal",
 )
 def get_appeal_proposal(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -521,6 +561,8 @@ def get_appeal_proposal(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="proposeAppealDecision",
+    summary="Propose an appeal decision",
 )
 def propose_appeal(
     request: Request[object, object, State],
@@ -545,12 +587,16 @@ def propose_appeal(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="signAppealDecision",
+    summary="Sign a proposed appeal decision",
 )
 def sign_appeal(
     request: Request[object, object, State],
     state: State,
     dispute_id: DisputeId,
-    proposal_id: Annotated[str, Parameter(max_length=256, pattern=ID_PATTERN)],
+    proposal_id: Annotated[
+        str, Parameter(max_length=256, pattern=ID_PATTERN, description="The proposal's id.")
+    ],
 ) -> AppealProposal:
     """The key's principal co-signs the pending proposal; the last responsible principal's
     signature resolves the dispute, final and binding (``resolution`` in the answer, R16)."""

@@ -40,7 +40,12 @@ from accord.app import Accord
 from accord.disputes import MAX_PAGE, DisputePage, StoredDispute
 from accord.errors import AccordError, SignatureInvalid, ValidationError
 
-DisputeId = Annotated[str, Parameter(pattern=DISPUTE_ID_PATTERN, max_length=64)]
+DisputeId = Annotated[
+    str,
+    Parameter(
+        pattern=DISPUTE_ID_PATTERN, max_length=64, description="The dispute's id (`dsp:<uuid>`)."
+    ),
+]
 Filter = Annotated[str | None, Parameter(max_length=64, pattern=NO_NUL)]
 _TAGS = ["disputes"]
 
@@ -71,6 +76,8 @@ def readable_dispute(accord: Accord, key: ApiKey, dispute_id: str) -> StoredDisp
     status_code=201,
     responses=error_responses(400, 401, 403, 413, 422),
     tags=_TAGS,
+    operation_id="openDispute",
+    summary="File a dispute",
 )
 def open_dispute(
     request: Request[object, object, State], state: State, data: JSONBody[DisputeOpenIn]
@@ -90,6 +97,8 @@ def open_dispute(
     status_code=201,
     responses=error_responses(400, 401, 403, 413, 422),
     tags=_TAGS,
+    operation_id="openDisputes",
+    summary="File several disputes",
 )
 def open_disputes(
     request: Request[object, object, State], state: State, data: JSONBody[DisputeBatchIn]
@@ -118,6 +127,8 @@ def open_disputes(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=_TAGS,
+    operation_id="listDisputes",
+    summary="List disputes",
 )
 def list_disputes(
     request: Request[object, object, State],
@@ -158,6 +169,8 @@ def list_disputes(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=_TAGS,
+    operation_id="getDispute",
+    summary="Get a dispute",
 )
 def show_dispute(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -174,6 +187,8 @@ def show_dispute(
     status_code=201,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422),
     tags=_TAGS,
+    operation_id="submitEvidence",
+    summary="Submit evidence",
 )
 def submit_evidence(
     request: Request[object, object, State],
@@ -196,12 +211,16 @@ def submit_evidence(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404, 422),
     tags=_TAGS,
+    operation_id="getEvidenceContent",
+    summary="Get an evidence item's content",
 )
 def evidence_content(
     request: Request[object, object, State],
     state: State,
     dispute_id: DisputeId,
-    evidence_id: Annotated[str, Parameter(max_length=256, pattern=ID_PATTERN)],
+    evidence_id: Annotated[
+        str, Parameter(max_length=256, pattern=ID_PATTERN, description="The evidence item's id.")
+    ],
 ) -> EvidenceContentOut:
     """One evidence item's stored content (its hash is in the dispute record)."""
     accord = accord_of(state)
@@ -226,6 +245,8 @@ def evidence_content(
     status_code=200,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422),
     tags=_TAGS,
+    operation_id="escalateDispute",
+    summary="Escalate a dispute",
 )
 def escalate_dispute(
     request: Request[object, object, State],
@@ -247,6 +268,8 @@ def escalate_dispute(
     status_code=200,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422),
     tags=_TAGS,
+    operation_id="withdrawDispute",
+    summary="Withdraw a dispute",
 )
 def withdraw_dispute(
     request: Request[object, object, State],
@@ -266,6 +289,8 @@ def withdraw_dispute(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404, 422),
     tags=_TAGS,
+    operation_id="exportDispute",
+    summary="Export a dispute's records",
 )
 def export_dispute(
     request: Request[object, object, State],
@@ -288,6 +313,8 @@ def export_dispute(
     status_code=200,
     responses=error_responses(400, 401, 403, 404, 413, 422),
     tags=_TAGS,
+    operation_id="importDispute",
+    summary="Import a dispute's records",
 )
 def import_dispute(
     request: Request[object, object, State], state: State, data: JSONBody[ImportIn]

@@ -24,6 +24,8 @@ Filter = Annotated[str | None, Parameter(max_length=256)]
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=["dissent"],
+    operation_id="listDissent",
+    summary="List recorded dissent",
 )
 def list_dissent(
     state: State,

@@ -24,6 +24,8 @@ from accord.ledger import ConsistencyProof, InclusionProof
     sync_to_thread=True,
     responses=error_responses(400, 401, 403),
     tags=["ledger"],
+    operation_id="verifyLedger",
+    summary="Verify the ledger",
 )
 def verify(state: State) -> VerifyOut:
     """Verify every entry, link, signature and checkpoint, then the cases against them."""
@@ -55,6 +57,8 @@ def verify(state: State) -> VerifyOut:
     sync_to_thread=True,
     responses=error_responses(400, 401, 403),
     tags=["ledger"],
+    operation_id="getLedgerTail",
+    summary="Read the newest ledger entries",
 )
 def tail(state: State, n: Annotated[int, Parameter(ge=1, le=500)] = 20) -> LedgerTail:
     """The newest ``n`` entries, oldest of them first."""
@@ -68,6 +72,8 @@ def tail(state: State, n: Annotated[int, Parameter(ge=1, le=500)] = 20) -> Ledge
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=["ledger"],
+    operation_id="getLedgerCheckpoint",
+    summary="Get the signed ledger checkpoint",
 )
 def checkpoint(state: State) -> CheckpointOut:
     """Sign a checkpoint over the whole ledger now (the newest one if nothing was appended
@@ -83,9 +89,14 @@ def checkpoint(state: State) -> CheckpointOut:
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["ledger"],
+    operation_id="getInclusionProof",
+    summary="Prove a ledger entry is included",
 )
 def inclusion_proof(
-    state: State, seq: Annotated[int, Parameter(ge=1, le=2**62)]
+    state: State,
+    seq: Annotated[
+        int, Parameter(ge=1, le=2**62, description="The ledger entry's sequence number.")
+    ],
 ) -> InclusionProof:
     """Prove entry ``seq`` is in the ledger (signs a checkpoint first if the ledger grew);
     check it offline with ``accord ledger check-proof``."""
@@ -98,6 +109,8 @@ def inclusion_proof(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["ledger"],
+    operation_id="getConsistencyProof",
+    summary="Prove the ledger only grew",
 )
 def consistency_proof(
     state: State,

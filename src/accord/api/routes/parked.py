@@ -33,7 +33,7 @@ from accord.errors import AccordError
 
 MAX_WAIT_SECONDS = 60.0
 DEFAULT_POLL_SECONDS = 0.5
-TaskId = Annotated[str, Parameter(max_length=64)]
+TaskId = Annotated[str, Parameter(max_length=64, description="The parked task's id.")]
 
 
 def poll_interval_of(state: State) -> float:
@@ -59,11 +59,13 @@ def _own_task(accord: Accord, key: ApiKey, task_id: str) -> ParkedTask:
     status_code=201,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422),
     tags=["parked tasks"],
+    operation_id="parkTask",
+    summary="Park a task until people decide",
 )
 def park(
     request: Request[object, object, State],
     state: State,
-    case_id: Annotated[str, Parameter(max_length=64)],
+    case_id: Annotated[str, Parameter(max_length=64, description="The case's id.")],
     data: JSONBody[ParkIn],
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> ParkedOut:
@@ -86,6 +88,8 @@ def park(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["parked tasks"],
+    operation_id="getParkedTask",
+    summary="Get a parked task",
 )
 def get_parked(request: Request[object, object, State], state: State, task_id: TaskId) -> ParkedOut:
     """A parked task, the deadline that will act on its approval item (and what happens
@@ -100,6 +104,8 @@ def get_parked(request: Request[object, object, State], state: State, task_id: T
     opt=allow(*READERS),
     responses=error_responses(400, 401, 403, 404, 409, 422),
     tags=["parked tasks"],
+    operation_id="waitForDecision",
+    summary="Wait for a parked task's decision",
 )
 async def wait_for_decision(
     request: Request[object, object, State],
@@ -133,6 +139,8 @@ async def wait_for_decision(
     opt=allow(*READERS),
     responses=error_responses(400, 401, 403, 404),
     tags=["parked tasks"],
+    operation_id="streamDecisionEvents",
+    summary="Stream a parked task's decision events",
 )
 async def decision_events(
     request: Request[object, object, State], state: State, task_id: TaskId

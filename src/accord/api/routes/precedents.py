@@ -22,6 +22,8 @@ from accord.precedents import DEFAULT_LIMIT, MAX_LIMIT
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=["precedents"],
+    operation_id="searchPrecedents",
+    summary="Search precedents",
 )
 def search_precedents(
     state: State,
@@ -46,9 +48,13 @@ def search_precedents(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404, 422),
     tags=["precedents"],
+    operation_id="getPrecedent",
+    summary="Get a precedent",
 )
 def get_precedent(
-    state: State, jurisprudence_id: Annotated[str, Parameter(max_length=64)]
+    state: State, jurisprudence_id: Annotated[
+        str, Parameter(max_length=64, description="The precedent bundle's id.")
+    ]
 ) -> dict[str, Any]:
     """One signed bundle with the derived ``superseded_by``."""
     return accord_of(state).precedents.get(jurisprudence_id).to_json_dict()

@@ -33,6 +33,8 @@ def _request(body: SettleIn) -> SettleRequest:
     status_code=200,
     responses=_ERRORS,
     tags=["settle"],
+    operation_id="settleCase",
+    summary="Settle one disagreement",
 )
 async def settle_one(
     request: Request[object, object, State],
@@ -80,6 +82,8 @@ async def settle_one(
     status_code=200,
     responses=_ERRORS,
     tags=["settle"],
+    operation_id="settleCases",
+    summary="Settle several disagreements",
 )
 def settle_batch(
     request: Request[object, object, State], state: State, data: JSONBody[SettleBatchIn]
