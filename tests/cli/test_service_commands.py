@@ -157,8 +157,11 @@ def test_the_demo_service_database_has_cases_in_several_states_and_a_reviewer_ke
         assert statuses.count("approved") == 1
         kinds = {c["status"] for c in accord.cases.find(limit=100)}
         assert {"settled", "merged", "escalated"} <= kinds
-        key = ApiKeyStore(accord.db, accord.clock).authenticate(demo.reviewer_token)
+        keys = ApiKeyStore(accord.db, accord.clock)
+        key = keys.authenticate(demo.reviewer_token)
         assert key.principal_id == "human:treasurer"
+        assert keys.authenticate(demo.agent_token).agent_id == "agent:billing"
+        assert keys.authenticate(demo.admin_token).role.value == "admin"
         assert accord.verify().cases == demo.cases
         assert accord.config.settings.keys.trust_root == accord.ledger.signer.kid  # pinned
     finally:

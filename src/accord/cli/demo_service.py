@@ -36,6 +36,7 @@ WAITING = (
     ("Extend credit line of ACME to 50,000", "approve", "reject", "two late payments"),
 )
 REVIEWER = "human:treasurer"  # configured as the demo's approver; owns no party agent
+AGENT = "agent:billing"  # a party to the demo's cases and disputes
 MARKER = ".accord-demo-service"
 """Left in the folder ``prepare`` makes: only a folder holding it is ever replaced."""
 
@@ -46,6 +47,8 @@ class DemoService:
     db_url: str
     keys: Path
     reviewer_token: str
+    agent_token: str
+    admin_token: str
     cases: int
     disputes: int
 
@@ -82,14 +85,17 @@ def prepare(directory: Path) -> DemoService:
         cases.append(stale)
         disputes = file_demo_disputes(accord)
         register_new_key(accord, None, "reviewer", REVIEWER, None)  # signs their decisions
-        _, token = ApiKeyStore(accord.db, accord.clock).create(
-            "reviewer", principal_id=REVIEWER, label="make run"
-        )
+        api_keys = ApiKeyStore(accord.db, accord.clock)
+        _, token = api_keys.create("reviewer", principal_id=REVIEWER, label="make run")
+        _, agent_token = api_keys.create("agent", agent_id=AGENT, label="make run")
+        _, admin_token = api_keys.create("admin", label="make run")
         accord.ledger.checkpoint()
         accord.verify()
     finally:
         accord.close()
-    return DemoService(config, db_url, keys, token, len(cases), len(disputes))
+    return DemoService(
+        config, db_url, keys, token, agent_token, admin_token, len(cases), len(disputes)
+    )
 
 
 def _refund(
@@ -112,7 +118,8 @@ def demo_service(
     host: Annotated[str, typer.Option()] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,
 ) -> None:
-    """Build the demo company's database and serve it (the reviewer key is printed)."""
+    """Build the demo company's database and serve it (a reviewer, an agent and an admin API
+    key are printed)."""
     try:
         demo = prepare(directory)
     except AccordError as exc:
@@ -120,8 +127,11 @@ def demo_service(
         raise typer.Exit(2) from exc
     typer.echo(
         f"\nAccord demo: {demo.cases} cases and {demo.disputes} disputes in {demo.db_url}\n"
+        f"  folder        {directory}  (database, accord.yaml, keys/; replaced on the next run)\n"
         f"  open          http://{host}:{port}/  (API: /api/v1, OpenAPI: /schema)\n"
         f"  reviewer key  {demo.reviewer_token}   (signs in as {REVIEWER})\n"
+        f"  agent key     {demo.agent_token}   (acts as {AGENT} over the API)\n"
+        f"  admin key     {demo.admin_token}   (issues keys, enrols agents' public keys)\n"
     )
     serve(
         db=demo.db_url,
