@@ -15,7 +15,7 @@ from typing import Annotated
 from litestar import Request, get, post
 from litestar.datastructures import State
 from litestar.params import JSONBody, Parameter
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from accord.api.api_keys import Role
 from accord.api.auth_errors import Forbidden
@@ -48,17 +48,26 @@ _READ_ERRORS = error_responses(400, 401, 403, 404)
 class ComplianceOut(BaseModel):
     """The required actions of the dispute's binding resolution, and where each stands."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     actions: list[TrackedAction]
+    """The resolution's required actions and where each stands."""
 
 
 class ObjectionList(BaseModel):
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     items: list[StoredObjection]
+    """The objections, oldest first."""
 
 
 class FlagList(BaseModel):
     """Non-compliance flags (R22), oldest first."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     items: list[StoredFlag]
+    """The compliance flags, newest first."""
 
 
 ObjectionId = Annotated[

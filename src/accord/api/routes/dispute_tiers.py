@@ -16,7 +16,7 @@ from typing import Annotated, Any
 from litestar import Request, get, post
 from litestar.datastructures import State
 from litestar.params import JSONBody, Parameter
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from accord.api.api_keys import Role
 from accord.api.deciding import reviewer_signer
@@ -71,26 +71,38 @@ _READ_ERRORS = error_responses(400, 401, 403, 404)
 class CoinFlipOut(BaseModel):
     """The dispute's coin flip as stored (``flip`` is null before the first commit)."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     flip: CoinFlip | None
+    """The coin flip's commitments and reveals so far; null before any."""
 
 
 class PanelOut(BaseModel):
     """The dispute's seated panel (``panel`` is null before one is seated)."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     panel: SeatedPanel | None
+    """The panel, its members and its votes; null before one is seated."""
 
 
 class BallotPapersOut(BaseModel):
     """The approval items through which the panel's human members vote (empty before a panel
     is seated, or on a panel of agents)."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     papers: tuple[BallotPaper, ...]
+    """One ballot paper per member: the question, the positions and the proposed resolution."""
 
 
 class AppealProposalOut(BaseModel):
     """The appeal decision awaiting principals' signatures (``proposal`` null if none)."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     proposal: AppealProposal | None
+    """The appeal decision proposed and the co-signatures it has so far; null when none is open."""
 
 
 def _tiers(state: State) -> DisputeTiers:

@@ -61,9 +61,10 @@ class PrepareStepIn(RootModel[PreparedStepArgs]):
 class SignaturesIn(BaseModel):
     """The agent's signature of each payload the prepared step awaits, in order."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(use_attribute_docstrings=True, frozen=True, extra="forbid")
 
     signatures: Annotated[list[PayloadSignature], Field(max_length=MAX_SIGNATURES)]
+    """The signature of each payload the step awaits, in order."""
 
 
 @post(
