@@ -31,8 +31,13 @@ BoundaryId = Annotated[str, Parameter(max_length=64, description="The boundary c
 )
 def list_boundaries(
     state: State,
-    session_id: Annotated[str | None, Parameter(max_length=128)] = None,
-    status: Annotated[BoundaryStatus | None, Parameter()] = None,
+    session_id: Annotated[
+        str | None,
+        Parameter(max_length=128, description="Only boundary conflicts of this session."),
+    ] = None,
+    status: Annotated[
+        BoundaryStatus | None, Parameter(description="Only boundary conflicts with this status.")
+    ] = None,
 ) -> BoundaryList:
     """Boundaries, oldest first, optionally of one session and one status (``pending``: a
     successor can settle it with its probe)."""
@@ -53,9 +58,7 @@ def list_boundaries(
 def get_boundary(state: State, boundary_id: BoundaryId) -> BoundaryOut:
     """One boundary and every probe attempt made on it."""
     service = accord_of(state).boundaries
-    return BoundaryOut(
-        boundary=service.get(boundary_id), attempts=service.attempts(boundary_id)
-    )
+    return BoundaryOut(boundary=service.get(boundary_id), attempts=service.attempts(boundary_id))
 
 
 @post(
@@ -71,7 +74,9 @@ def get_boundary(state: State, boundary_id: BoundaryId) -> BoundaryOut:
 def resolve_boundary(
     state: State,
     boundary_id: BoundaryId,
-    timeout: Annotated[float, Parameter(gt=0.0, le=300.0)] = 10.0,
+    timeout: Annotated[
+        float, Parameter(gt=0.0, le=300.0, description="Seconds the probe may take.")
+    ] = 10.0,
 ) -> ResolutionReceipt:
     """Run the boundary's tie-breaker probe; a settling probe resolves the boundary and its
     case (signed), a failing one is recorded as an attempt and the boundary stays pending."""

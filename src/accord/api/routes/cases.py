@@ -30,15 +30,42 @@ Filter = Annotated[str | None, Parameter(max_length=256)]
 )
 def list_cases(
     state: State,
-    status: Filter = None,
-    kind: Filter = None,
-    severity: Filter = None,
-    tier: Filter = None,
-    task_type: Filter = None,
-    session_id: Filter = None,
-    agent: Filter = None,
-    limit: Annotated[int, Parameter(ge=1, le=MAX_PAGE)] = 50,
-    cursor: Annotated[str | None, Parameter(max_length=512)] = None,
+    status: Annotated[
+        str | None,
+        Parameter(
+            max_length=256,
+            description="Only cases with this status (settled, merged, escalated, expired...).",
+        ),
+    ] = None,
+    kind: Annotated[
+        str | None, Parameter(max_length=256, description="Only cases of this conflict kind.")
+    ] = None,
+    severity: Annotated[
+        str | None,
+        Parameter(
+            max_length=256,
+            description="Only cases of this severity: low, medium, high or critical.",
+        ),
+    ] = None,
+    tier: Annotated[
+        str | None, Parameter(max_length=256, description="Only cases that reached this tier.")
+    ] = None,
+    task_type: Annotated[
+        str | None, Parameter(max_length=256, description="Only cases of this task type.")
+    ] = None,
+    session_id: Annotated[
+        str | None, Parameter(max_length=256, description="Only cases of this session.")
+    ] = None,
+    agent: Annotated[
+        str | None,
+        Parameter(max_length=256, description="Only cases in which this agent took a position."),
+    ] = None,
+    limit: Annotated[
+        int, Parameter(ge=1, le=MAX_PAGE, description="At most this many cases.")
+    ] = 50,
+    cursor: Annotated[
+        str | None, Parameter(max_length=512, description="The next_cursor of the previous page.")
+    ] = None,
 ) -> CasePage:
     """Cases, newest first; pass ``next_cursor`` back as ``cursor`` for the next page."""
     filters = CaseFilter(

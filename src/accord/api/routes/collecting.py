@@ -15,6 +15,7 @@ from litestar import Request, get, post
 from litestar.datastructures import State
 from litestar.params import JSONBody, Parameter
 
+from accord.api import body_examples
 from accord.api.api_keys import ApiKey, Role
 from accord.api.collecting_schemas import (
     CollectingOut,
@@ -48,7 +49,9 @@ def _opener(key: ApiKey) -> str:
     summary="Open a collecting case",
 )
 def open_collecting(
-    request: Request[object, object, State], state: State, data: JSONBody[OpenCollectingIn]
+    request: Request[object, object, State],
+    state: State,
+    data: Annotated[OpenCollectingIn, body_examples.OPEN_COLLECTING],
 ) -> CollectingOut:
     """Open a case on ``subject`` that waits ``within_seconds`` for each party's position."""
     opened = accord_of(state).collecting.open(
@@ -133,10 +136,18 @@ def get_signatures(state: State, collecting_id: Id) -> PartySignatures:
 )
 def list_collecting(
     state: State,
-    party: Filter = None,
-    status: Filter = None,
-    before: Annotated[str | None, Parameter(max_length=64)] = None,
-    limit: Annotated[int, Parameter(ge=1, le=MAX_PAGE)] = 50,
+    party: Annotated[
+        str | None,
+        Parameter(max_length=256, description="Only collecting cases this agent is asked in."),
+    ] = None,
+    status: Annotated[
+        str | None, Parameter(max_length=256, description="Only collecting cases with this status.")
+    ] = None,
+    before: Annotated[
+        str | None,
+        Parameter(max_length=64, description="The last collecting id of the previous page."),
+    ] = None,
+    limit: Annotated[int, Parameter(ge=1, le=MAX_PAGE, description="At most this many.")] = 50,
 ) -> CollectingPage:
     """Collecting cases, newest first (``party``: a party's; ``status``: one status)."""
     found = accord_of(state).collecting.list(party=party, status=status, before=before, limit=limit)

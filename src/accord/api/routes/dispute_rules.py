@@ -202,7 +202,10 @@ def order_stay(
 def list_flags(
     request: Request[object, object, State],
     state: State,
-    agent_id: Annotated[str | None, Parameter(max_length=256, pattern=ID_PATTERN)] = None,
+    agent_id: Annotated[
+        str | None,
+        Parameter(max_length=256, pattern=ID_PATTERN, description="Only flags on this agent."),
+    ] = None,
 ) -> FlagList:
     """Agents flagged for repeated non-compliance (R22), oldest first, only ``agent_id``'s
     if given, for a person to weigh termination for cause. An agent key reads only its own

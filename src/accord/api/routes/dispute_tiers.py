@@ -18,6 +18,7 @@ from litestar.datastructures import State
 from litestar.params import JSONBody, Parameter
 from pydantic import BaseModel, ConfigDict
 
+from accord.api import body_examples
 from accord.api.api_keys import Role
 from accord.api.deciding import reviewer_signer
 from accord.api.dispute_schemas import (
@@ -152,7 +153,7 @@ def propose(
     request: Request[object, object, State],
     state: State,
     dispute_id: DisputeId,
-    data: JSONBody[ProposeIn],
+    data: Annotated[ProposeIn, body_examples.PROPOSE],
 ) -> Proposal:
     """The key's agent proposes ``terms`` (and so accepts them); a proposal every party
     accepts resolves the dispute (R7)."""

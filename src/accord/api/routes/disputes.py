@@ -17,6 +17,7 @@ from litestar import Request, get, post
 from litestar.datastructures import State
 from litestar.params import JSONBody, Parameter
 
+from accord.api import body_examples
 from accord.api.api_keys import ApiKey, Role
 from accord.api.auth_errors import Forbidden
 from accord.api.dispute_schemas import (
@@ -80,7 +81,9 @@ def readable_dispute(accord: Accord, key: ApiKey, dispute_id: str) -> StoredDisp
     summary="File a dispute",
 )
 def open_dispute(
-    request: Request[object, object, State], state: State, data: JSONBody[DisputeOpenIn]
+    request: Request[object, object, State],
+    state: State,
+    data: Annotated[DisputeOpenIn, body_examples.OPEN_DISPUTE],
 ) -> StoredDispute:
     """File a dispute with the key's agent as complainant: its first tier follows its type
     (R2), its deadline its severity (R3); matching precedents are cited (R24). Refused
@@ -133,13 +136,62 @@ def open_disputes(
 def list_disputes(
     request: Request[object, object, State],
     state: State,
-    status: Filter = None,
-    dispute_type: Filter = None,
-    severity: Filter = None,
-    tier: Filter = None,
-    party: Annotated[str | None, Parameter(max_length=256, pattern=ID_PATTERN)] = None,
-    after: Annotated[str | None, Parameter(max_length=64, pattern=DISPUTE_ID_PATTERN)] = None,
-    limit: Annotated[int, Parameter(ge=1, le=MAX_PAGE)] = 50,
+    status: Annotated[
+        str | None,
+        Parameter(
+            max_length=64,
+            pattern=NO_NUL,
+            description="Only disputes with this status.",
+        ),
+    ] = None,
+    dispute_type: Annotated[
+        str | None,
+        Parameter(
+            max_length=64,
+            pattern=NO_NUL,
+            description="Only disputes of this type (R1).",
+        ),
+    ] = None,
+    severity: Annotated[
+        str | None,
+        Parameter(
+            max_length=64,
+            pattern=NO_NUL,
+            description="Only disputes of this severity (R3).",
+        ),
+    ] = None,
+    tier: Annotated[
+        str | None,
+        Parameter(
+            max_length=64,
+            pattern=NO_NUL,
+            description="Only disputes at this tier.",
+        ),
+    ] = None,
+    party: Annotated[
+        str | None,
+        Parameter(
+            max_length=256,
+            pattern=ID_PATTERN,
+            description="Only disputes this agent is a party to.",
+        ),
+    ] = None,
+    after: Annotated[
+        str | None,
+        Parameter(
+            max_length=64,
+            pattern=DISPUTE_ID_PATTERN,
+            description="The last dispute id of the previous page.",
+        ),
+    ] = None,
+    limit: Annotated[
+        int,
+        Parameter(
+            ge=1,
+            le=MAX_PAGE,
+            description="At most this many disputes.",
+        ),
+    ] = 50,
 ) -> DisputePage:
     """Disputes, oldest first, every given filter holding; pass ``next_after`` back as
     ``after``. An agent key lists only its own agent's disputes."""
@@ -296,7 +348,13 @@ def export_dispute(
     request: Request[object, object, State],
     state: State,
     dispute_id: DisputeId,
-    session_nonce: Annotated[str | None, Parameter(pattern=r"^[0-9a-f]{64}$")] = None,
+    session_nonce: Annotated[
+        str | None,
+        Parameter(
+            pattern=r"^[0-9a-f]{64}$",
+            description="A nonce (64 hex) to bind the exported record's signature to your session.",
+        ),
+    ] = None,
 ) -> dict[str, Any]:
     """The dispute as a reference-SDK dispute record, signed by the service key
     (``classical_only``); a fresh ``session_nonce`` unless one is given. What the SDK format

@@ -60,7 +60,10 @@ def verify(state: State) -> VerifyOut:
     operation_id="getLedgerTail",
     summary="Read the newest ledger entries",
 )
-def tail(state: State, n: Annotated[int, Parameter(ge=1, le=500)] = 20) -> LedgerTail:
+def tail(
+    state: State,
+    n: Annotated[int, Parameter(ge=1, le=500, description="How many of the newest entries.")] = 20,
+) -> LedgerTail:
     """The newest ``n`` entries, oldest of them first."""
     entries = accord_of(state).ledger.tail(n)
     return LedgerTail(entries=[{**e.to_json_dict(), "entry_hash": e.entry_hash} for e in entries])
@@ -114,8 +117,20 @@ def inclusion_proof(
 )
 def consistency_proof(
     state: State,
-    old_size: Annotated[int, Parameter(ge=1, le=2**62)],
-    new_size: Annotated[int | None, Parameter(ge=1, le=2**62)] = None,
+    old_size: Annotated[
+        int,
+        Parameter(
+            ge=1, le=2**62, description="The size of the earlier tree (a checkpoint you hold)."
+        ),
+    ],
+    new_size: Annotated[
+        int | None,
+        Parameter(
+            ge=1,
+            le=2**62,
+            description="The size of the later tree; the newest checkpoint when omitted.",
+        ),
+    ] = None,
 ) -> ConsistencyProof:
     """Prove the checkpoint at ``old_size`` is a prefix of the one at ``new_size`` (newest
     by default)."""

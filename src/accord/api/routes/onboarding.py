@@ -13,9 +13,10 @@ from typing import Annotated
 
 from litestar import Request, get, post
 from litestar.datastructures import State
-from litestar.params import JSONBody, Parameter
+from litestar.params import Parameter
 from pydantic import BaseModel, ConfigDict, Field
 
+from accord.api import body_examples
 from accord.api.api_keys import ApiKey, ApiKeyStore, Role
 from accord.api.errors import error_responses
 from accord.api.guards import allow, caller
@@ -33,13 +34,7 @@ MAX_DAYS = 3_650
 class IssueKeyIn(BaseModel):
     """The API key to issue: its role and, for an agent or reviewer key, whom it acts as."""
 
-    model_config = ConfigDict(
-        frozen=True,
-        extra="forbid",
-        json_schema_extra={
-            "examples": [{"role": "agent", "agent_id": "agent:billing", "label": "billing bot"}]
-        },
-    )
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     role: Annotated[Role, Field(description="agent | reviewer | auditor | admin.")]
     agent_id: Annotated[
@@ -78,18 +73,7 @@ class ApiKeyList(BaseModel):
 class EnrolKeyIn(BaseModel):
     """An agent's own Ed25519 public key, to verify the records it signs."""
 
-    model_config = ConfigDict(
-        frozen=True,
-        extra="forbid",
-        json_schema_extra={
-            "examples": [
-                {
-                    "agent_id": "agent:billing",
-                    "public_key": "11qYAYKxCrfVS/7TyWQHOg7hcvPapiMlrwIaaPcHURo=",
-                }
-            ]
-        },
-    )
+    model_config = ConfigDict(frozen=True, extra="forbid")
 
     agent_id: Annotated[_ID, Field(description="The agent whose key this is.")]
     public_key: Annotated[
@@ -129,7 +113,9 @@ def _keys(state: State) -> ApiKeyStore:
     summary="Issue an API key",
 )
 def issue_api_key(
-    request: Request[object, object, State], state: State, data: JSONBody[IssueKeyIn]
+    request: Request[object, object, State],
+    state: State,
+    data: Annotated[IssueKeyIn, body_examples.ISSUE_KEY],
 ) -> IssuedKeyOut:
     """Issue an API key (admin only): an agent key acts as ``agent_id``, a reviewer key as
     ``principal_id``. The token is in this answer only. Recorded in the ledger
@@ -194,7 +180,9 @@ def revoke_api_key(
     operation_id="enrolAgentKey",
     summary="Enrol an agent's public key",
 )
-def enrol_agent_key(state: State, data: JSONBody[EnrolKeyIn]) -> EnrolledKeyOut:
+def enrol_agent_key(
+    state: State, data: Annotated[EnrolKeyIn, body_examples.ENROL_KEY]
+) -> EnrolledKeyOut:
     """Enrol an agent's own Ed25519 public key (admin only): a signed ``key_registered``
     ledger entry, after which records the agent signs with its private key (prepared steps,
     signed filings) verify as that agent's. No private key is made or held on the server. A

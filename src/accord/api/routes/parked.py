@@ -111,8 +111,22 @@ async def wait_for_decision(
     request: Request[object, object, State],
     state: State,
     task_id: TaskId,
-    wait: Annotated[float, Parameter(ge=0.0, le=MAX_WAIT_SECONDS)] = 0.0,
-    claim: Annotated[str | None, Parameter(min_length=1, max_length=200)] = None,
+    wait: Annotated[
+        float,
+        Parameter(
+            ge=0.0,
+            le=MAX_WAIT_SECONDS,
+            description="Seconds to wait for the decision (0: answer at once).",
+        ),
+    ] = 0.0,
+    claim: Annotated[
+        str | None,
+        Parameter(
+            min_length=1,
+            max_length=200,
+            description="Your own claim id: asking again with it re-delivers the same decision.",
+        ),
+    ] = None,
 ) -> WaitOut:
     """Long-poll: up to ``wait`` seconds for the decision. Decided: the task resumes (once)
     and the answer carries the decision; still pending: ``resumed: false``. A ``claim``

@@ -31,9 +31,17 @@ def search_precedents(
         DisputeType, Parameter(description="the dispute type the bundles apply to")
     ],
     condition: Annotated[
-        list[Annotated[str, Parameter(max_length=256)]] | None, Parameter(max_items=50)
+        list[Annotated[str, Parameter(max_length=256)]] | None,
+        Parameter(max_items=50, description="A condition that holds (repeat for several)."),
     ] = None,
-    limit: Annotated[int, Parameter(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT,
+    limit: Annotated[
+        int,
+        Parameter(
+            ge=1,
+            le=MAX_LIMIT,
+            description="At most this many bundles.",
+        ),
+    ] = DEFAULT_LIMIT,
 ) -> PrecedentPage:
     """Bundles applying to a dispute type where every ``condition`` holds and none is
     inapplicable: highest authority first, then the most recent; superseded ones last, with

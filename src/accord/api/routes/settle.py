@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from litestar import Request, post
 from litestar.datastructures import State
 from litestar.params import JSONBody
 
+from accord.api import body_examples
 from accord.api.api_keys import Role
 from accord.api.errors import error_responses
 from accord.api.guards import allow, caller, require_own_positions
@@ -39,7 +42,7 @@ def _request(body: SettleIn) -> SettleRequest:
 async def settle_one(
     request: Request[object, object, State],
     state: State,
-    data: JSONBody[SettleIn],
+    data: Annotated[SettleIn, body_examples.SETTLE],
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> CaseSummary:
     """Settle one set of positions (an agent key submits only its own agent's positions).
