@@ -12,7 +12,7 @@ from litestar import Litestar
 from pydantic import BaseModel
 
 from accord.api.collecting_schemas import OpenCollectingIn
-from accord.api.dispute_schemas import DisputeOpenIn, ProposeIn
+from accord.api.dispute_schemas import ProposeIn
 from accord.api.routes.onboarding import EnrolKeyIn, IssueKeyIn
 from accord.api.schemas import DecideIn, SettleIn
 
@@ -114,7 +114,6 @@ ROOT_MODELS = {"PrepareStepIn.root"}
 MAIN_BODIES: dict[str, type[BaseModel]] = {
     "SettleIn": SettleIn,
     "DecideIn": DecideIn,
-    "DisputeOpenIn": DisputeOpenIn,
     "ProposeIn": ProposeIn,
     "OpenCollectingIn": OpenCollectingIn,
     "IssueKeyIn": IssueKeyIn,

@@ -17,7 +17,6 @@ from litestar import Request, get, post
 from litestar.datastructures import State
 from litestar.params import JSONBody, Parameter
 
-from accord.api import body_examples
 from accord.api.api_keys import ApiKey, Role
 from accord.api.auth_errors import Forbidden
 from accord.api.dispute_schemas import (
@@ -83,7 +82,7 @@ def readable_dispute(accord: Accord, key: ApiKey, dispute_id: str) -> StoredDisp
 def open_dispute(
     request: Request[object, object, State],
     state: State,
-    data: Annotated[DisputeOpenIn, body_examples.OPEN_DISPUTE],
+    data: JSONBody[DisputeOpenIn],
 ) -> StoredDispute:
     """File a dispute with the key's agent as complainant: its first tier follows its type
     (R2), its deadline its severity (R3); matching precedents are cited (R24). Refused
