@@ -12,7 +12,7 @@ from litestar import Litestar
 from pydantic import BaseModel
 
 from accord.api.collecting_schemas import OpenCollectingIn
-from accord.api.dispute_schemas import ProposeIn
+from accord.api.dispute_schemas import DisputeOpenIn, ProposeIn
 from accord.api.routes.onboarding import EnrolKeyIn, IssueKeyIn
 from accord.api.schemas import DecideIn, SettleIn
 
@@ -114,6 +114,7 @@ ROOT_MODELS = {"PrepareStepIn.root"}
 MAIN_BODIES: dict[str, type[BaseModel]] = {
     "SettleIn": SettleIn,
     "DecideIn": DecideIn,
+    "DisputeOpenIn": DisputeOpenIn,
     "ProposeIn": ProposeIn,
     "OpenCollectingIn": OpenCollectingIn,
     "IssueKeyIn": IssueKeyIn,
@@ -229,3 +230,20 @@ def test_the_document_says_what_the_api_is_and_how_to_authenticate(
 ) -> None:
     assert "Bearer" in document["info"]["description"]
     assert document["components"]["securitySchemes"]["apiKey"]["scheme"] == "bearer"
+
+
+def test_a_length_bounded_tuple_or_mapping_is_documented_as_sent(document: dict[str, Any]) -> None:
+    """No ``oneOf`` with an empty ``{}`` alternative (anything matching the other also matches
+    it, so valid data fails): ``tuple[X, ...]`` is an array of X, a ``dict`` an object."""
+    schemas = document["components"]["schemas"]
+    ambiguous = sorted(
+        f"{name}.{field}"
+        for name, schema in schemas.items()
+        for field, spec in (schema.get("properties") or {}).items()
+        if {} in (spec.get("items") or {}).get("oneOf", [])
+    )
+    assert ambiguous == [], f"ambiguous collections: {ambiguous}"
+    assert schemas["DisputeRecord"]["properties"]["respondents"]["items"] == {
+        "$ref": "#/components/schemas/Party"
+    }
+    assert schemas["ParkIn"]["properties"]["context"]["type"] == "object"

@@ -28,6 +28,7 @@ from accord.api.body_check import refuse_deep_body
 from accord.api.errors import EXCEPTION_HANDLERS
 from accord.api.guards import BEARER, authenticate, refuse_unguarded_routes
 from accord.api.metrics import Metrics
+from accord.api.openapi_collections import ConstrainedCollections
 from accord.api.query_check import refuse_unknown_query
 from accord.api.request_context import request_context
 from accord.api.routes import (
@@ -177,6 +178,7 @@ def create_app(
             }
         ),
         exception_handlers=EXCEPTION_HANDLERS,
+        plugins=[ConstrainedCollections()],
         before_request=_check_request,
         before_send=[add_security_headers],
         middleware=[

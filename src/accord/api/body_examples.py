@@ -31,6 +31,15 @@ DECIDE = example(
     "Choose an option, with your reason",
     {"choice": "reject", "reasoning": "the chargebacks outweigh the loyalty"},
 )
+OPEN_DISPUTE = example(
+    "File a resource conflict",
+    {
+        "dispute_type": "resource_conflict",
+        "severity": "medium",
+        "respondents": ["agent:audit"],
+        "subject": "both booked the GPU for tonight",
+    },
+)
 PROPOSE = example("Propose terms", {"terms": "billing runs first, audit from 02:00"})
 OPEN_COLLECTING = example(
     "Ask two agents for their positions",

@@ -17,6 +17,7 @@ from litestar import Request, get, post
 from litestar.datastructures import State
 from litestar.params import JSONBody, Parameter
 
+from accord.api import body_examples
 from accord.api.api_keys import ApiKey, Role
 from accord.api.auth_errors import Forbidden
 from accord.api.dispute_schemas import (
@@ -82,7 +83,7 @@ def readable_dispute(accord: Accord, key: ApiKey, dispute_id: str) -> StoredDisp
 def open_dispute(
     request: Request[object, object, State],
     state: State,
-    data: JSONBody[DisputeOpenIn],
+    data: Annotated[DisputeOpenIn, body_examples.OPEN_DISPUTE],
 ) -> StoredDispute:
     """File a dispute with the key's agent as complainant: its first tier follows its type
     (R2), its deadline its severity (R3); matching precedents are cited (R24). Refused
