@@ -202,3 +202,31 @@ def test_an_enrolled_public_key_verifies_what_the_agent_signs_with_plain_cryptog
         prepared = PreparedStep.model_validate(done.json()["prepared"])
     assert done.json()["result"]["terms"] == "billing runs first"
     assert accord.verify().entries > 0
+
+
+def test_a_revoked_agent_key_no_longer_verifies_what_the_agent_signs(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    kid = _enrol(client, keys["admin"], _pem_public(_agent_private_key())).json()["kid"]
+    url = f"/api/v1/agent-keys/{kid}/revocation"
+    revoked = client.post(url, json={"reason": "laptop lost"}, headers=bearer(keys["admin"]))
+    assert revoked.status_code == 200, revoked.text
+    assert _entries(accord, "key_revoked")[-1] == {"kid": kid, "reason": "laptop lost"}
+
+    dispute_id = open_gpu_dispute(client, keys)
+    step = {"step": "propose", "terms": "billing runs first"}
+    refused = post_dispute(client, keys[BILLING], f"/{dispute_id}/prepared-steps", step)
+    assert refused.status_code == 403, refused.text
+    assert refused.json()["code"] == "disputes.unknown_actor"  # no unrevoked key left to sign
+    assert client.post(url, headers=bearer(keys["admin"])).status_code == 409
+    assert accord.verify().entries > 0
+
+
+def test_revoking_a_key_that_is_no_agent_key_is_404(
+    client: TestClient[Litestar], keys: dict[str, str], accord: Accord
+) -> None:
+    service_kid = accord.ledger.signer.kid
+    answer = client.post(
+        f"/api/v1/agent-keys/{service_kid}/revocation", headers=bearer(keys["admin"])
+    )
+    assert answer.status_code == 404, answer.text

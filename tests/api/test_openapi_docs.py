@@ -101,6 +101,7 @@ OPERATION_IDS = {
     "POST /api/v1/api-keys": "issueApiKey",
     "POST /api/v1/api-keys/{key_id}/revocation": "revokeApiKey",
     "POST /api/v1/agent-keys": "enrolAgentKey",
+    "POST /api/v1/agent-keys/{kid}/revocation": "revokeAgentKey",
 }
 #: Answer fields not described yet, all in the library's record models (issue 30 item 7 is
 #: not finished there): the ceiling only goes down; lower it when you describe more.

@@ -34,6 +34,7 @@ CONFLICT_CODES = frozenset(
     {
         "approvals.already_decided",
         "keys.already_registered",
+        "keys.already_revoked",
         "approvals.conflict",
         "approvals.cancelled",
         "approvals.already_resumed",

@@ -53,7 +53,7 @@ from accord.crypto import ED25519, Ed25519Signer, Keyring, derive_kid
 from accord.deadlines import Deadline, DeadlineSweep, SweepReport
 from accord.disputes import Disputes
 from accord.disputes.reviewers import reviewer_for
-from accord.errors import AccordError, ValidationError, VerificationFailed
+from accord.errors import AccordError, NotFound, ValidationError, VerificationFailed
 from accord.ladder import VerifierRegistry
 from accord.learning import CaseOutcome
 from accord.ledger import Checkpoint, Ledger, LedgerEntry, TrustRoot, VerificationReport
@@ -470,6 +470,22 @@ class Accord:
                 kid=kid,
             )
         return self.ledger.register_key(public_key, "agent", agent_id)
+
+    def revoke_agent_key(self, kid: str, reason: str = "") -> LedgerEntry:
+        """Revoke an agent's registered key (a signed ``key_revoked`` entry): it signs nothing
+        after it. Not an agent key, or unknown: ``NotFound``; revoked before: 409."""
+        key = self.ledger.key_registry().key(kid)
+        if key is None or key.role != "agent":
+            raise NotFound(f"no agent key {kid!r}", code="keys.not_found", kid=kid)
+        if key.revoked_at is not None:
+            raise AccordError(
+                f"key {kid} is revoked already",
+                code="keys.already_revoked",
+                field="kid",
+                rule="a key is revoked once",
+                kid=kid,
+            )
+        return self.ledger.revoke_key(kid, reason)
 
     def key_signer(self, key_name: str) -> Ed25519Signer:
         """The signer of ``key_name`` in this instance's key folder; a sealed key opens with

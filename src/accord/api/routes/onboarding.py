@@ -13,7 +13,7 @@ from typing import Annotated
 
 from litestar import Request, get, post
 from litestar.datastructures import State
-from litestar.params import Parameter
+from litestar.params import JSONBody, Parameter
 from pydantic import BaseModel, ConfigDict, Field
 
 from accord.api import body_examples
@@ -85,6 +85,25 @@ class EnrolKeyIn(BaseModel):
             "PEM `PUBLIC KEY` (SubjectPublicKeyInfo).",
         ),
     ]
+
+
+class RevokeAgentKeyIn(BaseModel):
+    """Why the agent's key is revoked (recorded in the ledger)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    reason: Annotated[
+        str, Field(max_length=500, pattern=r"^[^\x00]*$", description="Why it is revoked.")
+    ] = ""
+
+
+class RevokedAgentKeyOut(BaseModel):
+    """The agent key revoked, as the ledger recorded it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    kid: Annotated[str, Field(description="The key revoked: it signs nothing after this.")]
+    ledger_seq: Annotated[int, Field(description="The `key_revoked` ledger entry.")]
 
 
 class EnrolledKeyOut(BaseModel):
@@ -194,5 +213,32 @@ def enrol_agent_key(
     )
 
 
-ROUTES = [issue_api_key, list_api_keys, revoke_api_key, enrol_agent_key]
+@post(
+    "/agent-keys/{kid:str}/revocation",
+    opt=_ADMIN,
+    sync_to_thread=True,
+    status_code=200,
+    responses=error_responses(400, 401, 403, 404, 409),
+    tags=_TAGS,
+    operation_id="revokeAgentKey",
+    summary="Revoke an agent's key",
+)
+def revoke_agent_key(
+    state: State,
+    kid: Annotated[
+        str,
+        Parameter(
+            max_length=64, pattern=r"^[0-9a-f]{32}$", description="The agent key's id (its kid)."
+        ),
+    ],
+    data: JSONBody[RevokeAgentKeyIn | None] = None,
+) -> RevokedAgentKeyOut:
+    """Revoke an enrolled agent key now (admin only), e.g. when its private key is lost: a
+    signed ``key_revoked`` ledger entry; nothing the agent signs with it verifies after it.
+    No such agent key: 404; revoked before: 409."""
+    entry = accord_of(state).revoke_agent_key(kid, data.reason if data else "")
+    return RevokedAgentKeyOut(kid=kid, ledger_seq=entry.seq)
+
+
+ROUTES = [issue_api_key, list_api_keys, revoke_api_key, enrol_agent_key, revoke_agent_key]
 """Every route of this file, for ``create_app``."""
