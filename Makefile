@@ -21,7 +21,7 @@ setup: $(STAMP)
 ## The scripted demo alone: `accord demo`.
 PORT ?= 8000
 run: setup
-	$(BIN)/accord demo-service --dir .accord-service --port $(PORT)
+	$(BIN)/accord demo-service --dir .accord-service --port $(PORT) $(if $(FRESH),--fresh)
 
 ## The framework adapters' extras (LangGraph, MCP, the OpenAI Agents SDK) are installed so that
 ## their tests run against the real packages, offline.

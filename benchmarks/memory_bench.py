@@ -4,6 +4,9 @@ what ``accord settle`` of a large file costs streamed in batches versus in one c
 * a case whose outputs total 10 MB of JSON (``--quick``: 1 MB), settled through the library:
   the peak of Python allocations during ``Accord.settle`` (tracemalloc), over the outputs'
   JSON size; the outputs themselves exist before the call and are not counted;
+* one position whose reasoning is a 50 MB string (``--quick``: 5 MB), settled through the
+  library into the people's queue: the tracemalloc peak over the string's size (issue 31's
+  target: ≤ 4×);
 * 50,000 cases (``--quick``: 10,000): ``accord settle FILE.jsonl`` (streamed, batches of
   ``limits.cases_per_batch``) against ``Accord.settle_many`` of the whole list at once (what
   ``accord settle`` did before), both in child processes, peak PSS.
@@ -55,6 +58,25 @@ def _large_output_peak(total_bytes: int) -> tuple[float, int, float]:
             tracemalloc.stop()
             accord.close()
     return peak / size, size, peak / MB
+
+
+def _long_reasoning_peak(chars: int) -> tuple[float, float]:
+    reasoning = "r" * chars
+    with tempfile.TemporaryDirectory() as tmp:
+        accord = Accord.open(db_url=f"sqlite:///{tmp}/a.db", keys_dir=f"{tmp}/keys")
+        accord.settle("warm-up", [{"agent": "a", "output": 1}, {"agent": "b", "output": 2}])
+        positions = [
+            {"agent": "agent:a", "output": "approve", "reasoning": reasoning},
+            {"agent": "agent:b", "output": "reject", "reasoning": "no receipt"},
+        ]
+        tracemalloc.start()
+        try:
+            accord.settle("a long reasoning", positions, task_type="refunds")
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+            accord.close()
+    return peak / chars, peak / MB
 
 
 _ALL_AT_ONCE = textwrap.dedent(
@@ -121,7 +143,17 @@ def _many_cases(n: int) -> list[Result]:
 def run(quick: bool) -> list[Result]:
     total = (1 if quick else 10) * MB
     ratio, size, peak = _large_output_peak(total)
+    chars = (5 if quick else 50) * MB
+    reasoning_ratio, reasoning_peak = _long_reasoning_peak(chars)
     return [
+        Result(
+            f"settle a case with one {chars / MB:.0f} MB reasoning: tracemalloc peak",
+            reasoning_ratio,
+            "× the reasoning",
+            target="≤ 4×",
+            passed=reasoning_ratio <= 4,
+            notes=f"{reasoning_peak:.0f} MB peak; queued for people (case + item documents)",
+        ),
         Result(
             f"settle a case with {size / MB:.1f} MB of outputs: tracemalloc peak",
             ratio,

@@ -191,3 +191,54 @@ def test_the_demo_service_database_has_disputes_at_every_tier_and_a_negotiated_r
         accord.verify()
     finally:
         accord.close()
+
+
+def test_a_finished_demo_is_reused_with_a_new_reviewer_key_and_the_old_one_revoked(
+    tmp_path: Path,
+) -> None:
+    from accord.api import ApiKeyStore
+    from accord.app import Accord
+    from accord.cli.demo_service import prepare
+    from accord.errors import AccordError
+
+    first = prepare(tmp_path / "svc")
+    accord = Accord.open(first.config, db_url=first.db_url, keys_dir=first.keys)
+    try:
+        waiting = [i for i in accord.approvals.list() if i.status.value == "pending"]
+        cases = accord.verify().cases
+    finally:
+        accord.close()
+
+    again = prepare(tmp_path / "svc")
+
+    assert again.reused
+    assert not first.reused
+    assert (again.cases, again.disputes) == (first.cases, first.disputes)
+    accord = Accord.open(again.config, db_url=again.db_url, keys_dir=again.keys)
+    try:
+        assert [i.item_id for i in accord.approvals.list() if i.status.value == "pending"] == [
+            i.item_id for i in waiting
+        ]
+        assert accord.verify().cases == cases  # the same database, not a rebuilt one
+        keys = ApiKeyStore(accord.db, accord.clock)
+        assert keys.authenticate(again.reviewer_token).principal_id == "human:treasurer"
+        assert keys.authenticate(again.agent_token).agent_id == "agent:billing"
+        for old in (first.reviewer_token, first.agent_token, first.admin_token):
+            with pytest.raises(AccordError):
+                keys.authenticate(old)
+    finally:
+        accord.close()
+
+
+def test_a_fresh_demo_replaces_the_one_before(tmp_path: Path) -> None:
+    from accord.cli.demo_service import BUILT, prepare
+
+    first = prepare(tmp_path / "svc")
+    (tmp_path / "svc" / "accord-demo.db").write_bytes(b"")  # a broken database
+
+    rebuilt = prepare(tmp_path / "svc", fresh=True)
+
+    assert not rebuilt.reused
+    assert rebuilt.reviewer_token != first.reviewer_token
+    assert (tmp_path / "svc" / "accord-demo.db").stat().st_size > 0
+    assert (tmp_path / "svc" / BUILT).is_file()

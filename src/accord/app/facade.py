@@ -273,9 +273,11 @@ class Accord:
 
     def _stored(self, request: IdempotentRequest) -> Case | None:
         """The case a keyed settle recorded before (None: the key is new)."""
+        case_id = request.stored_alone(self.db)  # the common case, a new key: one statement
+        if case_id is None:
+            return None
         with self.db.read() as conn:
-            case_id = request.stored_within(conn)
-            return None if case_id is None else self.cases.get_within(conn, case_id)
+            return self.cases.get_within(conn, case_id)
 
     def _replayed(self, request: IdempotentRequest) -> Case:
         """The case another call recorded under the key while this one was deciding."""

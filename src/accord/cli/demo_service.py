@@ -10,6 +10,7 @@ negotiation and at contextual arbitration, appealed to people, withdrawn.
 
 from __future__ import annotations
 
+import json
 import shutil
 from dataclasses import dataclass
 from datetime import timedelta
@@ -39,6 +40,8 @@ REVIEWER = "human:treasurer"  # configured as the demo's approver; owns no party
 AGENT = "agent:billing"  # a party to the demo's cases and disputes
 MARKER = ".accord-demo-service"
 """Left in the folder ``prepare`` makes: only a folder holding it is ever replaced."""
+BUILT = "demo-built.json"
+"""Written last by a build that finished: a folder holding it is reused, not rebuilt."""
 
 
 @dataclass(frozen=True)
@@ -51,11 +54,13 @@ class DemoService:
     admin_token: str
     cases: int
     disputes: int
+    reused: bool = False
 
 
-def prepare(directory: Path) -> DemoService:
-    """A fresh demo database in ``directory``. A folder an earlier ``prepare`` made (it holds
-    the marker) is replaced; any other existing folder is refused, never removed."""
+def prepare(directory: Path, *, fresh: bool = False) -> DemoService:
+    """The demo database in ``directory``: a finished earlier build is reused (with a new
+    reviewer key) unless ``fresh``; a folder an earlier ``prepare`` made (it holds the marker)
+    is otherwise replaced; any other existing folder is refused, never removed."""
     if directory.exists():
         if not (directory / MARKER).is_file():
             raise AccordError(
@@ -64,6 +69,8 @@ def prepare(directory: Path) -> DemoService:
                 code="demo.not_created_by_demo",
                 path=str(directory),
             )
+        if not fresh and (directory / BUILT).is_file():
+            return _reopen(directory)
         shutil.rmtree(directory)
     directory.mkdir(parents=True)
     (directory / MARKER).write_text("made by accord demo-service\n", encoding="utf-8")
@@ -85,17 +92,51 @@ def prepare(directory: Path) -> DemoService:
         cases.append(stale)
         disputes = file_demo_disputes(accord)
         register_new_key(accord, None, "reviewer", REVIEWER, None)  # signs their decisions
-        api_keys = ApiKeyStore(accord.db, accord.clock)
-        _, token = api_keys.create("reviewer", principal_id=REVIEWER, label="make run")
-        _, agent_token = api_keys.create("agent", agent_id=AGENT, label="make run")
-        _, admin_token = api_keys.create("admin", label="make run")
+        tokens = _demo_keys(ApiKeyStore(accord.db, accord.clock))
         accord.ledger.checkpoint()
         accord.verify()
     finally:
         accord.close()
-    return DemoService(
-        config, db_url, keys, token, agent_token, admin_token, len(cases), len(disputes)
+    built = {"cases": len(cases), "disputes": len(disputes), "built_at": now.isoformat()}
+    (directory / BUILT).write_text(json.dumps(built) + "\n", encoding="utf-8")
+    return DemoService(config, db_url, keys, *tokens, len(cases), len(disputes))
+
+
+def _demo_keys(store: ApiKeyStore) -> tuple[str, str, str]:
+    """The tokens of a new reviewer, agent and admin key, labelled ``make run``."""
+    return (
+        store.create("reviewer", principal_id=REVIEWER, label="make run")[1],
+        store.create("agent", agent_id=AGENT, label="make run")[1],
+        store.create("admin", label="make run")[1],
     )
+
+
+def _reopen(directory: Path) -> DemoService:
+    """The finished demo in ``directory`` as it was left, with new reviewer, agent and admin
+    keys: the keys printed before are revoked (their tokens are stored only as hashes, so none
+    can be shown again)."""
+    try:
+        built = json.loads((directory / BUILT).read_text(encoding="utf-8"))
+        counts = (int(built["cases"]), int(built["disputes"]))
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise AccordError(
+            f"{directory / BUILT} is unreadable ({exc}): rebuild the demo with --fresh",
+            code="demo.unreadable",
+            path=str(directory / BUILT),
+        ) from None
+    config = directory / "accord.yaml"
+    db_url = f"sqlite:///{directory / 'accord-demo.db'}"
+    keys = directory / "keys"
+    accord = Accord.open(config, db_url=db_url, keys_dir=keys)
+    try:
+        store = ApiKeyStore(accord.db, accord.clock)
+        for key in store.list():
+            if key.label == "make run" and key.revoked_at is None:
+                store.revoke(key.key_id)
+        tokens = _demo_keys(store)
+    finally:
+        accord.close()
+    return DemoService(config, db_url, keys, *tokens, *counts, reused=True)
 
 
 def _refund(
@@ -115,19 +156,28 @@ def demo_service(
     directory: Annotated[
         Path, typer.Option("--dir", help="Where the demo database, config and keys go.")
     ] = Path(".accord-service"),
+    fresh: Annotated[
+        bool, typer.Option("--fresh", help="Rebuild the demo even when --dir holds one.")
+    ] = False,
     host: Annotated[str, typer.Option()] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,
 ) -> None:
     """Build the demo company's database and serve it (a reviewer, an agent and an admin API
     key are printed)."""
     try:
-        demo = prepare(directory)
+        demo = prepare(directory, fresh=fresh)
     except AccordError as exc:
         report_problem("error", exc)
         raise typer.Exit(2) from exc
+    again = (
+        f"  reused        {directory} as it was left (`make run FRESH=1` or --fresh rebuilds it)\n"
+        if demo.reused
+        else ""
+    )
     typer.echo(
         f"\nAccord demo: {demo.cases} cases and {demo.disputes} disputes in {demo.db_url}\n"
-        f"  folder        {directory}  (database, accord.yaml, keys/; replaced on the next run)\n"
+        f"  folder        {directory}  (database, accord.yaml, keys/)\n"
+        f"{again}"
         f"  open          http://{host}:{port}/  (API: /api/v1, OpenAPI: /schema)\n"
         f"  reviewer key  {demo.reviewer_token}   (signs in as {REVIEWER})\n"
         f"  agent key     {demo.agent_token}   (acts as {AGENT} over the API)\n"

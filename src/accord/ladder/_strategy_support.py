@@ -95,25 +95,39 @@ def leads(dispute: Conflict) -> tuple[str, ...]:
     return tuple(lead_of(dispute, index) for index in range(len(dispute.detection.groups)))
 
 
-def describe_group(dispute: Conflict, group: int) -> str:
-    """One group's answer, who holds it, and each holder's confidence and reasoning."""
+SUMMARY_EXCERPT_CHARS = 2000
+"""How much of one answer or one reasoning the summary for people repeats: the item carries
+every position whole (answer and reasoning), so a long text is stored and shown once."""
+
+
+def excerpt(text: str, limit: int | None) -> str:
+    """``text``, or its first ``limit`` characters and how many more there are."""
+    if limit is None or len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text) - limit:,} more characters in the position)"
+
+
+def describe_group(dispute: Conflict, group: int, *, limit: int | None = None) -> str:
+    """One group's answer, who holds it, and each holder's confidence and reasoning (each
+    text cut to ``limit`` characters when one is given)."""
     answer = dispute.detection.groups[group].answer
-    lines = [f"Answer: {render_answer(answer)}"]
+    lines = [f"Answer: {excerpt(render_answer(answer), limit)}"]
     for position in dispute.positions:
         if dispute.group_of(position.agent) != group:
             continue
         confidence = "unstated" if position.confidence is None else f"{position.confidence:.2f}"
-        reasoning = f" — {position.reasoning}" if position.reasoning else ""
+        reasoning = f" — {excerpt(position.reasoning, limit)}" if position.reasoning else ""
         lines.append(f"- {position.agent} (confidence {confidence}){reasoning}")
     return "\n".join(lines)
 
 
 def summarize_positions(dispute: Conflict) -> str:
-    """Every answer group described, for people and for debate prompts."""
+    """Every answer group described for people, long texts cut (the positions hold them)."""
     options = options_of(dispute)
     parts = [f"{dispute.subject} ({dispute.task_type}): {len(options)} conflicting answers."]
     for index in range(len(options)):
-        parts.append(f"Option {index + 1}.\n{describe_group(dispute, index)}")
+        described = describe_group(dispute, index, limit=SUMMARY_EXCERPT_CHARS)
+        parts.append(f"Option {index + 1}.\n{described}")
     return "\n\n".join(parts)
 
 
