@@ -157,8 +157,11 @@ def test_the_demo_service_database_has_cases_in_several_states_and_a_reviewer_ke
         assert statuses.count("approved") == 1
         kinds = {c["status"] for c in accord.cases.find(limit=100)}
         assert {"settled", "merged", "escalated"} <= kinds
-        key = ApiKeyStore(accord.db, accord.clock).authenticate(demo.reviewer_token)
+        keys = ApiKeyStore(accord.db, accord.clock)
+        key = keys.authenticate(demo.reviewer_token)
         assert key.principal_id == "human:treasurer"
+        assert keys.authenticate(demo.agent_token).agent_id == "agent:billing"
+        assert keys.authenticate(demo.admin_token).role.value == "admin"
         assert accord.verify().cases == demo.cases
         assert accord.config.settings.keys.trust_root == accord.ledger.signer.kid  # pinned
     finally:
@@ -219,8 +222,10 @@ def test_a_finished_demo_is_reused_with_a_new_reviewer_key_and_the_old_one_revok
         assert accord.verify().cases == cases  # the same database, not a rebuilt one
         keys = ApiKeyStore(accord.db, accord.clock)
         assert keys.authenticate(again.reviewer_token).principal_id == "human:treasurer"
-        with pytest.raises(AccordError):
-            keys.authenticate(first.reviewer_token)
+        assert keys.authenticate(again.agent_token).agent_id == "agent:billing"
+        for old in (first.reviewer_token, first.agent_token, first.admin_token):
+            with pytest.raises(AccordError):
+                keys.authenticate(old)
     finally:
         accord.close()
 

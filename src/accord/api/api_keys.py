@@ -16,7 +16,7 @@ import hmac
 import secrets
 from datetime import datetime
 from enum import StrEnum
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 from pydantic import ValidationError as PydanticValidationError
@@ -29,7 +29,13 @@ from accord.ids import new_id
 from accord.store import Database
 from accord.store.tables import api_keys
 
+if TYPE_CHECKING:
+    from accord.ledger import Ledger
+
 TOKEN_PREFIX = "acc_"
+#: The ledger events that record an API key issued or revoked by a caller of the HTTP API.
+ISSUED_EVENT = "api_key_issued"
+REVOKED_EVENT = "api_key_revoked"
 MAX_TOKEN_LENGTH = 128
 
 
@@ -40,19 +46,31 @@ class Role(StrEnum):
     ADMIN = "admin"
 
 
+_Bound = Annotated[str, Field(min_length=1, max_length=256)]
+
+
 class ApiKey(BaseModel):
     """One key as stored (never the token itself)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    key_id: str
-    role: Role
-    agent_id: Annotated[str, Field(min_length=1, max_length=256)] | None = None
-    principal_id: Annotated[str, Field(min_length=1, max_length=256)] | None = None
-    label: Annotated[str, Field(max_length=200)] = ""
-    created_at: AwareDatetime
-    expires_at: AwareDatetime | None = None
-    revoked_at: AwareDatetime | None = None
+    key_id: Annotated[str, Field(description="The key's id (`key:...`), never its token.")]
+    role: Annotated[Role, Field(description="What it may do: agent, reviewer, auditor, admin.")]
+    agent_id: Annotated[
+        _Bound | None, Field(description="The agent an agent key acts as (only then).")
+    ] = None
+    principal_id: Annotated[
+        _Bound | None,
+        Field(description="The principal a reviewer key decides as (only then; not `system:`)."),
+    ] = None
+    label: Annotated[str, Field(max_length=200, description="A note for listings.")] = ""
+    created_at: Annotated[AwareDatetime, Field(description="When the key was issued.")]
+    expires_at: Annotated[
+        AwareDatetime | None, Field(description="When the key stops working, if ever.")
+    ] = None
+    revoked_at: Annotated[
+        AwareDatetime | None, Field(description="When the key was revoked, if it was.")
+    ] = None
 
     @model_validator(mode="after")
     def _bound_as_its_role_needs(self) -> ApiKey:
@@ -75,9 +93,12 @@ def token_hash(token: str) -> str:
 class ApiKeyStore:
     """Create, list, revoke and check API keys in one database."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
+    def __init__(self, db: Database, clock: Clock, *, audit: Ledger | None = None) -> None:
+        """With ``audit``, a key issued or revoked with ``by`` (the acting key's id) is also
+        recorded as a signed ledger entry, in the same transaction (the HTTP API does this)."""
         self._db = db
         self._clock = clock
+        self._audit = audit
         #: Keys that authenticated, by token hash. A hit still reads the key's ``revoked_at``
         #: (one indexed column, through the driver), so a revocation by any process takes
         #: effect on the next request; it skips building the query and the model (~3/4 of
@@ -94,8 +115,10 @@ class ApiKeyStore:
         principal_id: str | None = None,
         label: str = "",
         expires_at: datetime | None = None,
+        by: str | None = None,
     ) -> tuple[ApiKey, str]:
-        """A new key and its token (shown to the caller once, never stored)."""
+        """A new key and its token (shown to the caller once, never stored); ``by``: who
+        issued it, recorded in the ledger when the store audits."""
         now = self._clock.now()
         valid = [r.value for r in Role]
         if role not in valid:
@@ -125,7 +148,15 @@ class ApiKeyStore:
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
         with self._db.write() as conn:
             conn.execute(api_keys.insert().values(_row(key, token_hash(token))))
+            self._record(conn, ISSUED_EVENT, key, by)
         return key, token
+
+    def _record(self, conn: Any, event: str, key: ApiKey, by: str | None) -> None:
+        """The signed ledger entry of a key issued or revoked by ``by`` (never its token)."""
+        if self._audit is None or by is None:
+            return
+        record = key.model_dump(mode="json", exclude_none=True) | {"by": by}
+        self._audit.append_within(conn, [(event, record)])
 
     def list(self) -> list[ApiKey]:
         with self._db.read() as conn:
@@ -142,20 +173,22 @@ class ApiKeyStore:
             raise Unauthenticated("sign in again", field="session", rule="key unusable")
         return _key(found)
 
-    def revoke(self, key_id: str) -> ApiKey:
-        """Revoke a key now (revoking twice keeps the first time)."""
+    def revoke(self, key_id: str, *, by: str | None = None) -> ApiKey:
+        """Revoke a key now (revoking twice keeps the first time; only the first is recorded)."""
         now = isoformat(self._clock.now())
         with self._db.write() as conn:
-            conn.execute(
+            changed = conn.execute(
                 update(api_keys)
                 .where(api_keys.c.key_id == key_id)
                 .where(api_keys.c.revoked_at.is_(None))
                 .values(revoked_at=now)
-            )
+            ).rowcount
             row = conn.execute(select(api_keys).where(api_keys.c.key_id == key_id)).mappings()
             found = row.first()
-        if found is None:
-            raise NotFound(f"no API key {key_id!r}", code="auth.key_not_found", key_id=key_id)
+            if found is None:
+                raise NotFound(f"no API key {key_id!r}", code="auth.key_not_found", key_id=key_id)
+            if changed:
+                self._record(conn, REVOKED_EVENT, _key(found), by)
         return _key(found)
 
     @property

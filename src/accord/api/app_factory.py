@@ -28,6 +28,7 @@ from accord.api.body_check import refuse_deep_body
 from accord.api.errors import EXCEPTION_HANDLERS
 from accord.api.guards import BEARER, authenticate, refuse_unguarded_routes
 from accord.api.metrics import Metrics
+from accord.api.openapi_collections import ConstrainedCollections
 from accord.api.query_check import refuse_unknown_query
 from accord.api.request_context import request_context
 from accord.api.routes import (
@@ -42,6 +43,7 @@ from accord.api.routes import (
     health,
     ledger,
     metrics,
+    onboarding,
     parked,
     precedents,
     prepared_steps,
@@ -62,6 +64,12 @@ GUARDED = ("/api/", "/metrics")
 DEFAULT_MAX_BODY_BYTES = 1_000_000
 DEFAULT_SWEEP_SECONDS = 30.0
 _HERE = Path(__file__).parent
+_API_DESCRIPTION = (
+    "Accord settles disagreements between AI agents: settle cases, people's approval items, "
+    "DCP-07 disputes through their tiers, and the signed ledger that records every step. "
+    "Every /api/v1 call takes `Authorization: Bearer <API key>`; each operation names the roles "
+    "it lets in. An error answers `{code, message, field, rule}`."
+)
 #: Paths that take no session or CSRF token (the JSON API authenticates every request).
 _STATELESS = ["^/api/", "^/health$", "^/ready$", "^/metrics$", "^/schema", "^/static/"]
 
@@ -145,6 +153,7 @@ def create_app(
             *dispute_rules.ROUTES,
             *collecting.ROUTES,
             *webhooks.ROUTES,
+            *onboarding.ROUTES,
         ],
         security=[BEARER],
     )
@@ -188,6 +197,7 @@ def create_app(
             }
         ),
         exception_handlers=EXCEPTION_HANDLERS,
+        plugins=[ConstrainedCollections()],
         before_request=_check_request,
         before_send=[add_security_headers],
         middleware=[
@@ -216,6 +226,8 @@ def create_app(
             title="Accord",
             version="1",
             path="/schema",
+            description=_API_DESCRIPTION,
+            use_handler_docstrings=True,
             components=Components(
                 security_schemes={"apiKey": SecurityScheme(type="http", scheme="bearer")}
             ),

@@ -33,6 +33,8 @@ log = get_logger("accord.api")
 CONFLICT_CODES = frozenset(
     {
         "approvals.already_decided",
+        "keys.already_registered",
+        "keys.already_revoked",
         "approvals.conflict",
         "approvals.cancelled",
         "approvals.already_resumed",
@@ -85,15 +87,20 @@ _HTTP_CODES = {
 class ErrorBody(BaseModel):
     """What every 4xx/5xx answer carries."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(use_attribute_docstrings=True, frozen=True)
 
     code: str
+    """A stable machine-readable code (e.g. `auth.bad_key_binding`): branch on this."""
     message: str
+    """What went wrong, for a person."""
     field: str | None = None
+    """The request field at fault, if one."""
     rule: str | None = None
+    """The rule it broke, if one."""
     requirement: str | None = None
     """The DCP-07 requirement (``R34``) a refusal by a protocol rule names."""
     request_id: str | None = None
+    """The request's id, as in the service's logs and X-Request-ID."""
 
 
 def status_for(error: AccordError) -> int:

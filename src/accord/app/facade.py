@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Unpack
 
 import httpx
+from pydantic import ValidationError as PydanticValidationError
 from sqlalchemy import Connection
 
 from accord.app.deadline_sweep import deadline_sweep
@@ -55,14 +56,14 @@ from accord.cases.undated_cases import adopt_undated_cases
 from accord.clock import Clock
 from accord.config import LoadedConfig, load_config
 from accord.conflicts import Position
-from accord.crypto import Ed25519Signer, Keyring
+from accord.crypto import ED25519, Ed25519Signer, Keyring, derive_kid
 from accord.deadlines import Deadline, DeadlineSweep, SweepReport
 from accord.disputes import Disputes
 from accord.disputes.reviewers import reviewer_for
-from accord.errors import AccordError, ValidationError, VerificationFailed
+from accord.errors import AccordError, NotFound, ValidationError, VerificationFailed
 from accord.ladder import VerifierRegistry
 from accord.learning import CaseOutcome
-from accord.ledger import Checkpoint, Ledger, TrustRoot, VerificationReport
+from accord.ledger import Checkpoint, Ledger, LedgerEntry, TrustRoot, VerificationReport
 from accord.llm import LanguageModel
 from accord.log import get_logger
 from accord.org import OrgChart
@@ -527,6 +528,47 @@ class Accord:
         ``key_registered`` entry); returns its kid. The principal must be configured."""
         self._configured(principal_id)
         return str(self.ledger.register_key(public_key, "reviewer", principal_id).record["kid"])
+
+    def register_agent_key(self, public_key: bytes, agent_id: str) -> LedgerEntry:
+        """Enrol ``agent_id``'s own Ed25519 public key (its private key stays with the agent):
+        a signed ``key_registered`` entry, after which records the agent signs with it verify
+        as that agent's. A key registered before is refused (409); the agent id is checked as
+        a principal id."""
+        try:
+            Principal(principal_id=agent_id)
+        except PydanticValidationError as exc:
+            raise ValidationError(
+                f"{agent_id!r} is not an agent id",
+                code="keys.bad_agent_id",
+                field="agent_id",
+                rule=str(exc.errors()[0]["msg"]),
+            ) from None
+        kid = derive_kid(ED25519, public_key)
+        if self.ledger.key_registry().key(kid) is not None:
+            raise AccordError(
+                f"key {kid} is registered already",
+                code="keys.already_registered",
+                field="public_key",
+                rule="a key is registered once",
+                kid=kid,
+            )
+        return self.ledger.register_key(public_key, "agent", agent_id)
+
+    def revoke_agent_key(self, kid: str, reason: str = "") -> LedgerEntry:
+        """Revoke an agent's registered key (a signed ``key_revoked`` entry): it signs nothing
+        after it. Not an agent key, or unknown: ``NotFound``; revoked before: 409."""
+        key = self.ledger.key_registry().key(kid)
+        if key is None or key.role != "agent":
+            raise NotFound(f"no agent key {kid!r}", code="keys.not_found", kid=kid)
+        if key.revoked_at is not None:
+            raise AccordError(
+                f"key {kid} is revoked already",
+                code="keys.already_revoked",
+                field="kid",
+                rule="a key is revoked once",
+                kid=kid,
+            )
+        return self.ledger.revoke_key(kid, reason)
 
     def key_signer(self, key_name: str) -> Ed25519Signer:
         """The signer of ``key_name`` in this instance's key folder; a sealed key opens with

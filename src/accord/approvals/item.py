@@ -79,27 +79,42 @@ class ApprovalDecision(BaseModel):
 class ApprovalItem(BaseModel):
     """A case escalated to people: the positions, the analysis so far and the choices."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(use_attribute_docstrings=True, frozen=True, extra="forbid")
 
     item_id: Annotated[str, Field(pattern=ITEM_ID_PATTERN)]
+    """The approval item's id."""
     case_id: Annotated[str, Field(min_length=1, max_length=64)]
+    """The case people are asked to decide."""
     title: Annotated[str, Field(min_length=1, max_length=500)]
+    """A one-line title for the queue."""
     summary: str
+    """What people are asked to decide, in a few sentences."""
     positions: tuple[PositionSummary, ...]
+    """Each agent's position, summarised."""
     analysis: str
+    """What the service found: where the positions differ and why it could not settle."""
     options: tuple[Option, ...] = Field(min_length=1)
+    """The options a reviewer may choose from (each agent's answer)."""
     option_texts: tuple[OptionText, ...] = ()
     """The full text of each option, in order, when some option is a label for a longer
     answer; empty when every option is its own full text."""
     risk: Risk
+    """How much is at stake: low, medium, high or critical."""
     policy: TimeoutPolicy
+    """The §12.4 policy: who may decide and what happens at the deadline."""
     status: ApprovalStatus = ApprovalStatus.PENDING
+    """pending, approved, denied, expired or cancelled (read verdict for what was decided)."""
     created_at: AwareDatetime
     deadline: AwareDatetime | None = None
+    """The item's own deadline, if any (acting_deadline is the one that acts)."""
     escalation_step: Annotated[int, Field(ge=0)] = 0
+    """How many times the item was escalated to the next role."""
     current_role: str | None = None
+    """The role asked now."""
     decision: ApprovalDecision | None = None
+    """The decision as stored (deprecated shape: read verdict and the case's decision)."""
     version: Annotated[int, Field(ge=1)] = 1
+    """The item's version, for optimistic concurrency."""
 
     @model_validator(mode="after")
     def _status_matches_decision(self) -> ApprovalItem:

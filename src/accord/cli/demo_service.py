@@ -37,6 +37,7 @@ WAITING = (
     ("Extend credit line of ACME to 50,000", "approve", "reject", "two late payments"),
 )
 REVIEWER = "human:treasurer"  # configured as the demo's approver; owns no party agent
+AGENT = "agent:billing"  # a party to the demo's cases and disputes
 MARKER = ".accord-demo-service"
 """Left in the folder ``prepare`` makes: only a folder holding it is ever replaced."""
 BUILT = "demo-built.json"
@@ -49,6 +50,8 @@ class DemoService:
     db_url: str
     keys: Path
     reviewer_token: str
+    agent_token: str
+    admin_token: str
     cases: int
     disputes: int
     reused: bool = False
@@ -89,22 +92,29 @@ def prepare(directory: Path, *, fresh: bool = False) -> DemoService:
         cases.append(stale)
         disputes = file_demo_disputes(accord)
         register_new_key(accord, None, "reviewer", REVIEWER, None)  # signs their decisions
-        _, token = ApiKeyStore(accord.db, accord.clock).create(
-            "reviewer", principal_id=REVIEWER, label="make run"
-        )
+        tokens = _demo_keys(ApiKeyStore(accord.db, accord.clock))
         accord.ledger.checkpoint()
         accord.verify()
     finally:
         accord.close()
     built = {"cases": len(cases), "disputes": len(disputes), "built_at": now.isoformat()}
     (directory / BUILT).write_text(json.dumps(built) + "\n", encoding="utf-8")
-    return DemoService(config, db_url, keys, token, len(cases), len(disputes))
+    return DemoService(config, db_url, keys, *tokens, len(cases), len(disputes))
+
+
+def _demo_keys(store: ApiKeyStore) -> tuple[str, str, str]:
+    """The tokens of a new reviewer, agent and admin key, labelled ``make run``."""
+    return (
+        store.create("reviewer", principal_id=REVIEWER, label="make run")[1],
+        store.create("agent", agent_id=AGENT, label="make run")[1],
+        store.create("admin", label="make run")[1],
+    )
 
 
 def _reopen(directory: Path) -> DemoService:
-    """The finished demo in ``directory`` as it was left, with a new reviewer key: the keys
-    printed before are revoked (their tokens are stored only as hashes, so none can be shown
-    again)."""
+    """The finished demo in ``directory`` as it was left, with new reviewer, agent and admin
+    keys: the keys printed before are revoked (their tokens are stored only as hashes, so none
+    can be shown again)."""
     try:
         built = json.loads((directory / BUILT).read_text(encoding="utf-8"))
         counts = (int(built["cases"]), int(built["disputes"]))
@@ -123,10 +133,10 @@ def _reopen(directory: Path) -> DemoService:
         for key in store.list():
             if key.label == "make run" and key.revoked_at is None:
                 store.revoke(key.key_id)
-        _, token = store.create("reviewer", principal_id=REVIEWER, label="make run")
+        tokens = _demo_keys(store)
     finally:
         accord.close()
-    return DemoService(config, db_url, keys, token, *counts, reused=True)
+    return DemoService(config, db_url, keys, *tokens, *counts, reused=True)
 
 
 def _refund(
@@ -152,7 +162,8 @@ def demo_service(
     host: Annotated[str, typer.Option()] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=1, max=65535)] = 8000,
 ) -> None:
-    """Build the demo company's database and serve it (the reviewer key is printed)."""
+    """Build the demo company's database and serve it (a reviewer, an agent and an admin API
+    key are printed)."""
     try:
         demo = prepare(directory, fresh=fresh)
     except AccordError as exc:
@@ -165,9 +176,12 @@ def demo_service(
     )
     typer.echo(
         f"\nAccord demo: {demo.cases} cases and {demo.disputes} disputes in {demo.db_url}\n"
+        f"  folder        {directory}  (database, accord.yaml, keys/)\n"
         f"{again}"
         f"  open          http://{host}:{port}/  (API: /api/v1, OpenAPI: /schema)\n"
         f"  reviewer key  {demo.reviewer_token}   (signs in as {REVIEWER})\n"
+        f"  agent key     {demo.agent_token}   (acts as {AGENT} over the API)\n"
+        f"  admin key     {demo.admin_token}   (issues keys, enrols agents' public keys)\n"
     )
     serve(
         db=demo.db_url,

@@ -25,8 +25,8 @@ COMMANDS: dict[str, str] = {
     "serve": "Serve the HTTP API and the reviewer page (Ctrl-C or SIGTERM stops it gracefully).",
     "mcp": "Serve Accord's MCP tools (settle, case_status, park, wait_for_decision) over stdio.",
     "receipt": "Print a decided approval item's signed receipt, or check one offline (--verify).",
-    "demo-service": "Build the demo company's database and serve it (the reviewer key is "
-    "printed).",
+    "demo-service": "Build the demo company's database and serve it (a reviewer, an agent "
+    "and an admin API key are printed).",
     "verify": "Verify every entry, link, signature and checkpoint against the pinned service "
     "key and the keys it registered, then the case tables against them.",
     "demo": "Settle a day of agent disagreements through the real API and print the verified "

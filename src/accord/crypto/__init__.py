@@ -14,7 +14,7 @@ from accord.crypto.composite import (
     composite_verify,
 )
 from accord.crypto.domain import DCP_DISPUTE_CONTEXT, DISPUTE_SIG_TAG, domain_separated_message
-from accord.crypto.ed25519 import Ed25519Signer, verify_ed25519
+from accord.crypto.ed25519 import Ed25519Signer, parse_public_key, verify_ed25519
 from accord.crypto.encoding import b64decode
 from accord.crypto.hashing import (
     GENESIS,
@@ -79,6 +79,7 @@ __all__ = [
     "domain_separated_message",
     "dual_hash",
     "load_public_keys",
+    "parse_public_key",
     "private_path",
     "public_path",
     "read_public_key_file",

@@ -91,3 +91,36 @@ def verify_ed25519(public_key: bytes, message: bytes, signature: bytes) -> None:
             kid=derive_kid(ED25519, public_key),
             rule="signature must verify under the public key",
         ) from None
+
+
+def parse_public_key(text: str, *, field: str = "public_key") -> bytes:
+    """The raw 32 bytes of an Ed25519 public key given as standard base64 of those bytes or
+    as a PEM ``PUBLIC KEY`` (SubjectPublicKeyInfo); ``ValidationError`` naming ``field``."""
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    from cryptography.hazmat.primitives.serialization import (
+        Encoding,
+        PublicFormat,
+        load_pem_public_key,
+    )
+
+    from accord.crypto.encoding import b64decode
+    from accord.errors import ValidationError
+
+    rule = "an Ed25519 public key: 32 bytes in standard base64, or a PEM PUBLIC KEY"
+    text = text.strip()
+    try:
+        if text.startswith("-----BEGIN"):
+            loaded = load_pem_public_key(text.encode("ascii"))
+            if not isinstance(loaded, Ed25519PublicKey):
+                raise ValueError("not Ed25519")
+            raw = loaded.public_bytes(Encoding.Raw, PublicFormat.Raw)
+        else:
+            raw = b64decode(text)
+        if len(raw) != PUBLIC_KEY_BYTES:
+            raise ValueError("not 32 bytes")
+        Ed25519PublicKey.from_public_bytes(raw)
+    except (ValueError, UnicodeEncodeError, TypeError):
+        raise ValidationError(
+            f"{field} is not {rule}", code="keys.bad_public_key", field=field, rule=rule
+        ) from None
+    return raw

@@ -9,6 +9,7 @@ from litestar import Request, Response, get, post
 from litestar.datastructures import State
 from litestar.params import JSONBody, Parameter
 
+from accord.api import body_examples
 from accord.api.api_keys import Role
 from accord.api.auth_errors import Forbidden
 from accord.api.deciding import (
@@ -43,17 +44,45 @@ Filter = Annotated[str | None, Parameter(max_length=256)]
     opt=allow(*OVERSEERS),
     responses=error_responses(400, 401, 403, 422),
     tags=["approvals"],
+    operation_id="listApprovalItems",
+    summary="List approval items",
 )
 async def list_approvals(
     state: State,
-    status: Filter = "pending",
-    risk: Filter = None,
-    kind: Filter = None,
-    severity: Filter = None,
-    agent: Filter = None,
-    case_id: Filter = None,
-    limit: Annotated[int, Parameter(ge=1, le=MAX_PAGE)] = 50,
-    cursor: Annotated[str | None, Parameter(max_length=512)] = None,
+    status: Annotated[
+        str | None,
+        Parameter(
+            max_length=256,
+            description="Only items with this status (pending by default; `all` for every status).",
+        ),
+    ] = "pending",
+    risk: Annotated[
+        str | None,
+        Parameter(
+            max_length=256, description="Only items of this risk: low, medium, high or critical."
+        ),
+    ] = None,
+    kind: Annotated[
+        str | None,
+        Parameter(max_length=256, description="Only items whose case has this conflict kind."),
+    ] = None,
+    severity: Annotated[
+        str | None,
+        Parameter(max_length=256, description="Only items whose case has this severity."),
+    ] = None,
+    agent: Annotated[
+        str | None,
+        Parameter(max_length=256, description="Only items in which this agent took a position."),
+    ] = None,
+    case_id: Annotated[
+        str | None, Parameter(max_length=256, description="Only the item of this case.")
+    ] = None,
+    limit: Annotated[
+        int, Parameter(ge=1, le=MAX_PAGE, description="At most this many items.")
+    ] = 50,
+    cursor: Annotated[
+        str | None, Parameter(max_length=512, description="The next_cursor of the previous page.")
+    ] = None,
 ) -> Response[ApprovalPage]:
     """Approval items, oldest first (pending by default), each with its case's kind, severity
     and task type and the deadline that will act on it (``acting_deadline``: its own or its
@@ -91,9 +120,12 @@ async def list_approvals(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["approvals"],
+    operation_id="getApprovalItem",
+    summary="Get an approval item",
 )
 def get_approval(
-    state: State, item_id: Annotated[str, Parameter(max_length=64)]
+    state: State,
+    item_id: Annotated[str, Parameter(max_length=64, description="The approval item's id.")],
 ) -> ApprovalItemOut:
     """One approval item: positions, analysis, options, the deadline that will act on it
     (``acting_deadline``: its own or its case tier's, whichever is sooner, and what happens
@@ -138,12 +170,14 @@ def get_receipt(
     status_code=200,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422),
     tags=["approvals"],
+    operation_id="decideApprovalItem",
+    summary="Decide an approval item",
 )
 async def decide(
     request: Request[object, object, State],
     state: State,
-    item_id: Annotated[str, Parameter(max_length=64)],
-    data: JSONBody[DecideIn],
+    item_id: Annotated[str, Parameter(max_length=64, description="The approval item's id.")],
+    data: Annotated[DecideIn, body_examples.DECIDE],
 ) -> ApprovalItemOut:
     """Decide as the key's principal: ``choice`` (one of the options), ``outcome`` (your own
     outcome in words; the case settles on it) or ``deny``. Compare-and-set: a second decision
@@ -186,6 +220,8 @@ async def decide(
     status_code=200,
     responses=error_responses(400, 401, 403, 413, 422),
     tags=["approvals"],
+    operation_id="decideApprovalItems",
+    summary="Decide several approval items",
 )
 def decide_many(
     request: Request[object, object, State], state: State, data: JSONBody[BulkDecideIn]

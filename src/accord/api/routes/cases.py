@@ -25,18 +25,47 @@ Filter = Annotated[str | None, Parameter(max_length=256)]
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=["cases"],
+    operation_id="listCases",
+    summary="List cases",
 )
 def list_cases(
     state: State,
-    status: Filter = None,
-    kind: Filter = None,
-    severity: Filter = None,
-    tier: Filter = None,
-    task_type: Filter = None,
-    session_id: Filter = None,
-    agent: Filter = None,
-    limit: Annotated[int, Parameter(ge=1, le=MAX_PAGE)] = 50,
-    cursor: Annotated[str | None, Parameter(max_length=512)] = None,
+    status: Annotated[
+        str | None,
+        Parameter(
+            max_length=256,
+            description="Only cases with this status (settled, merged, escalated, expired...).",
+        ),
+    ] = None,
+    kind: Annotated[
+        str | None, Parameter(max_length=256, description="Only cases of this conflict kind.")
+    ] = None,
+    severity: Annotated[
+        str | None,
+        Parameter(
+            max_length=256,
+            description="Only cases of this severity: low, medium, high or critical.",
+        ),
+    ] = None,
+    tier: Annotated[
+        str | None, Parameter(max_length=256, description="Only cases that reached this tier.")
+    ] = None,
+    task_type: Annotated[
+        str | None, Parameter(max_length=256, description="Only cases of this task type.")
+    ] = None,
+    session_id: Annotated[
+        str | None, Parameter(max_length=256, description="Only cases of this session.")
+    ] = None,
+    agent: Annotated[
+        str | None,
+        Parameter(max_length=256, description="Only cases in which this agent took a position."),
+    ] = None,
+    limit: Annotated[
+        int, Parameter(ge=1, le=MAX_PAGE, description="At most this many cases.")
+    ] = 50,
+    cursor: Annotated[
+        str | None, Parameter(max_length=512, description="The next_cursor of the previous page.")
+    ] = None,
 ) -> CasePage:
     """Cases, newest first; pass ``next_cursor`` back as ``cursor`` for the next page."""
     filters = CaseFilter(
@@ -60,8 +89,12 @@ def list_cases(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["cases"],
+    operation_id="getCase",
+    summary="Get a case",
 )
-def get_case(state: State, case_id: Annotated[str, Parameter(max_length=64)]) -> CaseOut:
+def get_case(
+    state: State, case_id: Annotated[str, Parameter(max_length=64, description="The case's id.")]
+) -> CaseOut:
     """One case: the decision, the positions, the escalation, the deadline that will act next
     (and what happens then) and people's decision with its reason and written outcome."""
     accord = accord_of(state)
@@ -77,8 +110,12 @@ def get_case(state: State, case_id: Annotated[str, Parameter(max_length=64)]) ->
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["cases"],
+    operation_id="getCaseTimeline",
+    summary="Get a case's timeline",
 )
-def get_timeline(state: State, case_id: Annotated[str, Parameter(max_length=64)]) -> Timeline:
+def get_timeline(
+    state: State, case_id: Annotated[str, Parameter(max_length=64, description="The case's id.")]
+) -> Timeline:
     """What happened to a case, oldest first: opened, each tier's attempts, escalation, the
     approval request and decision, the resolution."""
     accord = accord_of(state)

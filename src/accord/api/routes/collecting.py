@@ -15,6 +15,7 @@ from litestar import Request, get, post
 from litestar.datastructures import State
 from litestar.params import JSONBody, Parameter
 
+from accord.api import body_examples
 from accord.api.api_keys import ApiKey, Role
 from accord.api.collecting_schemas import (
     CollectingOut,
@@ -28,7 +29,7 @@ from accord.api.guards import READERS, allow, caller
 from accord.api.routes._state import accord_of
 from accord.cases import MAX_PAGE
 
-Id = Annotated[str, Parameter(max_length=64)]
+Id = Annotated[str, Parameter(max_length=64, description="The collecting case's id.")]
 Filter = Annotated[str | None, Parameter(max_length=256)]
 
 
@@ -44,9 +45,13 @@ def _opener(key: ApiKey) -> str:
     status_code=201,
     responses=error_responses(400, 401, 403, 413, 422),
     tags=["collecting"],
+    operation_id="openCollectingCase",
+    summary="Open a collecting case",
 )
 def open_collecting(
-    request: Request[object, object, State], state: State, data: JSONBody[OpenCollectingIn]
+    request: Request[object, object, State],
+    state: State,
+    data: Annotated[OpenCollectingIn, body_examples.OPEN_COLLECTING],
 ) -> CollectingOut:
     """Open a case on ``subject`` that waits ``within_seconds`` for each party's position."""
     opened = accord_of(state).collecting.open(
@@ -67,6 +72,8 @@ def open_collecting(
     status_code=200,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422),
     tags=["collecting"],
+    operation_id="submitPosition",
+    summary="Submit a position",
 )
 def submit_position(
     request: Request[object, object, State],
@@ -95,6 +102,8 @@ def submit_position(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["collecting"],
+    operation_id="getCollectingCase",
+    summary="Get a collecting case",
 )
 def get_collecting(state: State, collecting_id: Id) -> CollectingOut:
     """One collecting case: who submitted, who is missing, the case it became."""
@@ -107,6 +116,8 @@ def get_collecting(state: State, collecting_id: Id) -> CollectingOut:
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["collecting"],
+    operation_id="getCollectingSignatures",
+    summary="Get a collecting case's signatures",
 )
 def get_signatures(state: State, collecting_id: Id) -> PartySignatures:
     """The parties' own signatures on their positions (what each signed is the position as
@@ -120,13 +131,23 @@ def get_signatures(state: State, collecting_id: Id) -> PartySignatures:
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=["collecting"],
+    operation_id="listCollectingCases",
+    summary="List collecting cases",
 )
 def list_collecting(
     state: State,
-    party: Filter = None,
-    status: Filter = None,
-    before: Annotated[str | None, Parameter(max_length=64)] = None,
-    limit: Annotated[int, Parameter(ge=1, le=MAX_PAGE)] = 50,
+    party: Annotated[
+        str | None,
+        Parameter(max_length=256, description="Only collecting cases this agent is asked in."),
+    ] = None,
+    status: Annotated[
+        str | None, Parameter(max_length=256, description="Only collecting cases with this status.")
+    ] = None,
+    before: Annotated[
+        str | None,
+        Parameter(max_length=64, description="The last collecting id of the previous page."),
+    ] = None,
+    limit: Annotated[int, Parameter(ge=1, le=MAX_PAGE, description="At most this many.")] = 50,
 ) -> CollectingPage:
     """Collecting cases, newest first (``party``: a party's; ``status``: one status)."""
     found = accord_of(state).collecting.list(party=party, status=status, before=before, limit=limit)

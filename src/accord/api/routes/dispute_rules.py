@@ -15,7 +15,7 @@ from typing import Annotated
 from litestar import Request, get, post
 from litestar.datastructures import State
 from litestar.params import JSONBody, Parameter
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
 from accord.api.api_keys import Role
 from accord.api.auth_errors import Forbidden
@@ -48,20 +48,36 @@ _READ_ERRORS = error_responses(400, 401, 403, 404)
 class ComplianceOut(BaseModel):
     """The required actions of the dispute's binding resolution, and where each stands."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     actions: list[TrackedAction]
+    """The resolution's required actions and where each stands."""
 
 
 class ObjectionList(BaseModel):
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     items: list[StoredObjection]
+    """The objections, oldest first."""
 
 
 class FlagList(BaseModel):
     """Non-compliance flags (R22), oldest first."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     items: list[StoredFlag]
+    """The compliance flags, newest first."""
 
 
-ObjectionId = Annotated[str, Parameter(max_length=64, pattern=rf"^obj:{UUID_PATTERN}$")]
+ObjectionId = Annotated[
+    str,
+    Parameter(
+        max_length=64,
+        pattern=rf"^obj:{UUID_PATTERN}$",
+        description="The objection's id (`obj:<uuid>`).",
+    ),
+]
 
 
 @post(
@@ -71,6 +87,8 @@ ObjectionId = Annotated[str, Parameter(max_length=64, pattern=rf"^obj:{UUID_PATT
     status_code=200,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="reportCompliance",
+    summary="Report compliance",
 )
 def report_compliance(
     request: Request[object, object, State],
@@ -81,9 +99,7 @@ def report_compliance(
     """The key's agent reports how it complied; each action it owes is checked by the
     resolution's method (R20). A failed check is recorded, not refused: it opens a
     ``policy_conflict`` dispute at human appeal (R21) and may flag the agent (R22)."""
-    return accord_of(state).disputes.comply(
-        dispute_id, acting_agent(request), data.model_dump()
-    )
+    return accord_of(state).disputes.comply(dispute_id, acting_agent(request), data.model_dump())
 
 
 @get(
@@ -92,6 +108,8 @@ def report_compliance(
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
+    operation_id="listCompliance",
+    summary="List a dispute's required actions",
 )
 def list_compliance(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -109,6 +127,8 @@ def list_compliance(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="fileObjection",
+    summary="File an objection",
 )
 def file_objection(
     request: Request[object, object, State],
@@ -135,6 +155,8 @@ def file_objection(
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
+    operation_id="listObjections",
+    summary="List a dispute's objections",
 )
 def list_objections(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -152,6 +174,8 @@ def list_objections(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="orderStay",
+    summary="Order or refuse a stay",
 )
 def order_stay(
     request: Request[object, object, State],
@@ -172,11 +196,16 @@ def order_stay(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=_TAGS,
+    operation_id="listComplianceFlags",
+    summary="List compliance flags",
 )
 def list_flags(
     request: Request[object, object, State],
     state: State,
-    agent_id: Annotated[str | None, Parameter(max_length=256, pattern=ID_PATTERN)] = None,
+    agent_id: Annotated[
+        str | None,
+        Parameter(max_length=256, pattern=ID_PATTERN, description="Only flags on this agent."),
+    ] = None,
 ) -> FlagList:
     """Agents flagged for repeated non-compliance (R22), oldest first, only ``agent_id``'s
     if given, for a person to weigh termination for cause. An agent key reads only its own
@@ -199,6 +228,8 @@ def list_flags(
     sync_to_thread=True,
     responses=error_responses(401, 403),
     tags=_TAGS,
+    operation_id="listObjectionsAwaitingAppeal",
+    summary="List objections awaiting appeal",
 )
 def objections_awaiting_appeal(state: State) -> ObjectionList:
     """Rights objections routed to human appeal (R29) on which no stay was ordered, for the
@@ -212,6 +243,8 @@ def objections_awaiting_appeal(state: State) -> ObjectionList:
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
+    operation_id="getObjection",
+    summary="Get an objection",
 )
 def get_objection(
     request: Request[object, object, State], state: State, objection_id: ObjectionId
@@ -231,6 +264,8 @@ def get_objection(
     status_code=200,
     responses=error_responses(400, 401, 403, 413, 422),
     tags=_TAGS,
+    operation_id="crossCheckDisputes",
+    summary="Cross-check another service's disputes",
 )
 def cross_check(data: JSONBody[CrossCheckIn], state: State) -> CrossChainReport:
     """Check that the parties' exported chains agree about one dispute (R31): each chain

@@ -16,8 +16,9 @@ from typing import Annotated, Any
 from litestar import Request, get, post
 from litestar.datastructures import State
 from litestar.params import JSONBody, Parameter
-from pydantic import BaseModel
+from pydantic import BaseModel, ConfigDict
 
+from accord.api import body_examples
 from accord.api.api_keys import Role
 from accord.api.deciding import reviewer_signer
 from accord.api.dispute_schemas import (
@@ -72,26 +73,38 @@ _READ_ERRORS = error_responses(400, 401, 403, 404)
 class CoinFlipOut(BaseModel):
     """The dispute's coin flip as stored (``flip`` is null before the first commit)."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     flip: CoinFlip | None
+    """The coin flip's commitments and reveals so far; null before any."""
 
 
 class PanelOut(BaseModel):
     """The dispute's seated panel (``panel`` is null before one is seated)."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     panel: SeatedPanel | None
+    """The panel, its members and its votes; null before one is seated."""
 
 
 class BallotPapersOut(BaseModel):
     """The approval items through which the panel's human members vote (empty before a panel
     is seated, or on a panel of agents)."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     papers: tuple[BallotPaper, ...]
+    """One ballot paper per member: the question, the positions and the proposed resolution."""
 
 
 class AppealProposalOut(BaseModel):
     """The appeal decision awaiting principals' signatures (``proposal`` null if none)."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     proposal: AppealProposal | None
+    """The appeal decision proposed and the co-signatures it has so far; null when none is open."""
 
 
 def _tiers(state: State) -> DisputeTiers:
@@ -116,6 +129,8 @@ def _reader(request: Request[Any, Any, State], state: State, dispute_id: str) ->
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
+    operation_id="getNegotiation",
+    summary="Get a dispute's negotiation",
 )
 def get_negotiation(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -132,12 +147,14 @@ def get_negotiation(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="proposeResolution",
+    summary="Propose terms",
 )
 def propose(
     request: Request[object, object, State],
     state: State,
     dispute_id: DisputeId,
-    data: JSONBody[ProposeIn],
+    data: Annotated[ProposeIn, body_examples.PROPOSE],
 ) -> Proposal:
     """The key's agent proposes ``terms`` (and so accepts them); a proposal every party
     accepts resolves the dispute (R7)."""
@@ -154,12 +171,16 @@ def propose(
     status_code=200,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="acceptProposal",
+    summary="Accept a proposal",
 )
 def accept(
     request: Request[object, object, State],
     state: State,
     dispute_id: DisputeId,
-    proposal_id: Annotated[str, Parameter(max_length=256, pattern=ID_PATTERN)],
+    proposal_id: Annotated[
+        str, Parameter(max_length=256, pattern=ID_PATTERN, description="The proposal's id.")
+    ],
     data: JSONBody[AcceptIn | None] = None,
 ) -> NegotiationStep:
     """The key's agent accepts the proposal; once every party has, the dispute resolves and
@@ -176,6 +197,8 @@ def accept(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="submitCounterEvidence",
+    summary="Submit counter-evidence",
 )
 def counter_evidence(
     request: Request[object, object, State],
@@ -200,6 +223,8 @@ def counter_evidence(
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
+    operation_id="getCoinFlip",
+    summary="Get a coin flip's state",
 )
 def get_coin_flip(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -215,6 +240,8 @@ def get_coin_flip(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404, 422),
     tags=_TAGS,
+    operation_id="getCoinOutcome",
+    summary="Get a coin flip's outcome",
 )
 def get_coin_outcome(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -232,6 +259,8 @@ def get_coin_outcome(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="commitCoinNonce",
+    summary="Commit to a coin-flip nonce",
 )
 def commit(
     request: Request[object, object, State],
@@ -251,6 +280,8 @@ def commit(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="revealCoinNonce",
+    summary="Reveal a coin-flip nonce",
 )
 def reveal(
     request: Request[object, object, State],
@@ -275,6 +306,8 @@ def reveal(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="nominateArbitrator",
+    summary="Nominate arbitrators",
 )
 def nominate(
     request: Request[object, object, State],
@@ -295,6 +328,8 @@ def nominate(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="formPanel",
+    summary="Seat an arbitration panel",
 )
 def form_panel(
     state: State, dispute_id: DisputeId, data: JSONBody[FormPanelIn]
@@ -319,6 +354,8 @@ def form_panel(
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
+    operation_id="getPanel",
+    summary="Get a dispute's panel",
 )
 def get_panel(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -334,6 +371,8 @@ def get_panel(
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
+    operation_id="getBallotPapers",
+    summary="Get the panel's ballot papers",
 )
 def get_ballot_papers(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -350,6 +389,8 @@ def get_ballot_papers(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404, 422),
     tags=_TAGS,
+    operation_id="verifyResolution",
+    summary="Verify a dispute's resolution",
 )
 def verify_resolution(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -369,6 +410,8 @@ def verify_resolution(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="castPanelVote",
+    summary="Cast a panel vote",
 )
 def vote(
     request: Request[object, object, State],
@@ -432,6 +475,8 @@ def accept_recommendation(
     status_code=200,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="deliberatePanel",
+    summary="Run the panel's deliberation",
 )
 def deliberate(
     request: Request[object, object, State],
@@ -469,6 +514,8 @@ def deliberate(
     status_code=200,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="tallyPanelVotes",
+    summary="Tally the panel's votes",
 )
 def tally(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -485,6 +532,8 @@ def tally(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="signPanelResolution",
+    summary="Sign the panel's resolution",
 )
 def sign_resolution(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -511,6 +560,8 @@ def sign_resolution(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="decideAppeal",
+    summary="Decide a human appeal",
 )
 def decide_appeal(
     request: Request[object, object, State],
@@ -551,6 +602,8 @@ def appeal_as_reviewer(
     sync_to_thread=True,
     responses=_READ_ERRORS,
     tags=_TAGS,
+    operation_id="getAppealProposal",
+    summary="Get the open appeal proposal",
 )
 def get_appeal_proposal(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -567,6 +620,8 @@ def get_appeal_proposal(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="proposeAppealDecision",
+    summary="Propose an appeal decision",
 )
 def propose_appeal(
     request: Request[object, object, State],
@@ -591,12 +646,16 @@ def propose_appeal(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="signAppealDecision",
+    summary="Sign a proposed appeal decision",
 )
 def sign_appeal(
     request: Request[object, object, State],
     state: State,
     dispute_id: DisputeId,
-    proposal_id: Annotated[str, Parameter(max_length=256, pattern=ID_PATTERN)],
+    proposal_id: Annotated[
+        str, Parameter(max_length=256, pattern=ID_PATTERN, description="The proposal's id.")
+    ],
 ) -> AppealProposal:
     """The key's principal co-signs the pending proposal; the last responsible principal's
     signature resolves the dispute, final and binding (``resolution`` in the answer, R16)."""

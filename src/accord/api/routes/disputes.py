@@ -17,6 +17,7 @@ from litestar import Request, get, post
 from litestar.datastructures import State
 from litestar.params import JSONBody, Parameter
 
+from accord.api import body_examples
 from accord.api.api_keys import ApiKey, Role
 from accord.api.auth_errors import Forbidden
 from accord.api.dispute_schemas import (
@@ -40,7 +41,12 @@ from accord.app import Accord
 from accord.disputes import MAX_PAGE, DisputePage, StoredDispute
 from accord.errors import AccordError, SignatureInvalid, ValidationError
 
-DisputeId = Annotated[str, Parameter(pattern=DISPUTE_ID_PATTERN, max_length=64)]
+DisputeId = Annotated[
+    str,
+    Parameter(
+        pattern=DISPUTE_ID_PATTERN, max_length=64, description="The dispute's id (`dsp:<uuid>`)."
+    ),
+]
 Filter = Annotated[str | None, Parameter(max_length=64, pattern=NO_NUL)]
 _TAGS = ["disputes"]
 
@@ -71,9 +77,13 @@ def readable_dispute(accord: Accord, key: ApiKey, dispute_id: str) -> StoredDisp
     status_code=201,
     responses=error_responses(400, 401, 403, 413, 422),
     tags=_TAGS,
+    operation_id="openDispute",
+    summary="File a dispute",
 )
 def open_dispute(
-    request: Request[object, object, State], state: State, data: JSONBody[DisputeOpenIn]
+    request: Request[object, object, State],
+    state: State,
+    data: Annotated[DisputeOpenIn, body_examples.OPEN_DISPUTE],
 ) -> StoredDispute:
     """File a dispute with the key's agent as complainant: its first tier follows its type
     (R2), its deadline its severity (R3); matching precedents are cited (R24). Refused
@@ -90,6 +100,8 @@ def open_dispute(
     status_code=201,
     responses=error_responses(400, 401, 403, 413, 422),
     tags=_TAGS,
+    operation_id="openDisputes",
+    summary="File several disputes",
 )
 def open_disputes(
     request: Request[object, object, State], state: State, data: JSONBody[DisputeBatchIn]
@@ -118,17 +130,68 @@ def open_disputes(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=_TAGS,
+    operation_id="listDisputes",
+    summary="List disputes",
 )
 def list_disputes(
     request: Request[object, object, State],
     state: State,
-    status: Filter = None,
-    dispute_type: Filter = None,
-    severity: Filter = None,
-    tier: Filter = None,
-    party: Annotated[str | None, Parameter(max_length=256, pattern=ID_PATTERN)] = None,
-    after: Annotated[str | None, Parameter(max_length=64, pattern=DISPUTE_ID_PATTERN)] = None,
-    limit: Annotated[int, Parameter(ge=1, le=MAX_PAGE)] = 50,
+    status: Annotated[
+        str | None,
+        Parameter(
+            max_length=64,
+            pattern=NO_NUL,
+            description="Only disputes with this status.",
+        ),
+    ] = None,
+    dispute_type: Annotated[
+        str | None,
+        Parameter(
+            max_length=64,
+            pattern=NO_NUL,
+            description="Only disputes of this type (R1).",
+        ),
+    ] = None,
+    severity: Annotated[
+        str | None,
+        Parameter(
+            max_length=64,
+            pattern=NO_NUL,
+            description="Only disputes of this severity (R3).",
+        ),
+    ] = None,
+    tier: Annotated[
+        str | None,
+        Parameter(
+            max_length=64,
+            pattern=NO_NUL,
+            description="Only disputes at this tier.",
+        ),
+    ] = None,
+    party: Annotated[
+        str | None,
+        Parameter(
+            max_length=256,
+            pattern=ID_PATTERN,
+            description="Only disputes this agent is a party to.",
+        ),
+    ] = None,
+    after: Annotated[
+        str | None,
+        Parameter(
+            max_length=64,
+            pattern=DISPUTE_ID_PATTERN,
+            description="The last dispute id of the previous page.",
+        ),
+    ] = None,
+    limit: Annotated[
+        int,
+        Parameter(
+            ge=1,
+            le=MAX_PAGE,
+            description="At most this many disputes.",
+        ),
+    ] = 50,
 ) -> DisputePage:
     """Disputes, oldest first, every given filter holding; pass ``next_after`` back as
     ``after``. An agent key lists only its own agent's disputes."""
@@ -158,6 +221,8 @@ def list_disputes(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=_TAGS,
+    operation_id="getDispute",
+    summary="Get a dispute",
 )
 def show_dispute(
     request: Request[object, object, State], state: State, dispute_id: DisputeId
@@ -174,6 +239,8 @@ def show_dispute(
     status_code=201,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422),
     tags=_TAGS,
+    operation_id="submitEvidence",
+    summary="Submit evidence",
 )
 def submit_evidence(
     request: Request[object, object, State],
@@ -196,12 +263,16 @@ def submit_evidence(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404, 422),
     tags=_TAGS,
+    operation_id="getEvidenceContent",
+    summary="Get an evidence item's content",
 )
 def evidence_content(
     request: Request[object, object, State],
     state: State,
     dispute_id: DisputeId,
-    evidence_id: Annotated[str, Parameter(max_length=256, pattern=ID_PATTERN)],
+    evidence_id: Annotated[
+        str, Parameter(max_length=256, pattern=ID_PATTERN, description="The evidence item's id.")
+    ],
 ) -> EvidenceContentOut:
     """One evidence item's stored content (its hash is in the dispute record)."""
     accord = accord_of(state)
@@ -226,6 +297,8 @@ def evidence_content(
     status_code=200,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422),
     tags=_TAGS,
+    operation_id="escalateDispute",
+    summary="Escalate a dispute",
 )
 def escalate_dispute(
     request: Request[object, object, State],
@@ -247,6 +320,8 @@ def escalate_dispute(
     status_code=200,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422),
     tags=_TAGS,
+    operation_id="withdrawDispute",
+    summary="Withdraw a dispute",
 )
 def withdraw_dispute(
     request: Request[object, object, State],
@@ -266,12 +341,20 @@ def withdraw_dispute(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404, 422),
     tags=_TAGS,
+    operation_id="exportDispute",
+    summary="Export a dispute's records",
 )
 def export_dispute(
     request: Request[object, object, State],
     state: State,
     dispute_id: DisputeId,
-    session_nonce: Annotated[str | None, Parameter(pattern=r"^[0-9a-f]{64}$")] = None,
+    session_nonce: Annotated[
+        str | None,
+        Parameter(
+            pattern=r"^[0-9a-f]{64}$",
+            description="A nonce (64 hex) to bind the exported record's signature to your session.",
+        ),
+    ] = None,
 ) -> dict[str, Any]:
     """The dispute as a reference-SDK dispute record, signed by the service key
     (``classical_only``); a fresh ``session_nonce`` unless one is given. What the SDK format
@@ -288,6 +371,8 @@ def export_dispute(
     status_code=200,
     responses=error_responses(400, 401, 403, 404, 413, 422),
     tags=_TAGS,
+    operation_id="importDispute",
+    summary="Import a dispute's records",
 )
 def import_dispute(
     request: Request[object, object, State], state: State, data: JSONBody[ImportIn]

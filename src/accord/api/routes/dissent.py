@@ -24,17 +24,40 @@ Filter = Annotated[str | None, Parameter(max_length=256)]
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=["dissent"],
+    operation_id="listDissent",
+    summary="List recorded dissent",
 )
 def list_dissent(
     state: State,
-    agent: Filter = None,
-    department: Filter = None,
-    kind: Filter = None,
-    strategy: Filter = None,
-    text: Filter = None,
-    since: Annotated[datetime | None, Parameter()] = None,
-    until: Annotated[datetime | None, Parameter()] = None,
-    limit: Annotated[int, Parameter(ge=1, le=MAX_PAGE)] = 50,
+    agent: Annotated[
+        str | None, Parameter(max_length=256, description="Only dissent of this agent.")
+    ] = None,
+    department: Annotated[
+        str | None,
+        Parameter(max_length=256, description="Only dissent of agents in this department."),
+    ] = None,
+    kind: Annotated[
+        str | None,
+        Parameter(max_length=256, description="Only dissent from cases of this conflict kind."),
+    ] = None,
+    strategy: Annotated[
+        str | None,
+        Parameter(max_length=256, description="Only dissent from cases settled by this strategy."),
+    ] = None,
+    text: Annotated[
+        str | None,
+        Parameter(max_length=256, description="Only dissent whose reasoning contains this text."),
+    ] = None,
+    since: Annotated[
+        datetime | None,
+        Parameter(description="Only dissent recorded at or after this time (ISO 8601)."),
+    ] = None,
+    until: Annotated[
+        datetime | None, Parameter(description="Only dissent recorded before this time (ISO 8601).")
+    ] = None,
+    limit: Annotated[
+        int, Parameter(ge=1, le=MAX_PAGE, description="At most this many records.")
+    ] = 50,
 ) -> DissentPage:
     """Dissent records matching every given filter, oldest first (``text`` searches them)."""
     records = accord_of(state).dissent.query(

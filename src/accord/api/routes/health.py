@@ -11,13 +11,25 @@ from accord.errors import StoreError
 from accord.store import HEAD_REVISION, current_revisions
 
 
-@get("/health", sync_to_thread=False, tags=["service"])
+@get(
+    "/health",
+    sync_to_thread=False,
+    tags=["service"],
+    operation_id="getHealth",
+    summary="Is the process up",
+)
 def health() -> Health:
     """Liveness: the process is up."""
     return Health(status="ok")
 
 
-@get("/ready", sync_to_thread=True, tags=["service"])
+@get(
+    "/ready",
+    sync_to_thread=True,
+    tags=["service"],
+    operation_id="getReadiness",
+    summary="Is the service ready to serve",
+)
 def ready(state: State) -> Response[Health]:
     """Readiness: the database answers and its migrations are at head (503 otherwise)."""
     accord = accord_of(state)

@@ -24,6 +24,8 @@ from accord.ledger import ConsistencyProof, InclusionProof
     sync_to_thread=True,
     responses=error_responses(400, 401, 403),
     tags=["ledger"],
+    operation_id="verifyLedger",
+    summary="Verify the ledger",
 )
 def verify(state: State) -> VerifyOut:
     """Verify every entry, link, signature and checkpoint, then the cases against them."""
@@ -55,8 +57,13 @@ def verify(state: State) -> VerifyOut:
     sync_to_thread=True,
     responses=error_responses(400, 401, 403),
     tags=["ledger"],
+    operation_id="getLedgerTail",
+    summary="Read the newest ledger entries",
 )
-def tail(state: State, n: Annotated[int, Parameter(ge=1, le=500)] = 20) -> LedgerTail:
+def tail(
+    state: State,
+    n: Annotated[int, Parameter(ge=1, le=500, description="How many of the newest entries.")] = 20,
+) -> LedgerTail:
     """The newest ``n`` entries, oldest of them first."""
     entries = accord_of(state).ledger.tail(n)
     return LedgerTail(entries=[{**e.to_json_dict(), "entry_hash": e.entry_hash} for e in entries])
@@ -68,6 +75,8 @@ def tail(state: State, n: Annotated[int, Parameter(ge=1, le=500)] = 20) -> Ledge
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=["ledger"],
+    operation_id="getLedgerCheckpoint",
+    summary="Get the signed ledger checkpoint",
 )
 def checkpoint(state: State) -> CheckpointOut:
     """Sign a checkpoint over the whole ledger now (the newest one if nothing was appended
@@ -83,9 +92,14 @@ def checkpoint(state: State) -> CheckpointOut:
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["ledger"],
+    operation_id="getInclusionProof",
+    summary="Prove a ledger entry is included",
 )
 def inclusion_proof(
-    state: State, seq: Annotated[int, Parameter(ge=1, le=2**62)]
+    state: State,
+    seq: Annotated[
+        int, Parameter(ge=1, le=2**62, description="The ledger entry's sequence number.")
+    ],
 ) -> InclusionProof:
     """Prove entry ``seq`` is in the ledger (signs a checkpoint first if the ledger grew);
     check it offline with ``accord ledger check-proof``."""
@@ -98,11 +112,25 @@ def inclusion_proof(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["ledger"],
+    operation_id="getConsistencyProof",
+    summary="Prove the ledger only grew",
 )
 def consistency_proof(
     state: State,
-    old_size: Annotated[int, Parameter(ge=1, le=2**62)],
-    new_size: Annotated[int | None, Parameter(ge=1, le=2**62)] = None,
+    old_size: Annotated[
+        int,
+        Parameter(
+            ge=1, le=2**62, description="The size of the earlier tree (a checkpoint you hold)."
+        ),
+    ],
+    new_size: Annotated[
+        int | None,
+        Parameter(
+            ge=1,
+            le=2**62,
+            description="The size of the later tree; the newest checkpoint when omitted.",
+        ),
+    ] = None,
 ) -> ConsistencyProof:
     """Prove the checkpoint at ``old_size`` is a prefix of the one at ``new_size`` (newest
     by default)."""

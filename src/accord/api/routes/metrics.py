@@ -21,6 +21,8 @@ from accord.api.metrics import CONTENT_TYPE, Metrics
     tags=["service"],
     media_type=CONTENT_TYPE,
     security=[BEARER],
+    operation_id="getMetrics",
+    summary="Prometheus metrics",
 )
 def metrics(state: State) -> Response[bytes]:
     """Cases by kind/tier/status, disputes by type/status/tier, approval queue depth,

@@ -36,7 +36,7 @@ DEFAULT_POLL_SECONDS = 0.5
 DEFAULT_HEARTBEAT_SECONDS = 15.0
 DEFAULT_STREAM_SECONDS = 300.0
 WAITING_ID, DECIDED_ID = 1, 2
-TaskId = Annotated[str, Parameter(max_length=64)]
+TaskId = Annotated[str, Parameter(max_length=64, description="The parked task's id.")]
 
 
 def poll_interval_of(state: State) -> float:
@@ -62,11 +62,13 @@ def _own_task(accord: Accord, key: ApiKey, task_id: str) -> ParkedTask:
     status_code=201,
     responses=error_responses(400, 401, 403, 404, 409, 413, 422),
     tags=["parked tasks"],
+    operation_id="parkTask",
+    summary="Park a task until people decide",
 )
 def park(
     request: Request[object, object, State],
     state: State,
-    case_id: Annotated[str, Parameter(max_length=64)],
+    case_id: Annotated[str, Parameter(max_length=64, description="The case's id.")],
     data: JSONBody[ParkIn],
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> ParkedOut:
@@ -89,6 +91,8 @@ def park(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404),
     tags=["parked tasks"],
+    operation_id="getParkedTask",
+    summary="Get a parked task",
 )
 def get_parked(request: Request[object, object, State], state: State, task_id: TaskId) -> ParkedOut:
     """A parked task, the deadline that will act on its approval item (and what happens
@@ -103,13 +107,29 @@ def get_parked(request: Request[object, object, State], state: State, task_id: T
     opt=allow(*READERS),
     responses=error_responses(400, 401, 403, 404, 409, 422),
     tags=["parked tasks"],
+    operation_id="waitForDecision",
+    summary="Wait for a parked task's decision",
 )
 async def wait_for_decision(
     request: Request[object, object, State],
     state: State,
     task_id: TaskId,
-    wait: Annotated[float, Parameter(ge=0.0, le=MAX_WAIT_SECONDS)] = 0.0,
-    claim: Annotated[str | None, Parameter(min_length=1, max_length=200)] = None,
+    wait: Annotated[
+        float,
+        Parameter(
+            ge=0.0,
+            le=MAX_WAIT_SECONDS,
+            description="Seconds to wait for the decision (0: answer at once).",
+        ),
+    ] = 0.0,
+    claim: Annotated[
+        str | None,
+        Parameter(
+            min_length=1,
+            max_length=200,
+            description="Your own claim id: asking again with it re-delivers the same decision.",
+        ),
+    ] = None,
 ) -> WaitOut:
     """Long-poll: up to ``wait`` seconds for the decision. Decided: the task resumes (once)
     and the answer carries the decision; still pending: ``resumed: false``. A ``claim``
@@ -136,6 +156,8 @@ async def wait_for_decision(
     opt=allow(*READERS),
     responses=error_responses(400, 401, 403, 404),
     tags=["parked tasks"],
+    operation_id="streamDecisionEvents",
+    summary="Stream a parked task's decision events",
 )
 async def decision_events(
     request: Request[object, object, State],

@@ -22,6 +22,8 @@ from accord.precedents import DEFAULT_LIMIT, MAX_LIMIT
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 422),
     tags=["precedents"],
+    operation_id="searchPrecedents",
+    summary="Search precedents",
 )
 def search_precedents(
     state: State,
@@ -29,9 +31,17 @@ def search_precedents(
         DisputeType, Parameter(description="the dispute type the bundles apply to")
     ],
     condition: Annotated[
-        list[Annotated[str, Parameter(max_length=256)]] | None, Parameter(max_items=50)
+        list[Annotated[str, Parameter(max_length=256)]] | None,
+        Parameter(max_items=50, description="A condition that holds (repeat for several)."),
     ] = None,
-    limit: Annotated[int, Parameter(ge=1, le=MAX_LIMIT)] = DEFAULT_LIMIT,
+    limit: Annotated[
+        int,
+        Parameter(
+            ge=1,
+            le=MAX_LIMIT,
+            description="At most this many bundles.",
+        ),
+    ] = DEFAULT_LIMIT,
 ) -> PrecedentPage:
     """Bundles applying to a dispute type where every ``condition`` holds and none is
     inapplicable: highest authority first, then the most recent; superseded ones last, with
@@ -46,9 +56,13 @@ def search_precedents(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404, 422),
     tags=["precedents"],
+    operation_id="getPrecedent",
+    summary="Get a precedent",
 )
 def get_precedent(
-    state: State, jurisprudence_id: Annotated[str, Parameter(max_length=64)]
+    state: State, jurisprudence_id: Annotated[
+        str, Parameter(max_length=64, description="The precedent bundle's id.")
+    ]
 ) -> dict[str, Any]:
     """One signed bundle with the derived ``superseded_by``."""
     return accord_of(state).precedents.get(jurisprudence_id).to_json_dict()

@@ -39,9 +39,17 @@ PreparedId = Annotated[
     Parameter(
         max_length=64,
         pattern=r"^prep:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$",
+        description="The prepared step's id (`prep:<uuid>`), from the prepare answer.",
     ),
 ]
-Kid = Annotated[str | None, Parameter(max_length=64, pattern=r"^[0-9a-f]{32}$")]
+Kid = Annotated[
+    str | None,
+    Parameter(
+        max_length=64,
+        pattern=r"^[0-9a-f]{32}$",
+        description="Which of the agent's registered keys signs (its kid), when it has several.",
+    ),
+]
 
 
 class PrepareStepIn(RootModel[PreparedStepArgs]):
@@ -53,9 +61,10 @@ class PrepareStepIn(RootModel[PreparedStepArgs]):
 class SignaturesIn(BaseModel):
     """The agent's signature of each payload the prepared step awaits, in order."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(use_attribute_docstrings=True, frozen=True, extra="forbid")
 
     signatures: Annotated[list[PayloadSignature], Field(max_length=MAX_SIGNATURES)]
+    """The signature of each payload the step awaits, in order."""
 
 
 @post(
@@ -65,6 +74,8 @@ class SignaturesIn(BaseModel):
     status_code=201,
     responses=_ERRORS,
     tags=_TAGS,
+    operation_id="prepareStep",
+    summary="Prepare a tier step to sign",
 )
 def prepare_step(
     request: Request[object, object, State],
@@ -89,6 +100,8 @@ def prepare_step(
     status_code=200,
     responses=_ERRORS,
     tags=_TAGS,
+    operation_id="signPreparedStep",
+    summary="Sign a prepared tier step",
 )
 def sign_prepared_step(
     request: Request[object, object, State],

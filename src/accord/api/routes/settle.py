@@ -3,10 +3,13 @@ out; ``POST /api/v1/approval-requests``: an agent's proposed action straight to 
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from litestar import Request, post
 from litestar.datastructures import State
 from litestar.params import JSONBody
 
+from accord.api import body_examples
 from accord.api.api_keys import Role
 from accord.api.errors import error_responses
 from accord.api.guards import allow, caller, require_own_positions
@@ -34,11 +37,13 @@ def _request(body: SettleIn) -> SettleRequest:
     status_code=200,
     responses=_ERRORS,
     tags=["settle"],
+    operation_id="settleCase",
+    summary="Settle one disagreement",
 )
 async def settle_one(
     request: Request[object, object, State],
     state: State,
-    data: JSONBody[SettleIn],
+    data: Annotated[SettleIn, body_examples.SETTLE],
     idempotency_key: IdempotencyKeyHeader = None,
 ) -> CaseSummary:
     """Settle one set of positions (an agent key submits only its own agent's positions).
@@ -81,6 +86,8 @@ async def settle_one(
     status_code=200,
     responses=_ERRORS,
     tags=["settle"],
+    operation_id="settleCases",
+    summary="Settle several disagreements",
 )
 def settle_batch(
     request: Request[object, object, State], state: State, data: JSONBody[SettleBatchIn]

@@ -18,13 +18,16 @@ class Payload(BaseModel):
     """Bytes the agent signs with its own key: ``payload_b64`` (standard base64) is exactly
     what Ed25519 signs — ``domain_sep``, a zero byte, then the record's canonical JSON."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(use_attribute_docstrings=True, frozen=True, extra="forbid")
 
     index: int = Field(ge=0)
     """The payload's place among the step's signatures (its order is the step's own)."""
     sha256: Annotated[str, Field(pattern=SHA256_PATTERN)]
+    """`sha256:` of the payload's bytes: name it when you sign."""
     payload_b64: str
+    """The bytes to sign, in standard base64: sign them as they are."""
     domain_sep: str
+    """The domain tag the bytes start with."""
     what: str
     """What the bytes are, read from the record they carry."""
 
@@ -33,30 +36,40 @@ class PreparedStep(BaseModel):
     """A step waiting for its agent's signatures: ``payloads`` are the ones to sign now
     (empty once completed, or for a step that signs nothing, such as ``nominate``)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(use_attribute_docstrings=True, frozen=True, extra="forbid")
 
     prepared_id: str
+    """The prepared step's id: sign its payloads and post them here."""
     dispute_id: str
+    """The dispute."""
     step: str
+    """The step's kind."""
     actor_id: str
+    """The agent (or arbitrator) who acts."""
     role: str
+    """The role of the key that must sign (agent or arbitrator)."""
     kid: str
+    """The registered key that must sign."""
     prepared_at: AwareDatetime
     """The instant the step is dated at (its records carry it)."""
     expires_at: AwareDatetime
     signed: int = Field(ge=0)
     """Payloads signed so far."""
     payloads: tuple[Payload, ...]
+    """The payloads awaiting a signature now."""
     consumed: bool = False
+    """Whether the step was completed (it cannot be signed again)."""
 
 
 class PayloadSignature(BaseModel):
     """The agent's Ed25519 signature (standard base64) of the payload ``sha256`` names."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(use_attribute_docstrings=True, frozen=True, extra="forbid")
 
     sha256: Annotated[str, Field(pattern=SHA256_PATTERN)]
+    """The `sha256:` of the payload signed."""
     signature_b64: Annotated[str, Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9+/=]+$")]
+    """The agent's Ed25519 signature of the payload's bytes, standard base64."""
 
 
 class StepOutcome(BaseModel):
@@ -64,11 +77,14 @@ class StepOutcome(BaseModel):
     answer), or it is ``awaiting_signatures`` on the next payload — a later signature covers
     bytes that carry an earlier one (an acceptance's record holds its §6 co-signature)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(use_attribute_docstrings=True, frozen=True)
 
     status: Literal["completed", "awaiting_signatures"]
+    """`completed`, or `awaiting_signatures` on the next payload."""
     prepared: PreparedStep
+    """The prepared step as it now stands."""
     result: StepResult | None = None
+    """The step's usual answer, once completed."""
 
 
 def payload_of(index: int, message: bytes) -> Payload:

@@ -268,7 +268,12 @@ class PreparedSteps:
             raise UnknownActor(
                 f"{agent} has no registered, unrevoked {role} key"
                 + (f" {kid}" if kid is not None else "")
-                + f" (register one with `accord keys new --role {role} --principal {agent}`)",
+                + (
+                    " (an admin enrols its own public key: POST /api/v1/agent-keys; "
+                    if role == "agent"
+                    else " ("
+                )
+                + f"a server-held key: `accord keys new --role {role} --principal {agent}`)",
                 field="kid" if kid is not None else "key",
                 rule=f"the step is signed by the acting agent's registered {role} key",
                 agent_id=agent,

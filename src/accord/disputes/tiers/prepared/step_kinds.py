@@ -49,9 +49,10 @@ class Nominations(BaseModel):
     """The nominations a ``nominate`` step added (one the same party already made is not
     repeated)."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(use_attribute_docstrings=True, frozen=True)
 
     items: tuple[Nomination, ...]
+    """The nominations so far."""
 
 
 StepResult = (
@@ -103,9 +104,14 @@ class _Step(BaseModel):
 class ProposeStep(_Step):
     """``Negotiating.propose``: the agent proposes ``terms`` (and accepts them)."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     step: Literal["propose"]
+    """The step's kind: `propose`."""
     terms: Text
+    """The terms proposed."""
     responds_to: Id | None = None
+    """The proposal these terms counter, if one."""
     record_kind: ClassVar[str | None] = "proposal"
     resolution_level: ClassVar[Tier | None] = Tier.DIRECT_NEGOTIATION
 
@@ -124,8 +130,12 @@ class ProposeStep(_Step):
 class AcceptStep(_Step):
     """``Negotiating.accept``: the agent accepts ``proposal_id``."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     step: Literal["accept"]
+    """The step's kind: `accept`."""
     proposal_id: Id
+    """The proposal the agent accepts."""
     record_kind: ClassVar[str | None] = "acceptance"
     resolution_level: ClassVar[Tier | None] = Tier.DIRECT_NEGOTIATION
 
@@ -141,10 +151,16 @@ class AcceptStep(_Step):
 class CounterEvidenceStep(_Step):
     """``Negotiating.counter_evidence``: evidence addressed by its content hash."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     step: Literal["counter_evidence"]
+    """The step's kind: `counter_evidence`."""
     content_hash: Sha256
+    """`sha256:` of the counter-evidence's content (R33)."""
     description: Text
+    """What the counter-evidence shows."""
     answers: Id | None = None
+    """The evidence id it answers, if one."""
     record_kind: ClassVar[str | None] = "counter_evidence"
 
     def carried(self) -> dict[str, Any]:
@@ -169,8 +185,12 @@ class CounterEvidenceStep(_Step):
 class CommitStep(_Step):
     """``Negotiating.commit``: the coin-flip commitment."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     step: Literal["commit"]
+    """The step's kind: `commit`."""
     commitment: Sha256
+    """`sha256:` over the agent's nonce and choice."""
     record_kind: ClassVar[str | None] = "coin_commit"
 
     def carried(self) -> dict[str, Any]:
@@ -189,9 +209,14 @@ class CommitStep(_Step):
 class RevealStep(_Step):
     """``Negotiating.reveal``: the nonce (hex) and choice behind the commitment."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     step: Literal["reveal"]
+    """The step's kind: `reveal`."""
     nonce_hex: Annotated[str, Field(min_length=64, max_length=256, pattern=r"^(?:[0-9a-f]{2})+$")]
+    """The nonce committed to, hex."""
     choice: Annotated[str, Field(min_length=1, max_length=MAX_CHOICE, pattern=_NO_NUL)]
+    """The choice committed to."""
     record_kind: ClassVar[str | None] = "coin_reveal"
 
     def carried(self) -> dict[str, Any]:
@@ -210,8 +235,12 @@ class RevealStep(_Step):
 class NominateStep(_Step):
     """``Arbitration.nominate``: pool members put forward (signs nothing: no payload)."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     step: Literal["nominate"]
+    """The step's kind: `nominate`."""
     agent_ids: Annotated[tuple[Id, ...], Field(min_length=1, max_length=MAX_NOMINEES)]
+    """The arbitrators nominated, from the pre-approved pool (R10)."""
 
     def run(
         self, dispute_id: str, signer: Signer, negotiation: Negotiating, arbitration: Arbitration
@@ -222,10 +251,15 @@ class NominateStep(_Step):
 class VoteStep(_Step):
     """``Arbitration.vote``: a panel member's vote (its arbitrator key)."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     role: ClassVar[KeyRole] = "arbitrator"
     step: Literal["vote"]
+    """The step's kind: `vote`."""
     vote: Literal["approve", "dissent"]
+    """`approve` or `dissent`."""
     reasoning: Text
+    """Why the member votes so."""
     record_kind: ClassVar[str | None] = VOTE_RECORD_TYPE
     resolution_level: ClassVar[Tier | None] = Tier.CONTEXTUAL_ARBITRATION
 
@@ -245,8 +279,11 @@ class VoteStep(_Step):
 class TallyStep(_Step):
     """``Arbitration.tally``: a member closes the vote and signs the decided record."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     role: ClassVar[KeyRole] = "arbitrator"
     step: Literal["tally"]
+    """The step's kind: `tally`."""
     resolution_level: ClassVar[Tier | None] = Tier.CONTEXTUAL_ARBITRATION
 
     def run(
@@ -258,8 +295,11 @@ class TallyStep(_Step):
 class SignResolutionStep(_Step):
     """``Arbitration.sign_resolution``: a member signs the panel's decided §6 record."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     role: ClassVar[KeyRole] = "arbitrator"
     step: Literal["sign_resolution"]
+    """The step's kind: `sign_resolution`."""
     resolution_level: ClassVar[Tier | None] = Tier.CONTEXTUAL_ARBITRATION
 
     def run(
