@@ -20,6 +20,15 @@ METHODS = ("get", "post", "put", "patch", "delete")
 #: The operation ids clients are generated with: changing one breaks them, so each is pinned.
 OPERATION_IDS = {
     "GET /health": "getHealth",
+    "POST /api/v1/approval-requests": "requestApproval",
+    "GET /api/v1/approvals/{item_id}/receipt": "getDecisionReceipt",
+    "POST /api/v1/disputes/{dispute_id}/panel/proposal": "proposePanelResolution",
+    "POST /api/v1/disputes/{dispute_id}/panel/recommendation/acceptance": (
+        "acceptPanelRecommendation"
+    ),
+    "POST /api/v1/webhooks": "createWebhookSubscription",
+    "GET /api/v1/webhooks": "listWebhookSubscriptions",
+    "DELETE /api/v1/webhooks/{subscription_id}": "deleteWebhookSubscription",
     "GET /ready": "getReadiness",
     "GET /metrics": "getMetrics",
     "POST /api/v1/settle": "settleCase",

@@ -141,6 +141,8 @@ def get_approval(
     sync_to_thread=True,
     responses=error_responses(400, 401, 403, 404, 409),
     tags=["approvals"],
+    operation_id="getDecisionReceipt",
+    summary="Get a decided approval item's signed receipt",
 )
 def get_receipt(
     request: Request[object, object, State],

@@ -431,6 +431,8 @@ def vote(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="proposePanelResolution",
+    summary="Put a proposed resolution to the panel",
 )
 def propose_resolution(
     request: Request[object, object, State],
@@ -457,6 +459,8 @@ def propose_resolution(
     status_code=201,
     responses=_STEP_ERRORS,
     tags=_TAGS,
+    operation_id="acceptPanelRecommendation",
+    summary="Accept the panel's recommended resolution",
 )
 def accept_recommendation(
     request: Request[object, object, State], state: State, dispute_id: DisputeId

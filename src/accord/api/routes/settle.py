@@ -107,6 +107,8 @@ def settle_batch(
     status_code=201,
     responses=_ERRORS,
     tags=["settle"],
+    operation_id="requestApproval",
+    summary="Ask people to approve a proposed action",
 )
 def request_approval(
     request: Request[object, object, State],

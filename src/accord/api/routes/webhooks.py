@@ -59,6 +59,8 @@ class SubscriptionOut(BaseModel):
     status_code=201,
     responses=error_responses(400, 401, 403, 413, 422),
     tags=["webhooks"],
+    operation_id="createWebhookSubscription",
+    summary="Subscribe a URL to signed webhooks",
 )
 def subscribe(state: State, data: JSONBody[SubscribeIn]) -> SubscriptionOut:
     """Subscribe a URL to events; the answer carries the signing secret, shown only here."""
@@ -72,6 +74,8 @@ def subscribe(state: State, data: JSONBody[SubscribeIn]) -> SubscriptionOut:
     sync_to_thread=True,
     responses=error_responses(401, 403),
     tags=["webhooks"],
+    operation_id="listWebhookSubscriptions",
+    summary="List webhook subscriptions",
 )
 def list_subscriptions(state: State) -> list[SubscriptionOut]:
     """Every subscription, configured and created over HTTP (no secrets)."""
@@ -85,6 +89,8 @@ def list_subscriptions(state: State) -> list[SubscriptionOut]:
     status_code=204,
     responses=error_responses(400, 401, 403, 404),
     tags=["webhooks"],
+    operation_id="deleteWebhookSubscription",
+    summary="Delete a webhook subscription",
 )
 def unsubscribe(state: State, subscription_id: Id) -> None:
     """Delete a subscription; its pending deliveries are dropped, its delivery log kept."""
