@@ -9,7 +9,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from accord.api import create_app
+from accord.api import ApiKeyStore, create_app
 from accord.app import Accord
 from accord.cases import Case
 from tests.api.conftest import Tokens, bearer
@@ -200,3 +200,16 @@ def test_a_parked_task_resumes_over_http_with_the_reviewers_written_outcome(
     assert resumption["context"] == {"step": 4}
     assert resumption["decision"]["written_outcome"] == "refund half, then re-check"
     assert resumption["decision"]["choice"] is None
+
+
+def test_an_agent_parks_only_on_a_case_it_is_party_to_and_nothing_is_written(
+    client: TestClient[Litestar], keys: ApiKeyStore, escalated: Case, accord: Accord
+) -> None:
+    stranger = keys.create("agent", agent_id="agent:stranger")[1]
+    answer = client.post(
+        f"/api/v1/cases/{escalated.case_id}/park", json={"context": {}}, headers=bearer(stranger)
+    )
+    assert answer.status_code == 403
+    assert answer.json()["code"] == "approvals.not_a_party"
+    assert answer.json()["field"] == "agent_id"
+    assert accord.parking.parked() == []

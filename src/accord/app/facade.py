@@ -404,6 +404,7 @@ class Accord:
         idempotency_key: str | None = None,
     ) -> TaskHandle:
         """Park an agent's task on a case that waits for people; resume with the handle.
+        The agent must be a party of the case (``approvals.not_a_party``).
 
         With ``idempotency_key`` a retry of the same park (case, agent, context) returns the
         handle of the task the first call parked, writing nothing; the same key with a
