@@ -328,7 +328,7 @@ def owner_reviewing(
     register_reviewers(opened)
     register_new_key(opened, None, "reviewer", "human:controller", None)
     with TestClient(create_app(opened, sweep_every=None)) as client:
-        yield opened, client, ApiKeyStore(opened.db, opened.clock)
+        yield opened, client, ApiKeyStore(opened.ledger, opened.clock)
     opened.close()
 
 

@@ -131,7 +131,7 @@ def test_another_agents_key_may_not_follow_the_task(
     from accord.api import ApiKeyStore
 
     task_id = _park(client, tokens.agent, escalated)
-    _, other = ApiKeyStore(accord.db, accord.clock).create("agent", agent_id="agent:audit")
+    _, other = ApiKeyStore(accord.ledger, accord.clock).create("agent", agent_id="agent:audit")
     for path in (f"/api/v1/parked/{task_id}", f"/api/v1/parked/{task_id}/decision"):
         answer = client.get(path, headers=bearer(other))
         assert (answer.status_code, answer.json()["field"]) == (403, "task_id")

@@ -157,7 +157,7 @@ def test_the_demo_service_database_has_cases_in_several_states_and_a_reviewer_ke
         assert statuses.count("approved") == 1
         kinds = {c["status"] for c in accord.cases.find(limit=100)}
         assert {"settled", "merged", "escalated"} <= kinds
-        key = ApiKeyStore(accord.db, accord.clock).authenticate(demo.reviewer_token)
+        key = ApiKeyStore(accord.ledger, accord.clock).authenticate(demo.reviewer_token)
         assert key.principal_id == "human:treasurer"
         assert accord.verify().cases == demo.cases
         assert accord.config.settings.keys.trust_root == accord.ledger.signer.kid  # pinned

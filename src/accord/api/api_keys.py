@@ -26,6 +26,7 @@ from accord.api.auth_errors import Unauthenticated
 from accord.clock import Clock, isoformat
 from accord.errors import NotFound, ValidationError
 from accord.ids import new_id
+from accord.ledger import Ledger, record_api_key_event
 from accord.store import Database
 from accord.store.tables import api_keys
 
@@ -75,8 +76,10 @@ def token_hash(token: str) -> str:
 class ApiKeyStore:
     """Create, list, revoke and check API keys in one database."""
 
-    def __init__(self, db: Database, clock: Clock) -> None:
-        self._db = db
+    def __init__(self, ledger: Ledger, clock: Clock) -> None:
+        """Keys in ``ledger``'s database; each issue and revocation is signed into it."""
+        self._ledger = ledger
+        self._db = db = ledger.db
         self._clock = clock
         #: Keys that authenticated, by token hash. A hit still reads the key's ``revoked_at``
         #: (one indexed column, through the driver), so a revocation by any process takes
@@ -123,8 +126,10 @@ class ApiKeyStore:
                 f"invalid API key: {rule}", code="auth.bad_key_binding", field=field, rule=rule
             ) from exc
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        row = _row(key, token_hash(token))
         with self._db.write() as conn:
-            conn.execute(api_keys.insert().values(_row(key, token_hash(token))))
+            conn.execute(api_keys.insert().values(row))
+            record_api_key_event(self._ledger, conn, row)
         return key, token
 
     def list(self) -> list[ApiKey]:
@@ -143,17 +148,19 @@ class ApiKeyStore:
         return _key(found)
 
     def revoke(self, key_id: str) -> ApiKey:
-        """Revoke a key now (revoking twice keeps the first time)."""
+        """Revoke a key now (revoking twice keeps the first time), signed into the ledger."""
         now = isoformat(self._clock.now())
         with self._db.write() as conn:
-            conn.execute(
+            changed = conn.execute(
                 update(api_keys)
                 .where(api_keys.c.key_id == key_id)
                 .where(api_keys.c.revoked_at.is_(None))
                 .values(revoked_at=now)
-            )
+            ).rowcount
             row = conn.execute(select(api_keys).where(api_keys.c.key_id == key_id)).mappings()
             found = row.first()
+            if found is not None and changed:
+                record_api_key_event(self._ledger, conn, dict(found))
         if found is None:
             raise NotFound(f"no API key {key_id!r}", code="auth.key_not_found", key_id=key_id)
         return _key(found)

@@ -82,7 +82,7 @@ def prepare(directory: Path) -> DemoService:
         cases.append(stale)
         disputes = file_demo_disputes(accord)
         register_new_key(accord, None, "reviewer", REVIEWER, None)  # signs their decisions
-        _, token = ApiKeyStore(accord.db, accord.clock).create(
+        _, token = ApiKeyStore(accord.ledger, accord.clock).create(
             "reviewer", principal_id=REVIEWER, label="make run"
         )
         accord.ledger.checkpoint()
