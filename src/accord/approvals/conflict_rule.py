@@ -1,9 +1,10 @@
 """The one conflict rule for every act on a case (decide, stay, panel ballot, open, park).
 
 A principal who is a party, or owns a party agent, never acts on that party's case; an agent
-acts only in a case it is party to (an orchestrator acts with an admin credential, which
-names no agent). Approval decisions, stays on objections, panel ballots, collecting cases and
-parked tasks all call these two functions, so the rule has one owner. A dispute's human
+acting with its own credential acts only in a case it is party to (an orchestrator acts with
+an admin credential, or as the library's caller). Approval decisions (a human panel member's
+ballot paper is one), stays on objections, collecting cases and parked tasks all call these
+two functions, so the rule has one owner. A dispute's human
 appeal (R16) is the exception the protocol makes: its deciders *are* the parties'
 responsible principals, all of them together.
 """

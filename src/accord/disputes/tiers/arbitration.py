@@ -43,7 +43,7 @@ from pydantic import ValidationError as PydanticValidationError
 from sqlalchemy import Connection
 from sqlalchemy.exc import IntegrityError
 
-from accord.approvals import ApprovalItem, Principal, Reviewer, refuse_party_acting
+from accord.approvals import ApprovalItem, Principal, Reviewer
 from accord.conflicts import Tier
 from accord.crypto import Signer
 from accord.dcp07.documents import record_document
@@ -519,16 +519,6 @@ class Arbitration:
                 code="panels.foreign_key",
                 agent_id=member.agent_id,
             )
-        parties = seated.formation.parties
-        refuse_party_acting(
-            reviewer.principal_id,
-            (p.agent_id for p in parties),
-            {p.agent_id: p.principal_id for p in parties},
-            act="vote on",
-            case_id=paper.dispute_id,
-            requirement="R32",
-            item_id=item.item_id,
-        )
         reason = item.decision.reason if item.decision is not None else ""
         check_text(reason, "reason", "R14")
         vote = vote_from_decision(
