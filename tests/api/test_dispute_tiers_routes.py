@@ -111,14 +111,14 @@ def test_r07_a_stranger_cannot_negotiate_and_a_key_without_a_signing_key_is_refu
     client: TestClient[Litestar], keys: dict[str, str], accord: Accord
 ) -> None:
     dispute_id = open_gpu_dispute(client, keys)
-    before = accord.ledger.size()
+    unkeyed = ApiKeyStore(accord.ledger, accord.clock).create("agent", agent_id="agent:keyless")[1]
+    before = accord.ledger.size()  # issuing a key is a signed entry: count after it
     stranger = post_dispute(client, keys["stranger"], f"/{dispute_id}/proposals", {"terms": "mine"})
     assert stranger.status_code == 403
     assert (stranger.json()["code"], stranger.json()["requirement"]) == (
         "negotiation.not_a_party",
         "R7",
     )
-    unkeyed = ApiKeyStore(accord.ledger, accord.clock).create("agent", agent_id="agent:keyless")[1]
     no_key = post_dispute(client, unkeyed, f"/{dispute_id}/proposals", {"terms": "mine"})
     assert no_key.status_code == 403
     assert (no_key.json()["code"], no_key.json()["field"]) == ("api.no_signing_key", "principal")
