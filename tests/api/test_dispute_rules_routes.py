@@ -351,7 +351,8 @@ def test_r28_a_reviewer_who_owns_a_party_may_not_stay_and_nothing_is_written(
     before = accord.ledger.size()
     stay = _post(client, tokens.reviewer, f"/objections/{objection_id}/stay", {"reason": "mine"})
     assert stay.status_code == 403
-    assert stay.json()["code"] == "approvals.conflicted_decider"
+    refused = (stay.json()["code"], stay.json()["requirement"])
+    assert refused == ("approvals.conflicted_decider", "R28")
     assert f"party {BILLING}" in stay.json()["message"]
     assert stay.json()["rule"] == "the actor is neither a party nor the owner of a party agent"
     assert accord.ledger.size() == before

@@ -68,7 +68,8 @@ def populate(tmp_path: Path, url: str, clock: FrozenClock) -> Accord:
     reviewer = Ed25519Signer.from_seed(b"\x0a" * 32)  # alice's reviewer key
     accord.register_reviewer_key(reviewer.public_key, "human:alice")
     keys = ApiKeyStore(accord.ledger, accord.clock)  # API keys: one in use, one revoked
-    keys.create("reviewer", principal_id="human:alice", label="alice's browser")
+    month = clock.now() + timedelta(days=30)
+    keys.create("reviewer", principal_id="human:alice", label="alice's browser", expires_at=month)
     keys.revoke(keys.create("agent", agent_id="agent:a")[0].key_id)
     settled = [
         accord.settle(

@@ -191,6 +191,7 @@ class Objections:
                 {p.agent_id: p.principal_id for p in parties},
                 act="order a stay in",
                 case_id=record.dispute_id,
+                requirement="R28",
                 objection_id=objection_id,
             )
             now = self._clock.now()
