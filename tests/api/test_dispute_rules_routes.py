@@ -17,7 +17,7 @@ from accord.app import Accord
 from accord.cli.key_commands import register_new_key
 from accord.clock import FrozenClock
 from tests.api._reviewers import register_reviewers, reviewer_config
-from tests.api.conftest import Tokens, bearer
+from tests.api.conftest import REFUND, Tokens, bearer
 from tests.disputes._rules import resolve
 
 BILLING, AUDIT = "agent:billing", "agent:audit"
@@ -357,3 +357,24 @@ def test_r28_a_reviewer_who_owns_a_party_may_not_stay_and_nothing_is_written(
     assert stay.json()["rule"] == "the actor is neither a party nor the owner of a party agent"
     assert accord.ledger.size() == before
     assert accord.disputes.objections.get(objection_id).stay is None
+
+
+def test_a_reviewer_who_owns_a_party_agent_may_not_decide_its_case_over_http(
+    owner_reviewing: tuple[Accord, TestClient[Litestar], ApiKeyStore],
+) -> None:
+    accord, client, keys = owner_reviewing
+    case = accord.settle("Refund 18,000 to customer 5521", REFUND, task_type="refunds")
+    assert case.approval_item_id is not None
+    controller = keys.create("reviewer", principal_id="human:controller")[1]
+    before = accord.ledger.size()
+    answer = _post(
+        client,
+        controller,
+        f"/approvals/{case.approval_item_id}/decision",
+        {"choice": "reject", "reasoning": "mine"},
+    )
+    assert answer.status_code == 403
+    assert answer.json()["code"] == "approvals.conflicted_decider"
+    assert f"party {BILLING}" in answer.json()["message"]
+    assert accord.ledger.size() == before
+    assert accord.approvals.get(case.approval_item_id).is_pending
