@@ -52,7 +52,7 @@ def prepare(directory: Path, url: str) -> Instance:
     keys = directory / "keys"
     accord = Accord.open(path, db_url=url, keys_dir=keys)
     try:
-        store = ApiKeyStore(accord.db, accord.clock)
+        store = ApiKeyStore(accord.ledger, accord.clock)
         for principal in REVIEWERS:
             register_new_key(accord, None, "reviewer", principal, None)
         reviewers = tuple(store.create("reviewer", principal_id=p)[1] for p in REVIEWERS)

@@ -85,7 +85,7 @@ def make_keys(
     id); for each ``strangers`` name, an agent key for its agent, which is given a signing key
     the server holds first (so only a rule refuses it); for each ``reviewers`` name, a
     reviewer key for its principal; and a key for each of ``roles`` (named by the role)."""
-    store = ApiKeyStore(accord.db, accord.clock)
+    store = ApiKeyStore(accord.ledger, accord.clock)
     made = {a: store.create("agent", agent_id=a)[1] for a in agents}
     for name, agent in (strangers or {}).items():
         register_new_key(accord, None, "agent", agent, None)

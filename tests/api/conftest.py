@@ -48,7 +48,7 @@ def accord(database_url: str, tmp_path: Path, frozen_clock: FrozenClock) -> Iter
 
 @pytest.fixture
 def keys(accord: Accord) -> ApiKeyStore:
-    return ApiKeyStore(accord.db, accord.clock)
+    return ApiKeyStore(accord.ledger, accord.clock)
 
 
 @pytest.fixture

@@ -114,7 +114,7 @@ def test_a_key_seen_valid_is_refused_once_another_store_revokes_it(
 ) -> None:
     key, token = keys.create("auditor")
     assert keys.authenticate(token) == key  # now known to this store
-    ApiKeyStore(accord.db, accord.clock).revoke(key.key_id)  # e.g. `accord keys api revoke`
+    ApiKeyStore(accord.ledger, accord.clock).revoke(key.key_id)  # e.g. `accord keys api revoke`
     with pytest.raises(Unauthenticated) as caught:
         keys.authenticate(token)
     assert caught.value.context["rule"] == "revoked"

@@ -279,3 +279,15 @@ def test_the_services_own_sweeper_closes_collecting_cases(
     assert asyncio.run(Sweeper(accord, 30.0).sweep_once()) == 1
     shown = client.get(f"/api/v1/collecting/{cid}", headers=bearer(tokens.agent)).json()
     assert (shown["status"], shown["closed_reason"]) == ("abandoned", "too_few_positions")
+
+
+def test_an_agent_key_opens_only_a_case_it_is_party_to_and_an_admin_key_orchestrates(
+    client: TestClient[Litestar], tokens: Tokens, stranger: str
+) -> None:
+    others = client.post("/api/v1/collecting", json=QUESTION, headers=bearer(stranger))
+    assert others.status_code == 403
+    assert others.json()["code"] == "approvals.not_a_party"
+    assert others.json()["rule"] == "an agent acts only in a case it is party to"
+    listed = client.get("/api/v1/collecting", headers=bearer(tokens.admin)).json()
+    assert listed["items"] == []  # nothing written
+    assert _open(client, tokens.admin)["opened_by"].startswith("admin:")

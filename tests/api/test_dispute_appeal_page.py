@@ -27,7 +27,7 @@ accord = accord_fixture(_config, demo_reviewers=True, reviewers=(PRINCIPAL,))
 
 
 def _reviewer(accord: Accord, principal_id: str) -> str:
-    return ApiKeyStore(accord.db, accord.clock).create("reviewer", principal_id=principal_id)[1]
+    return ApiKeyStore(accord.ledger, accord.clock).create("reviewer", principal_id=principal_id)[1]
 
 
 def _appealing(accord: Accord) -> StoredDispute:

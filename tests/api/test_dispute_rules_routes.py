@@ -3,16 +3,21 @@ a reviewer stays the resolution as its principal; strangers get 403."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from accord.api import ApiKeyStore
+from accord.api import ApiKeyStore, create_app
 from accord.app import Accord
+from accord.cli.key_commands import register_new_key
 from accord.clock import FrozenClock
-from tests.api.conftest import Tokens, bearer
+from tests.api._reviewers import register_reviewers, reviewer_config
+from tests.api.conftest import REFUND, Tokens, bearer
 from tests.disputes._rules import resolve
 
 BILLING, AUDIT = "agent:billing", "agent:audit"
@@ -306,3 +311,70 @@ def test_r31_the_parties_chains_are_cross_checked_over_http_and_a_mismatch_named
     assert no_chains.status_code == 400
     assert no_chains.json()["field"] == "chains"
     assert accord.ledger.size() == before
+
+
+@pytest.fixture
+def owner_reviewing(
+    database_url: str, tmp_path: Path, frozen_clock: FrozenClock
+) -> Iterator[tuple[Accord, TestClient[Litestar], ApiKeyStore]]:
+    """The API's company where human:controller, agent:billing's principal, also reviews."""
+    config_dir = tmp_path / "config"
+    config_dir.mkdir()
+    path = reviewer_config(config_dir)
+    config = json.loads(path.read_text(encoding="utf-8"))
+    config["approvals"]["principals"]["human:controller"] = ["finance_approver"]
+    path.write_text(json.dumps(config), encoding="utf-8")
+    opened = Accord.open(path, db_url=database_url, keys_dir=tmp_path / "keys", clock=frozen_clock)
+    register_reviewers(opened)
+    register_new_key(opened, None, "reviewer", "human:controller", None)
+    with TestClient(create_app(opened, sweep_every=None)) as client:
+        yield opened, client, ApiKeyStore(opened.ledger, opened.clock)
+    opened.close()
+
+
+def test_r28_a_reviewer_who_owns_a_party_may_not_stay_and_nothing_is_written(
+    owner_reviewing: tuple[Accord, TestClient[Litestar], ApiKeyStore], frozen_clock: FrozenClock
+) -> None:
+    accord, client, keys = owner_reviewing
+    tokens = Tokens(
+        agent=keys.create("agent", agent_id=BILLING)[1],
+        reviewer=keys.create("reviewer", principal_id="human:controller")[1],
+        auditor=keys.create("auditor")[1],
+        admin=keys.create("admin")[1],
+    )
+    dispute_id, resolution_id = _resolved(client, tokens, accord, frozen_clock)
+    body: dict[str, Any] = {"resolution_id": resolution_id, "objection_type": "substantive"}
+    body |= {"grounds": GROUNDS, "remedy": REMEDY}
+    filed = _post(client, tokens.agent, f"/disputes/{dispute_id}/objections", body)
+    assert filed.status_code == 201, filed.text
+    objection_id = filed.json()["record"]["objection_id"]
+    before = accord.ledger.size()
+    stay = _post(client, tokens.reviewer, f"/objections/{objection_id}/stay", {"reason": "mine"})
+    assert stay.status_code == 403
+    refused = (stay.json()["code"], stay.json()["requirement"])
+    assert refused == ("approvals.conflicted_decider", "R28")
+    assert f"party {BILLING}" in stay.json()["message"]
+    assert stay.json()["rule"] == "the actor is neither a party nor the owner of a party agent"
+    assert accord.ledger.size() == before
+    assert accord.disputes.objections.get(objection_id).stay is None
+
+
+def test_a_reviewer_who_owns_a_party_agent_may_not_decide_its_case_over_http(
+    owner_reviewing: tuple[Accord, TestClient[Litestar], ApiKeyStore],
+) -> None:
+    accord, client, keys = owner_reviewing
+    case = accord.settle("Refund 18,000 to customer 5521", REFUND, task_type="refunds")
+    assert case.approval_item_id is not None
+    controller = keys.create("reviewer", principal_id="human:controller")[1]
+    before = accord.ledger.size()
+    answer = _post(
+        client,
+        controller,
+        f"/approvals/{case.approval_item_id}/decision",
+        {"choice": "reject", "reasoning": "mine"},
+    )
+    assert answer.status_code == 403
+    assert answer.json()["code"] == "approvals.conflicted_decider"
+    assert f"party {BILLING}" in answer.json()["message"]
+    assert accord.ledger.size() == before
+    assert accord.approvals.get(case.approval_item_id).is_pending

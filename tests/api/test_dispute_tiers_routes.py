@@ -112,14 +112,14 @@ def test_r07_a_stranger_cannot_negotiate_and_a_key_without_a_signing_key_is_refu
     client: TestClient[Litestar], keys: dict[str, str], accord: Accord
 ) -> None:
     dispute_id = open_gpu_dispute(client, keys)
-    before = accord.ledger.size()
+    unkeyed = ApiKeyStore(accord.ledger, accord.clock).create("agent", agent_id="agent:keyless")[1]
+    before = accord.ledger.size()  # issuing a key is a signed entry: count after it
     stranger = post_dispute(client, keys["stranger"], f"/{dispute_id}/proposals", {"terms": "mine"})
     assert stranger.status_code == 403
     assert (stranger.json()["code"], stranger.json()["requirement"]) == (
         "negotiation.not_a_party",
         "R7",
     )
-    unkeyed = ApiKeyStore(accord.db, accord.clock).create("agent", agent_id="agent:keyless")[1]
     no_key = post_dispute(client, unkeyed, f"/{dispute_id}/proposals", {"terms": "mine"})
     assert no_key.status_code == 403
     assert (no_key.json()["code"], no_key.json()["field"]) == ("api.no_signing_key", "principal")
@@ -220,7 +220,7 @@ def test_r16_r17_the_parties_principal_decides_the_appeal_over_http(
     )
     assert escalated.status_code == 200
     decision = {"outcome": "billing keeps the slot", "reasoning": "it booked first"}
-    treasurer = ApiKeyStore(accord.db, accord.clock).create(
+    treasurer = ApiKeyStore(accord.ledger, accord.clock).create(
         "reviewer", principal_id="human:treasurer"
     )[1]
     not_theirs = post_dispute(client, treasurer, f"/{dispute_id}/appeal/decision", decision)
@@ -244,7 +244,7 @@ def test_r16_two_principals_decide_an_appeal_in_turn_each_with_only_its_own_key(
     own principal, so one proposes the decision and the other co-signs it; deciding alone is
     still refused, naming R16 and writing nothing."""
     outside = {"agent_id": "agent:ext", "principal_id": "human:treasurer", "organization_id": "x"}
-    treasurer = ApiKeyStore(accord.db, accord.clock).create(
+    treasurer = ApiKeyStore(accord.ledger, accord.clock).create(
         "reviewer", principal_id="human:treasurer"
     )[1]
     filing = {

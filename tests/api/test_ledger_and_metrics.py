@@ -24,8 +24,8 @@ def test_the_ledger_verifies_over_http(
 ) -> None:
     report = client.get("/api/v1/ledger/verify", headers=bearer(tokens.auditor)).json()
     assert report["verified"] is True
-    # + the approval request, + the two reviewers' key registrations
-    assert report["entries"] == len(escalated.ledger_seqs) + 1 + 2
+    # + the approval request, + the two reviewers' key registrations, + the 4 API keys issued
+    assert report["entries"] == len(escalated.ledger_seqs) + 1 + 2 + 4
     assert report["cases"] == 1
 
 

@@ -69,7 +69,7 @@ def test_an_admin_issues_an_agent_key_that_works_and_the_ledger_records_who_issu
     assert client.get("/api/v1/cases", headers=bearer(issued["token"])).status_code == 200
     [record] = _entries(accord, "api_key_issued")
     admin_id = next(
-        k.key_id for k in ApiKeyStore(accord.db, accord.clock).list() if k.role.value == "admin"
+        k.key_id for k in ApiKeyStore(accord.ledger, accord.clock).list() if k.role.value == "admin"
     )
     assert record["key_id"] == issued["key"]["key_id"]
     assert record["by"] == admin_id

@@ -180,7 +180,8 @@ def test_r14_a_pool_member_not_seated_on_the_panel_cannot_deliberate(
     try:
         register_new_key(accord, None, "arbitrator", "arb:outsider", None)
         keys = _keys(accord)
-        outsider = ApiKeyStore(accord.db, accord.clock).create("agent", agent_id="arb:outsider")[1]
+        store = ApiKeyStore(accord.ledger, accord.clock)
+        outsider = store.create("agent", agent_id="arb:outsider")[1]
         with TestClient(create_app(accord, sweep_every=None)) as client:
             dispute_id, _ = _seated(client, keys)
             before = accord.ledger.size()

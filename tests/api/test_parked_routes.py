@@ -9,7 +9,7 @@ import pytest
 from litestar import Litestar
 from litestar.testing import TestClient
 
-from accord.api import create_app
+from accord.api import ApiKeyStore, create_app
 from accord.app import Accord
 from accord.cases import Case
 from tests.api.conftest import Tokens, bearer
@@ -192,7 +192,7 @@ def test_another_agents_key_may_not_follow_the_task(
     from accord.api import ApiKeyStore
 
     task_id = _park(client, tokens.agent, escalated)
-    _, other = ApiKeyStore(accord.db, accord.clock).create("agent", agent_id="agent:audit")
+    _, other = ApiKeyStore(accord.ledger, accord.clock).create("agent", agent_id="agent:audit")
     for path in (f"/api/v1/parked/{task_id}", f"/api/v1/parked/{task_id}/decision"):
         answer = client.get(path, headers=bearer(other))
         assert (answer.status_code, answer.json()["field"]) == (403, "task_id")
@@ -261,3 +261,16 @@ def test_a_parked_task_resumes_over_http_with_the_reviewers_written_outcome(
     assert resumption["context"] == {"step": 4}
     assert resumption["decision"]["written_outcome"] == "refund half, then re-check"
     assert resumption["decision"]["choice"] is None
+
+
+def test_an_agent_parks_only_on_a_case_it_is_party_to_and_nothing_is_written(
+    client: TestClient[Litestar], keys: ApiKeyStore, escalated: Case, accord: Accord
+) -> None:
+    stranger = keys.create("agent", agent_id="agent:stranger")[1]
+    answer = client.post(
+        f"/api/v1/cases/{escalated.case_id}/park", json={"context": {}}, headers=bearer(stranger)
+    )
+    assert answer.status_code == 403
+    assert answer.json()["code"] == "approvals.not_a_party"
+    assert answer.json()["field"] == "agent_id"
+    assert accord.parking.parked() == []

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from litestar import Litestar
 from litestar.testing import TestClient
+from sqlalchemy import update
 
 from accord.api.ui.case_view import analysis_sections
 from accord.app import Accord
 from accord.cases import Case
+from accord.cases.store import case_row
 from accord.precedents import BundleDraft
+from accord.store.tables import cases
+from accord.values import revised
 from tests.api.conftest import Tokens
 from tests.api.test_reviewer_page import _csrf, _sign_in
 from tests.precedents.conftest import draft_data
@@ -238,3 +242,18 @@ def test_an_outcome_beside_a_position_or_a_blank_one_is_refused_on_the_page(
     assert blank.status_code == 422
     assert "outcome must be 1 to 5,000 characters" in blank.text
     assert accord.approvals.get(item_id).is_pending
+
+
+def test_the_reasoning_shown_is_the_items_signed_copy_not_the_cases_unsigned_one(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord
+) -> None:
+    case = _structured(accord)
+    forged = revised(
+        case, positions=(revised(case.positions[0], reasoning="forged"), *case.positions[1:])
+    )
+    with accord.db.write() as conn:  # the case's reasoning is unsigned: rewrite it in place
+        conn.execute(update(cases).where(cases.c.case_id == case.case_id).values(case_row(forged)))
+    _sign_in(client, tokens.reviewer)
+    page = client.get(f"/cases/{case.approval_item_id}").text
+    assert "<strong>Reasoning:</strong> loyal" in page
+    assert "forged" not in page

@@ -56,7 +56,7 @@ def test_two_workers_share_sign_ins_and_csrf_tokens(database_url: str, tmp_path:
     config = demo_config(config_dir)
     keys_dir = tmp_path / "keys"
     setup = Accord.open(config, db_url=database_url, keys_dir=keys_dir)
-    _, token = ApiKeyStore(setup.db, setup.clock).create("reviewer", principal_id="human:ada")
+    _, token = ApiKeyStore(setup.ledger, setup.clock).create("reviewer", principal_id="human:ada")
     setup.close()
     env = serve_environment(
         config=str(config),
@@ -97,7 +97,7 @@ def test_library_logs_during_a_request_carry_its_request_id(
     )
     app = app_from_environment(env)
     accord = app.state["accord"]
-    token = ApiKeyStore(accord.db, accord.clock).create("admin")[1]
+    token = ApiKeyStore(accord.ledger, accord.clock).create("admin")[1]
     body = {"subject": "Refund 5", "task_type": "refunds", "positions": REFUND}
     with TestClient(app) as client:
         answer = client.post(

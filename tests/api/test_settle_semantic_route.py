@@ -23,7 +23,7 @@ def test_paraphrased_answers_settle_as_one_over_http(
         config, db_url=database_url, keys_dir=tmp_path / "keys", clock=frozen_clock
     )
     try:
-        _, admin = ApiKeyStore(accord.db, accord.clock).create("admin")
+        _, admin = ApiKeyStore(accord.ledger, accord.clock).create("admin")
         body = {"subject": "root cause", "positions": PARAPHRASES}
         with TestClient(create_app(accord, sweep_every=None)) as client:
             answer = client.post("/api/v1/settle", json=body, headers=bearer(admin))

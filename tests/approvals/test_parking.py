@@ -13,6 +13,7 @@ from accord.approvals import (
     ApprovalQueue,
     DecisionWaitTimedOut,
     DenyAfter,
+    NotAParty,
     Parking,
     Reviewer,
 )
@@ -149,3 +150,17 @@ def test_parking_refuses_unknown_items_empty_agents_and_non_json_context(
     with pytest.raises(NotFound):
         parking.handle("park:00000000-0000-4000-8000-000000000000")
     assert parking.parked() == []
+
+
+def test_an_agent_acting_for_itself_parks_only_on_an_item_it_is_party_to(
+    parking: Parking, queue: ApprovalQueue
+) -> None:
+    item = ask(queue)
+    with pytest.raises(NotAParty) as refused:
+        parking.park("agent:stranger", item.item_id, CONTEXT, party_only=True)
+    assert refused.value.code == "approvals.not_a_party"
+    assert refused.value.context["rule"] == "an agent acts only in a case it is party to"
+    assert parking.parked() == []  # nothing written
+    parking.park("agent:audit", item.item_id, CONTEXT, party_only=True)
+    parking.park("graph:thread-1", item.item_id, CONTEXT)  # an orchestrator parks for its agents
+    assert len(parking.parked()) == 2

@@ -213,7 +213,10 @@ def populate_disputes(accord: Accord, clock: FrozenClock) -> None:
     rights = disputes.object(
         bound, resolution.resolution_id, AUDIT["agent_id"], "rights", GROUNDS, REMEDY
     )
-    disputes.order_stay(rights.objection_id, reviewers["human:ana"], "heard on appeal")
+    # a stay is ordered by a principal who owns no party (the parties' own decide the appeal)
+    ledger.register_key(key_of("human:carol").public_key, "reviewer", "human:carol")
+    carol = Reviewer(Principal(principal_id="human:carol"), key_of("human:carol"))
+    disputes.order_stay(rights.objection_id, carol, "heard on appeal")
 
 
 def populate_recommendation(accord: Accord, clock: FrozenClock) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from accord.api import ApiKeyStore
 from accord.app import Accord
 from accord.boundary import ProbeFailed, ProbeResult, TieBreaker
 from accord.cases import SettleStatus
@@ -66,6 +67,10 @@ def populate(tmp_path: Path, url: str, clock: FrozenClock) -> Accord:
     accord = Accord.open(config, db_url=url, keys_dir=tmp_path / "keys", clock=clock)
     reviewer = Ed25519Signer.from_seed(b"\x0a" * 32)  # alice's reviewer key
     accord.register_reviewer_key(reviewer.public_key, "human:alice")
+    keys = ApiKeyStore(accord.ledger, accord.clock)  # API keys: one in use, one revoked
+    month = clock.now() + timedelta(days=30)
+    keys.create("reviewer", principal_id="human:alice", label="alice's browser", expires_at=month)
+    keys.revoke(keys.create("agent", agent_id="agent:a")[0].key_id)
     settled = [
         accord.settle(
             "invoice total",

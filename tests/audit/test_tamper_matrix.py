@@ -58,6 +58,8 @@ NO_SINGLE_FIELD_REWRITE = {
     "and a changed policy is refused against the item's escalation step",
     ("approval_items", "decision.outcome"): "an outcome is tied to the decision's via/choice",
     ("approval_items", "decision.via"): "via is tied to the decider and the outcome",
+    ("approval_items", "positions.reasoning"): "the populated items' positions give no reasoning "
+    "(an empty text is not rewritten here); tests/audit/test_shown_content.py rewrites it",
 }
 
 
@@ -114,7 +116,15 @@ def _changed(column: Any, value: Any) -> Any:
         data = bytearray(value)
         data[-1] ^= 1
         return bytes(data)
-    return f"{value}~"
+    return _tilde(column, value)
+
+
+def _tilde(column: Any, value: Any) -> str:
+    """``value`` with a ``~`` appended, or in place of its last character at the column's
+    length (PostgreSQL refuses a longer value; a token hash fills its 64 characters)."""
+    length = getattr(column.type, "length", None)
+    text = str(value)
+    return f"{text[:-1]}~" if length is not None and len(text) >= length else f"{text}~"
 
 
 def _unique_sets(table: Table) -> list[tuple[str, ...]]:
@@ -171,7 +181,7 @@ def _raw_mutation(
         copy = dict(row)
         for name in {n for names in _unique_sets(table) for n in names}:
             c = table.c[name]
-            copy[name] = 0 if isinstance(c.type, Integer) else f"{row[name]}~"
+            copy[name] = 0 if isinstance(c.type, Integer) else _tilde(c, row[name])
         if table.name == "ledger_checkpoints":
             copy["tree_size"] = 0
         conn.execute(insert(table).values(copy))

@@ -157,7 +157,7 @@ def test_the_demo_service_database_has_cases_in_several_states_and_a_reviewer_ke
         assert statuses.count("approved") == 1
         kinds = {c["status"] for c in accord.cases.find(limit=100)}
         assert {"settled", "merged", "escalated"} <= kinds
-        keys = ApiKeyStore(accord.db, accord.clock)
+        keys = ApiKeyStore(accord.ledger, accord.clock)
         key = keys.authenticate(demo.reviewer_token)
         assert key.principal_id == "human:treasurer"
         assert keys.authenticate(demo.agent_token).agent_id == "agent:billing"
@@ -220,7 +220,7 @@ def test_a_finished_demo_is_reused_with_a_new_reviewer_key_and_the_old_one_revok
             i.item_id for i in waiting
         ]
         assert accord.verify().cases == cases  # the same database, not a rebuilt one
-        keys = ApiKeyStore(accord.db, accord.clock)
+        keys = ApiKeyStore(accord.ledger, accord.clock)
         assert keys.authenticate(again.reviewer_token).principal_id == "human:treasurer"
         assert keys.authenticate(again.agent_token).agent_id == "agent:billing"
         for old in (first.reviewer_token, first.agent_token, first.admin_token):

@@ -16,7 +16,7 @@ import hmac
 import secrets
 from datetime import datetime
 from enum import StrEnum
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field, model_validator
 from pydantic import ValidationError as PydanticValidationError
@@ -26,16 +26,11 @@ from accord.api.auth_errors import Unauthenticated
 from accord.clock import Clock, isoformat
 from accord.errors import NotFound, ValidationError
 from accord.ids import new_id
+from accord.ledger import Ledger, record_api_key_event
 from accord.store import Database
 from accord.store.tables import api_keys
 
-if TYPE_CHECKING:
-    from accord.ledger import Ledger
-
 TOKEN_PREFIX = "acc_"
-#: The ledger events that record an API key issued or revoked by a caller of the HTTP API.
-ISSUED_EVENT = "api_key_issued"
-REVOKED_EVENT = "api_key_revoked"
 MAX_TOKEN_LENGTH = 128
 
 
@@ -46,31 +41,19 @@ class Role(StrEnum):
     ADMIN = "admin"
 
 
-_Bound = Annotated[str, Field(min_length=1, max_length=256)]
-
-
 class ApiKey(BaseModel):
     """One key as stored (never the token itself)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    key_id: Annotated[str, Field(description="The key's id (`key:...`), never its token.")]
-    role: Annotated[Role, Field(description="What it may do: agent, reviewer, auditor, admin.")]
-    agent_id: Annotated[
-        _Bound | None, Field(description="The agent an agent key acts as (only then).")
-    ] = None
-    principal_id: Annotated[
-        _Bound | None,
-        Field(description="The principal a reviewer key decides as (only then; not `system:`)."),
-    ] = None
-    label: Annotated[str, Field(max_length=200, description="A note for listings.")] = ""
-    created_at: Annotated[AwareDatetime, Field(description="When the key was issued.")]
-    expires_at: Annotated[
-        AwareDatetime | None, Field(description="When the key stops working, if ever.")
-    ] = None
-    revoked_at: Annotated[
-        AwareDatetime | None, Field(description="When the key was revoked, if it was.")
-    ] = None
+    key_id: str
+    role: Role
+    agent_id: Annotated[str, Field(min_length=1, max_length=256)] | None = None
+    principal_id: Annotated[str, Field(min_length=1, max_length=256)] | None = None
+    label: Annotated[str, Field(max_length=200)] = ""
+    created_at: AwareDatetime
+    expires_at: AwareDatetime | None = None
+    revoked_at: AwareDatetime | None = None
 
     @model_validator(mode="after")
     def _bound_as_its_role_needs(self) -> ApiKey:
@@ -93,12 +76,11 @@ def token_hash(token: str) -> str:
 class ApiKeyStore:
     """Create, list, revoke and check API keys in one database."""
 
-    def __init__(self, db: Database, clock: Clock, *, audit: Ledger | None = None) -> None:
-        """With ``audit``, a key issued or revoked with ``by`` (the acting key's id) is also
-        recorded as a signed ledger entry, in the same transaction (the HTTP API does this)."""
-        self._db = db
+    def __init__(self, ledger: Ledger, clock: Clock) -> None:
+        """Keys in ``ledger``'s database; each issue and revocation is signed into it."""
+        self._ledger = ledger
+        self._db = db = ledger.db
         self._clock = clock
-        self._audit = audit
         #: Keys that authenticated, by token hash. A hit still reads the key's ``revoked_at``
         #: (one indexed column, through the driver), so a revocation by any process takes
         #: effect on the next request; it skips building the query and the model (~3/4 of
@@ -117,8 +99,8 @@ class ApiKeyStore:
         expires_at: datetime | None = None,
         by: str | None = None,
     ) -> tuple[ApiKey, str]:
-        """A new key and its token (shown to the caller once, never stored); ``by``: who
-        issued it, recorded in the ledger when the store audits."""
+        """A new key and its token (shown to the caller once, never stored); ``by``: the
+        acting key's id when a key issued it over HTTP (named in the signed record)."""
         now = self._clock.now()
         valid = [r.value for r in Role]
         if role not in valid:
@@ -146,17 +128,11 @@ class ApiKeyStore:
                 f"invalid API key: {rule}", code="auth.bad_key_binding", field=field, rule=rule
             ) from exc
         token = TOKEN_PREFIX + secrets.token_urlsafe(32)
+        row = _row(key, token_hash(token))
         with self._db.write() as conn:
-            conn.execute(api_keys.insert().values(_row(key, token_hash(token))))
-            self._record(conn, ISSUED_EVENT, key, by)
+            conn.execute(api_keys.insert().values(row))
+            record_api_key_event(self._ledger, conn, row, by=by)
         return key, token
-
-    def _record(self, conn: Any, event: str, key: ApiKey, by: str | None) -> None:
-        """The signed ledger entry of a key issued or revoked by ``by`` (never its token)."""
-        if self._audit is None or by is None:
-            return
-        record = key.model_dump(mode="json", exclude_none=True) | {"by": by}
-        self._audit.append_within(conn, [(event, record)])
 
     def list(self) -> list[ApiKey]:
         with self._db.read() as conn:
@@ -174,7 +150,7 @@ class ApiKeyStore:
         return _key(found)
 
     def revoke(self, key_id: str, *, by: str | None = None) -> ApiKey:
-        """Revoke a key now (revoking twice keeps the first time; only the first is recorded)."""
+        """Revoke a key now (revoking twice keeps the first time), signed into the ledger."""
         now = isoformat(self._clock.now())
         with self._db.write() as conn:
             changed = conn.execute(
@@ -185,10 +161,10 @@ class ApiKeyStore:
             ).rowcount
             row = conn.execute(select(api_keys).where(api_keys.c.key_id == key_id)).mappings()
             found = row.first()
-            if found is None:
-                raise NotFound(f"no API key {key_id!r}", code="auth.key_not_found", key_id=key_id)
-            if changed:
-                self._record(conn, REVOKED_EVENT, _key(found), by)
+            if found is not None and changed:
+                record_api_key_event(self._ledger, conn, dict(found), by=by)
+        if found is None:
+            raise NotFound(f"no API key {key_id!r}", code="auth.key_not_found", key_id=key_id)
         return _key(found)
 
     @property

@@ -188,7 +188,7 @@ def create_app(
         state=State(
             {
                 "accord": accord,
-                "api_keys": ApiKeyStore(accord.db, accord.clock),
+                "api_keys": ApiKeyStore(accord.ledger, accord.clock),
                 "metrics": registry,
                 "sweeper": sweeper,
                 "poll_interval": poll_interval,

@@ -16,7 +16,12 @@ from pydantic import BaseModel, ConfigDict
 
 from accord.api.auth_errors import Forbidden, Unauthenticated
 from accord.api.request_context import request_id_of
-from accord.approvals import ConflictedDecider, DecisionForbidden, UnconfiguredReviewer
+from accord.approvals import (
+    ConflictedDecider,
+    DecisionForbidden,
+    NotAParty,
+    UnconfiguredReviewer,
+)
 from accord.errors import (
     AccordError,
     CryptoError,
@@ -107,7 +112,9 @@ def status_for(error: AccordError) -> int:
     """The HTTP status of a refusal, from the error's kind (never from its message)."""
     if isinstance(error, Unauthenticated):
         return 401
-    if isinstance(error, Forbidden | DecisionForbidden | ConflictedDecider | UnconfiguredReviewer):
+    if isinstance(
+        error, Forbidden | DecisionForbidden | ConflictedDecider | NotAParty | UnconfiguredReviewer
+    ):
         return 403
     if error.code in FORBIDDEN_CODES:
         return 403

@@ -486,8 +486,11 @@ class Accord:
         context: Mapping[str, Any],
         *,
         idempotency_key: str | None = None,
+        party_only: bool = False,
     ) -> TaskHandle:
         """Park an agent's task on a case that waits for people; resume with the handle.
+        ``party_only`` (the agent's own credential acts, as over HTTP): the agent must be a
+        party of the case (``approvals.not_a_party``); without it the caller orchestrates.
 
         With ``idempotency_key`` a retry of the same park (case, agent, context) returns the
         handle of the task the first call parked, writing nothing; the same key with a
@@ -503,7 +506,9 @@ class Accord:
                 case_id=found.case_id,
             )
         if idempotency_key is None:
-            return self.parking.park(agent_id, found.approval_item_id, dict(context))
+            return self.parking.park(
+                agent_id, found.approval_item_id, dict(context), party_only=party_only
+            )
         keyed_request = keyed(
             "park",
             idempotency_key,
@@ -514,7 +519,9 @@ class Accord:
             task_id = keyed_request.stored_within(conn)
             if task_id is not None:
                 return TaskHandle(task_id, found.approval_item_id, self.parking)
-            handle = self.parking.park_within(conn, agent_id, found.approval_item_id, dict(context))
+            handle = self.parking.park_within(
+                conn, agent_id, found.approval_item_id, dict(context), party_only=party_only
+            )
             keyed_request.record_within(conn, handle.task_id)
             return handle
 

@@ -13,6 +13,12 @@ from accord.approvals.acting_deadline import (
     acting_deadline,
     acting_deadline_of,
 )
+from accord.approvals.conflict_rule import (
+    CONFLICT_RULE,
+    PARTY_RULE,
+    refuse_non_party,
+    refuse_party_acting,
+)
 from accord.approvals.events import (
     APPROVAL_CANCELLED,
     APPROVAL_DEADLINE_CLEARED,
@@ -59,6 +65,7 @@ from accord.approvals.refusals import (
     ConflictedDecider,
     DecisionForbidden,
     DecisionWaitTimedOut,
+    NotAParty,
     UnconfiguredReviewer,
 )
 from accord.approvals.reviewer import Credential, Reviewer
@@ -81,9 +88,11 @@ __all__ = [
     "APPROVAL_EXPIRED",
     "APPROVAL_REQUESTED",
     "CASE_TIER_WORDS",
+    "CONFLICT_RULE",
     "DECISION_VERDICTS",
     "MAX_WRITTEN_OUTCOME_CHARS",
     "OPTION_LABEL_MAX_CHARS",
+    "PARTY_RULE",
     "TIMEOUT_DECIDER",
     "ActingDeadline",
     "AlreadyDecided",
@@ -107,6 +116,7 @@ __all__ = [
     "Event",
     "EventSink",
     "HumanOutcome",
+    "NotAParty",
     "OnTimeout",
     "ParkedTask",
     "Parking",
@@ -128,6 +138,8 @@ __all__ = [
     "next_deadline",
     "on_deadline",
     "policy_from_mapping",
+    "refuse_non_party",
+    "refuse_party_acting",
     "refuse_unless_one_decision",
     "role_at_step",
     "verdict_of",

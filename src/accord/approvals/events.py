@@ -10,7 +10,8 @@ from typing import Any
 
 from accord.approvals.item import ApprovalItem
 from accord.clock import isoformat
-from accord.crypto.hashing import sha256_prefixed
+from accord.crypto.hashing import content_hash, sha256_prefixed
+from accord.values import signable
 
 Event = tuple[str, dict[str, Any]]
 
@@ -28,6 +29,35 @@ def option_text_hashes(item: ApprovalItem) -> list[str]:
     return [sha256_prefixed(t.encode("utf-8", "surrogatepass")) for t in item.option_texts]
 
 
+def _text_hash(text: str) -> str:
+    return sha256_prefixed(text.encode("utf-8", "surrogatepass"))
+
+
+def shown_hashes(item: ApprovalItem) -> dict[str, Any]:
+    """``sha256:<hex>`` of each text a reviewer reads before deciding (the summary, the
+    analysis, each position's answer and reasoning; the options' texts are in
+    ``option_text_hashes``): signed in ``approval_requested``, so a rewrite of any of them
+    fails ``verify`` naming the field."""
+    return {
+        "summary": _text_hash(item.summary),
+        "analysis": _text_hash(item.analysis),
+        "answers": [content_hash(signable(p.answer)) for p in item.positions],
+        "reasoning": [_text_hash(p.reasoning) for p in item.positions],
+    }
+
+
+def shown_digest(item: ApprovalItem) -> str:
+    """One hash of everything the reviewer was shown (:func:`shown_hashes` and the option
+    texts): the decision record carries it, so the reviewer's signature covers what it saw."""
+    return content_hash(
+        {
+            **shown_hashes(item),
+            "options": list(item.options),
+            "option_texts": option_text_hashes(item),
+        }
+    )
+
+
 def requested(item: ApprovalItem) -> Event:
     return APPROVAL_REQUESTED, {
         **_identity(item),
@@ -35,6 +65,7 @@ def requested(item: ApprovalItem) -> Event:
         "risk": item.risk,
         "options": list(item.options),
         "option_text_hashes": option_text_hashes(item),
+        "shown": shown_hashes(item),
         "agents": [p.agent for p in item.positions],
         "policy": item.policy.model_dump(mode="json"),
         "created_at": isoformat(item.created_at),
@@ -58,6 +89,8 @@ def transition(before: ApprovalItem, after: ApprovalItem) -> Event:
         }
         if decision.written_outcome is not None:  # absent otherwise: choice and deny bytes stay
             record["written_outcome"] = decision.written_outcome
+        if decision.via == "human":
+            record["shown_digest"] = shown_digest(after)
         if decision.via == "timeout":
             record["escalation_step"] = before.escalation_step
             record["missed_deadline"] = _iso_or_none(before)

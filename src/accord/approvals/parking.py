@@ -15,10 +15,12 @@ from typing import Any
 
 from sqlalchemy import Connection, select, update
 
+from accord.approvals.conflict_rule import refuse_non_party
 from accord.approvals.item import ApprovalDecision, ApprovalStatus
 from accord.approvals.parked_task import ParkedTask, Resumption
 from accord.approvals.queue import ApprovalQueue
 from accord.approvals.refusals import AlreadyResumed, ApprovalCancelled, DecisionWaitTimedOut
+from accord.approvals.rows import item_from_row
 from accord.approvals.verdict import verdict_of_decision
 from accord.clock import Clock, isoformat
 from accord.errors import NotFound, ValidationError
@@ -37,19 +39,35 @@ class Parking:
         self._queue = queue
         self._clock = clock
 
-    def park(self, agent_id: str, item_id: str, context: Mapping[str, Any]) -> TaskHandle:
-        """Park ``agent_id``'s task on ``item_id`` with its JSON-serializable ``context``."""
+    def park(
+        self,
+        agent_id: str,
+        item_id: str,
+        context: Mapping[str, Any],
+        *,
+        party_only: bool = False,
+    ) -> TaskHandle:
+        """Park ``agent_id``'s task on ``item_id`` with its JSON-serializable ``context``.
+        ``party_only`` (an agent's own credential acts): the agent must be a party of the item
+        (``approvals.not_a_party``); without it the caller is an orchestrator (a graph, the
+        MCP server) parking on behalf of its agents."""
         with self._db.write() as conn:
-            return self.park_within(conn, agent_id, item_id, context)
+            return self.park_within(conn, agent_id, item_id, context, party_only=party_only)
 
     def park_within(
-        self, conn: Connection, agent_id: str, item_id: str, context: Mapping[str, Any]
+        self,
+        conn: Connection,
+        agent_id: str,
+        item_id: str,
+        context: Mapping[str, Any],
+        *,
+        party_only: bool = False,
     ) -> TaskHandle:
         """:meth:`park` inside the caller's write transaction (e.g. with the request)."""
-        exists = conn.execute(
-            select(approval_items.c.item_id).where(approval_items.c.item_id == item_id)
+        row = conn.execute(
+            select(approval_items.c.document).where(approval_items.c.item_id == item_id)
         ).first()
-        if exists is None:
+        if row is None:
             raise NotFound(
                 f"no approval item {item_id!r} to park on",
                 code="approvals.not_found",
@@ -57,6 +75,15 @@ class Parking:
             )
         if not agent_id:
             raise ValidationError("agent_id must not be empty", field="agent_id", rule="non-empty")
+        if party_only:
+            item = item_from_row(row._mapping)
+            refuse_non_party(
+                agent_id,
+                (p.agent for p in item.positions),
+                act="park a task on",
+                case_id=item.case_id,
+                field="agent_id",
+            )
         parked_at = self._clock.now()
         task = ParkedTask(
             task_id=new_id("park", parked_at),

@@ -56,6 +56,12 @@ class ConflictedDecider(AccordError):
     code = "approvals.conflicted_decider"
 
 
+class NotAParty(AccordError):
+    """An agent acting in a case it is not party to."""
+
+    code = "approvals.not_a_party"
+
+
 class UnconfiguredReviewer(AccordError):
     """The principal is not configured as a reviewer (``approvals.principals``), or the key
     is not a registered, unrevoked reviewer key."""

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from accord.approvals.conflict_rule import refuse_party_acting
 from accord.approvals.item import (
     MAX_WRITTEN_OUTCOME_CHARS,
     TIMEOUT_DECIDER,
@@ -19,7 +20,7 @@ from accord.approvals.item import (
 )
 from accord.approvals.policies import next_deadline, on_deadline, role_at_step
 from accord.approvals.principal import Principal
-from accord.approvals.refusals import ConflictedDecider, DecisionForbidden, already_decided
+from accord.approvals.refusals import DecisionForbidden, already_decided
 from accord.clock import isoformat
 from accord.errors import ValidationError
 from accord.printable import prose_problem
@@ -33,18 +34,14 @@ def refuse_unless_pending(item: ApprovalItem) -> None:
 
 def refuse_conflicted(item: ApprovalItem, principal_id: str, owners: Mapping[str, str]) -> None:
     """Refuse a decider who is a party of the item, or owns (in the org chart) a party agent."""
-    for position in item.positions:
-        party = position.agent
-        if party == principal_id or owners.get(party) == principal_id:
-            how = "is" if party == principal_id else "owns"
-            raise ConflictedDecider(
-                f"{principal_id} {how} party {party} of approval {item.item_id}; "
-                "a party may not decide its own case",
-                item_id=item.item_id,
-                principal_id=principal_id,
-                party=party,
-                rule="the decider is neither a party nor the owner of a party agent",
-            )
+    refuse_party_acting(
+        principal_id,
+        (p.agent for p in item.positions),
+        owners,
+        act="decide",
+        case_id=item.case_id,
+        item_id=item.item_id,
+    )
 
 
 def decided_by_human(

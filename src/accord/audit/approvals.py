@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Connection, select
 
 from accord.approvals import events
-from accord.approvals.events import option_text_hashes
+from accord.approvals.events import option_text_hashes, shown_digest, shown_hashes
 from accord.approvals.item import ApprovalDecision, ApprovalItem
 from accord.approvals.rows import item_row
 from accord.audit.paths import (
@@ -60,11 +60,15 @@ SIGNED_PATHS: Mapping[str, Mapping[str, Extract]] = {
         "risk": at("risk"),
         "options": at("options"),
         "option_texts": at("option_text_hashes"),
+        "summary": at("shown", "summary"),
+        "analysis": at("shown", "analysis"),
+        "positions.answer": at("shown", "answers"),
+        "positions.reasoning": at("shown", "reasoning"),
         "positions.agent": at("agents"),
         "policy": at("policy"),
         "created_at": at("created_at"),
     },
-    events.APPROVAL_DECIDED: _DECIDED,
+    events.APPROVAL_DECIDED: {**_DECIDED, "shown_digest": at("shown_digest")},
     events.APPROVAL_EXPIRED: _DECIDED,
     events.APPROVAL_ESCALATED: {**_IDENTITY, **_OFFER},
     events.APPROVAL_DEADLINE_CLEARED: {
@@ -90,10 +94,15 @@ def _decision(name: str) -> Callable[[ApprovalItem], Any]:
     return read
 
 
-_SHOWN_TO_PEOPLE = Unsigned(
-    "free text the queue shows a person (summary, analysis, the agents' reasoning); the item's "
-    "signed record names the agents, and their answers are checked against the case's"
-)
+#: What a reviewer reads before deciding, signed as hashes in ``approval_requested``
+#: (``shown``); a ledger written before release 0.19 has none (see :func:`unproved_shown`).
+SHOWN_PATHS = ("summary", "analysis", "positions.answer", "positions.reasoning")
+SHOWN_DIGEST = "shown_digest"
+
+
+def _shown_digest(item: ApprovalItem) -> str | None:
+    decision = item.decision
+    return shown_digest(item) if decision is not None and decision.via == "human" else None
 
 
 @dataclass(frozen=True)
@@ -110,12 +119,12 @@ APPROVAL_DOCUMENT: Mapping[str, Callable[[ApprovalItem], Any] | FromCase | Unsig
     "item_id": lambda i: i.item_id,
     "case_id": lambda i: i.case_id,
     "title": lambda i: i.title,
-    "summary": _SHOWN_TO_PEOPLE,
+    "summary": lambda i: shown_hashes(i)["summary"],
     "positions.agent": lambda i: [p.agent for p in i.positions],
     "positions.answer": FromCase("positions.output", lambda p: answer_hash(p.answer)),
     "positions.confidence": FromCase("positions.confidence", lambda p: basis_points(p.confidence)),
-    "positions.reasoning": _SHOWN_TO_PEOPLE,
-    "analysis": _SHOWN_TO_PEOPLE,
+    "positions.reasoning": lambda i: shown_hashes(i)["reasoning"],
+    "analysis": lambda i: shown_hashes(i)["analysis"],
     "options": lambda i: list(i.options),
     "option_texts": option_text_hashes,
     "risk": lambda i: i.risk,
@@ -257,6 +266,11 @@ def audit_item(
 
     stored = {path: read(item) for path, read in _READERS.items()}
     expected = dict(signed.view)
+    if "summary" in expected:  # signed what it showed: the answers too, for any item
+        stored["positions.answer"] = shown_hashes(item)["answers"]
+    else:  # an item requested before shown content was signed: counted by unproved_shown
+        for path in SHOWN_PATHS:
+            stored.pop(path, None)
     if case_view is not None and "positions.agent" in case_view:
         index = {agent: i for i, agent in enumerate(case_view["positions.agent"])}
         for path, how in _FROM_CASE.items():
@@ -265,7 +279,19 @@ def audit_item(
                 signed_values[index[p.agent]] if p.agent in index else None for p in item.positions
             ]
             stored[path] = [how.read(p) for p in item.positions]
+    if SHOWN_DIGEST in expected:  # derived, compared last: a changed field is named first
+        stored[SHOWN_DIGEST] = _shown_digest(item)
     return compare_views(expected, stored, document_problem)
+
+
+def unproved_shown(signed: Mapping[str, SignedItem]) -> int:
+    """Items whose signed request predates signing what people see (older ledgers): their
+    summary, analysis and the positions' reasoning are stored but not proved."""
+    return sum(
+        1
+        for item in signed.values()
+        if item.requested_at_seq is not None and "summary" not in item.view
+    )
 
 
 def audit_items(

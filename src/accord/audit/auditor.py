@@ -65,7 +65,8 @@ def verify_database(
     every stored row against what was signed about it (``VerificationFailed``: the first bad
     entry; ``<table>.mismatch`` / ``.unbacked`` / ``.missing_row`` for ``cases``,
     ``case_parties``, ``dissents``, ``approval_items``, the DCP-07 dispute tables,
-    ``boundaries``, ``boundary_attempts``, ``dispute_stays`` and the ``precedent_*`` tables,
+    ``boundaries``, ``boundary_attempts``, ``dispute_stays``, ``api_keys`` and the ``precedent_*``
+    tables,
     or ``ledger_entries.outside_chain``, the first stored row that is altered, unbacked by a
     signed record, or lost; a missing table is ``store.missing_table``)."""
     require_tables(db)
@@ -80,4 +81,9 @@ def verify_database(
     problem = result.problem
     if problem is not None:
         raise VerificationFailed(problem.message, **problem.context())
-    return revised(report, cases=result.cases, disputes=result.disputes)
+    return revised(
+        report,
+        cases=result.cases,
+        disputes=result.disputes,
+        unproved_shown=result.unproved_shown,
+    )

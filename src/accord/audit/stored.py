@@ -1,7 +1,7 @@
 """The stored-rows audit ``Accord.verify`` runs after the ledger verifies: ledger rows outside
 the chain, then cases (with parties and dissent), approval items, the DCP-07 dispute tables,
-boundaries and probe attempts, stays, and the precedent registry (its signers pinned by the
-ledger's key registry), each against the signed records read in the same snapshot."""
+boundaries and probe attempts, stays, API keys, and the precedent registry (its signers pinned
+by the ledger's key registry), each against the signed records read in the same snapshot."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection
 
+from accord.audit.api_keys import audit_api_keys, signed_api_keys
 from accord.audit.approvals import SIGNED_PATHS as APPROVAL_EVENTS
-from accord.audit.approvals import audit_items, signed_items
+from accord.audit.approvals import audit_items, signed_items, unproved_shown
 from accord.audit.boundaries import BOUNDARY_EVENTS, audit_boundaries, signed_boundaries
 from accord.audit.cases import CASE_EVENTS, audit_cases, signed_cases
 from accord.audit.disputes import audit_dispute_tables
@@ -19,6 +20,7 @@ from accord.audit.paths import RowProblem
 from accord.audit.precedents import audit_precedents, ledger_signers
 from accord.audit.stays import STAY_EVENTS, audit_stays, signed_stays
 from accord.cases.signable import AnswerHashes
+from accord.ledger.api_key_events import API_KEY_EVENTS
 from accord.ledger.key_registry import KeyRegistry
 from accord.ledger.ledger import pinned_registry_within, records_within
 from accord.ledger.outside_chain import row_outside_chain
@@ -34,6 +36,8 @@ class StoredAudit:
     approval_items: int
     problem: RowProblem | None
     disputes: int = 0
+    unproved_shown: int = 0
+    """Approval items requested before what people see was signed (older ledgers)."""
 
 
 def audit_stored_rows(conn: Connection, root: TrustRoot, head: int) -> StoredAudit:
@@ -57,7 +61,8 @@ def audit_stored_rows(conn: Connection, root: TrustRoot, head: int) -> StoredAud
     if cases.problem is not None:
         return StoredAudit(cases.checked, 0, cases.problem)
     views = {case_id: case.view for case_id, case in signed.items()}
-    items, found = audit_items(conn, signed_items(records_within(conn, APPROVAL_EVENTS)), views)
+    approvals = signed_items(records_within(conn, APPROVAL_EVENTS))
+    items, found = audit_items(conn, approvals, views)
     if found is not None:
         return StoredAudit(cases.checked, items, found)
     registry, times = pinned_registry_within(conn, root, head)
@@ -65,17 +70,19 @@ def audit_stored_rows(conn: Connection, root: TrustRoot, head: int) -> StoredAud
     found = disputes.problem
     if found is None:
         found = _other_tables(conn, registry, times)
-    return StoredAudit(cases.checked, items, found, disputes.disputes)
+    return StoredAudit(cases.checked, items, found, disputes.disputes, unproved_shown(approvals))
 
 
 def _other_tables(
     conn: Connection, registry: KeyRegistry, times: Mapping[int, str]
 ) -> RowProblem | None:
-    """Boundaries and attempts, stays, then the precedent registry."""
+    """Boundaries and attempts, stays, API keys, then the precedent registry."""
     signed, attempts = signed_boundaries(records_within(conn, BOUNDARY_EVENTS))
     _, problem = audit_boundaries(conn, signed, attempts)
     if problem is None:
         _, problem = audit_stays(conn, signed_stays(records_within(conn, STAY_EVENTS)))
+    if problem is None:
+        _, problem = audit_api_keys(conn, signed_api_keys(records_within(conn, API_KEY_EVENTS)))
     if problem is None:
         _, problem = audit_precedents(conn, ledger_signers(registry, times))
     return problem

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from accord.audit.api_keys import API_KEY_COLUMNS
 from accord.audit.approvals import APPROVAL_COLUMNS
 from accord.audit.boundaries import ATTEMPT_COLUMNS, BOUNDARY_COLUMNS
 from accord.audit.case_description import CASE_COLUMNS, DISSENT_COLUMNS, PARTY_COLUMNS
@@ -49,6 +50,7 @@ AUDITED_COLUMNS: Mapping[str, Mapping[str, str | Unsigned]] = {
     "boundary_attempts": ATTEMPT_COLUMNS,
     **PRECEDENT_COLUMNS,
     "dispute_stays": STAY_COLUMNS,
+    "api_keys": API_KEY_COLUMNS,
     "ledger_entries": LEDGER_ENTRY_COLUMNS,
     "ledger_checkpoints": CHECKPOINT_COLUMNS,
     **{name: described(name) for name in DISPUTE_TABLES},
@@ -63,11 +65,6 @@ NOT_AUDITED_TABLES: Mapping[str, str] = {
     "parked_tasks": "an agent's own saved state while it waits for people; no record signs it",
     "idempotency_keys": "which retried request maps to which case or parked task (a digest "
     "and an id): a replay returns the signed rows it names, and no record signs the map",
-    "api_keys": "the service's sign-in credentials (hashed tokens, roles, revocation): no "
-    "signed record states them, so there is nothing to compare. Approval decisions and stays "
-    "taken with a key also carry the principal's reviewer signature, which verify checks "
-    "against the registered reviewer key; a step signed by the service key alone (a settle "
-    "as an agent) is only as trustworthy as this table, which verify does not vouch for",
     "agent_interactions": "the interaction log (R32): facts fed in from outside (who talked to "
     "whom, when) that panel eligibility reads; no record signs them; each panel formation "
     "record keeps, per candidate, what eligibility concluded from them",

@@ -44,7 +44,7 @@ def api_key_new(
             if expires_in_days is None
             else accord.clock.now() + timedelta(days=expires_in_days)
         )
-        key, token = ApiKeyStore(accord.db, accord.clock).create(
+        key, token = ApiKeyStore(accord.ledger, accord.clock).create(
             role, agent_id=agent, principal_id=principal, label=label, expires_at=expires
         )
     except AccordError as exc:
@@ -69,7 +69,7 @@ def api_key_list(
     """Every key (never the tokens)."""
     accord = open_accord(config, db, keys, must_exist=True)
     try:
-        found = ApiKeyStore(accord.db, accord.clock).list()
+        found = ApiKeyStore(accord.ledger, accord.clock).list()
     finally:
         accord.close()
     if as_json:
@@ -96,7 +96,7 @@ def api_key_revoke(
     """Revoke a key: requests with it get 401 from now on. Exit 1 if there is no such key."""
     accord = open_accord(config, db, keys, must_exist=True)
     try:
-        key = ApiKeyStore(accord.db, accord.clock).revoke(key_id)
+        key = ApiKeyStore(accord.ledger, accord.clock).revoke(key_id)
     except AccordError as exc:
         report_problem("error", exc)
         raise typer.Exit(1) from exc

@@ -285,6 +285,11 @@ def _verified(report: VerificationReport, as_json: bool) -> None:
             f"[yellow]{report.os_login_decisions} decision(s) taken from the OS login carry no "
             "reviewer signature[/]"
         )
+    if report.unproved_shown:
+        out().print(
+            f"[yellow]{report.unproved_shown} approval item(s) predate signing what reviewers "
+            "are shown: their summary, analysis and the positions' text are not proved[/]"
+        )
     out().print(f"head {report.head_hash}\nroot {report.root_hash}")
 
 

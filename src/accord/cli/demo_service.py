@@ -92,7 +92,7 @@ def prepare(directory: Path, *, fresh: bool = False) -> DemoService:
         cases.append(stale)
         disputes = file_demo_disputes(accord)
         register_new_key(accord, None, "reviewer", REVIEWER, None)  # signs their decisions
-        tokens = _demo_keys(ApiKeyStore(accord.db, accord.clock))
+        tokens = _demo_keys(ApiKeyStore(accord.ledger, accord.clock))
         accord.ledger.checkpoint()
         accord.verify()
     finally:
@@ -129,7 +129,7 @@ def _reopen(directory: Path) -> DemoService:
     keys = directory / "keys"
     accord = Accord.open(config, db_url=db_url, keys_dir=keys)
     try:
-        store = ApiKeyStore(accord.db, accord.clock)
+        store = ApiKeyStore(accord.ledger, accord.clock)
         for key in store.list():
             if key.label == "make run" and key.revoked_at is None:
                 store.revoke(key.key_id)

@@ -6,6 +6,14 @@ from accord.ledger.anchor import (
     read_checkpoint_file,
     write_checkpoint_file,
 )
+from accord.ledger.api_key_events import (
+    API_KEY_EVENTS,
+    API_KEY_FIELDS,
+    API_KEY_ISSUED,
+    API_KEY_REVOKED,
+    api_key_record,
+    record_api_key_event,
+)
 from accord.ledger.checkpoint import Checkpoint
 from accord.ledger.entry import ChainHead, LedgerEntry, SealedEntry
 from accord.ledger.key_events import KEY_ROLES, KeyRegistered, KeyRevoked, KeyRole
@@ -16,6 +24,10 @@ from accord.ledger.trust import TrustRoot
 from accord.ledger.verify import VerificationReport
 
 __all__ = [
+    "API_KEY_EVENTS",
+    "API_KEY_FIELDS",
+    "API_KEY_ISSUED",
+    "API_KEY_REVOKED",
     "KEY_ROLES",
     "ChainHead",
     "Checkpoint",
@@ -32,8 +44,10 @@ __all__ = [
     "SealedEntry",
     "TrustRoot",
     "VerificationReport",
+    "api_key_record",
     "checkpoint_file_text",
     "read_anchor_file",
     "read_checkpoint_file",
+    "record_api_key_event",
     "write_checkpoint_file",
 ]

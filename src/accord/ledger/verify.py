@@ -76,6 +76,9 @@ class VerificationReport(BaseModel):
     """Case rows cross-checked against their signed records (``Accord.verify``)."""
     disputes: int = 0
     """DCP-07 dispute rows cross-checked (with their tables) against their signed events."""
+    unproved_shown: int = 0
+    """Approval items requested before what a reviewer is shown was signed (ledgers written
+    before 0.19): their summary, analysis and the positions' text are stored, not proved."""
     seconds: float
 
 

@@ -49,7 +49,7 @@ def site_accord(tmp_path: Path, frozen_clock: FrozenClock) -> Iterator[Accord]:
 
 @pytest.fixture
 def site_keys(site_accord: Accord) -> ApiKeyStore:
-    return ApiKeyStore(site_accord.db, site_accord.clock)
+    return ApiKeyStore(site_accord.ledger, site_accord.clock)
 
 
 @pytest.fixture

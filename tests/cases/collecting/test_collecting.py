@@ -365,3 +365,24 @@ def test_more_parties_than_a_case_compares_and_a_non_mapping_position_are_refuse
     with pytest.raises(ValidationError) as bad:
         accord.collecting.submit(opened.collecting_id, 1200, by="agent:billing")  # type: ignore[arg-type]
     assert bad.value.context["field"] == "position"
+
+
+def test_an_acting_agent_opens_only_a_case_it_is_party_to_and_nothing_is_written(
+    accord: Accord,
+) -> None:
+    with pytest.raises(AccordError) as refused:
+        accord.collecting.open(
+            "Total of invoice 4411",
+            ["agent:audit", "agent:ops"],
+            within=HOUR,
+            opened_by="agent:billing",
+            acting_agent="agent:billing",
+        )
+    assert refused.value.code == "approvals.not_a_party"
+    assert refused.value.context["field"] == "parties"
+    assert accord.collecting.list() == []
+    assert _deadline_states(accord, "") == []
+    opened = accord.collecting.open(
+        "Total of invoice 4411", PARTIES, within=HOUR, opened_by="x", acting_agent="agent:ops"
+    )
+    assert opened.parties == tuple(PARTIES)

@@ -217,3 +217,20 @@ def test_an_objection_is_refused_from_a_stranger_to_another_resolution_or_malfor
     disputes.object(
         stored.dispute_id, resolution.resolution_id, COMPLAINANT, "procedural", GROUNDS, REMEDY
     )
+
+
+def test_a_principal_who_owns_a_party_may_not_stay_its_resolution_and_nothing_is_written(
+    disputes: Disputes, ledger: Ledger, frozen_clock: FrozenClock
+) -> None:
+    stored, resolution, objection = object_to(disputes, frozen_clock)
+    size = ledger.size()
+    parties = {p.agent_id: p.principal_id for p in stored.record.parties}
+    for principal_id in set(parties.values()):  # here one principal owns both parties
+        with pytest.raises(AccordError) as conflicted:
+            disputes.order_stay(objection.objection_id, reviewer(principal_id), "mine")
+        assert conflicted.value.code == "approvals.conflicted_decider"
+        assert parties[conflicted.value.context["party"]] == principal_id
+        assert conflicted.value.context["act"] == "order a stay in"
+    assert ledger.size() == size
+    assert disputes.objections.get(objection.objection_id).stay is None
+    assert disputes.objections.in_force(resolution.resolution_id)

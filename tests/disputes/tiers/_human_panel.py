@@ -4,6 +4,7 @@ human-member and ballot-withdrawal tests)."""
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from typing import Any
 
 from accord.approvals import ApprovalQueue, Principal, Reviewer
@@ -43,11 +44,18 @@ class Panel:
     """The dispute service with an approval queue, the parties' and members' keys."""
 
     def __init__(
-        self, db: Database, ledger: Ledger, clock: FrozenClock, *, queue: bool = True
+        self,
+        db: Database,
+        ledger: Ledger,
+        clock: FrozenClock,
+        *,
+        queue: bool = True,
+        owners: Mapping[str, str] | None = None,
     ) -> None:
+        """``owners``: the org chart's agent → principal map the approval queue refuses by."""
         self.clock = clock
         self.ledger = ledger
-        self.queue = ApprovalQueue(db, clock) if queue else None
+        self.queue = ApprovalQueue(db, clock, party_owners=owners) if queue else None
         self.disputes = Disputes(ledger, clock, arbitrators=_pool(), approvals=self.queue)
         self.arbitration = self.disputes.tiers.arbitration
         self.keys: dict[str, Ed25519Signer] = {}

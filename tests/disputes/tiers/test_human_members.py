@@ -9,15 +9,21 @@ from datetime import timedelta
 
 import pytest
 
-from accord.approvals import ApprovalStatus, Principal, Reviewer
+from accord.approvals import (
+    CONFLICT_RULE,
+    ApprovalStatus,
+    ConflictedDecider,
+    Principal,
+    Reviewer,
+)
 from accord.clock import FrozenClock
 from accord.dcp07.signing import verify_resolution
 from accord.errors import AccordError
 from accord.ledger import Ledger
 from accord.store import Database
 
-from ._human_panel import Panel
-from ._world import BILLING, POOL_IDS
+from ._human_panel import HUMANS, Panel
+from ._world import AUDIT, BILLING, POOL_IDS
 
 
 def test_r14_seating_a_panel_queues_a_ballot_paper_for_each_human_member(panel: Panel) -> None:
@@ -95,7 +101,7 @@ def test_r14_a_reviewer_who_is_not_the_member_cannot_vote_for_it(panel: Panel) -
     assert panel.queue.get(panel.paper(dispute_id, members[0])).is_pending
     seated = panel.arbitration.panel(dispute_id)
     assert seated is not None
-    assert seated.votes == ()
+    assert not seated.votes
 
 
 def test_r14_a_denial_or_an_empty_reason_is_no_vote(panel: Panel) -> None:
@@ -230,3 +236,23 @@ def test_r14_a_panel_with_human_members_votes_on_the_text_it_was_seated_with(
     seated = panel.arbitration.panel(dispute_id)
     assert seated is not None
     assert seated.question.proposal.description == "billing keeps the slot"  # as its papers
+
+
+def test_a_member_whose_principal_owns_a_party_in_the_org_chart_cannot_cast_its_ballot(
+    db: Database, ledger: Ledger, frozen_clock: FrozenClock
+) -> None:
+    owners = {BILLING.agent_id: f"human:{HUMANS[0][4:]}", AUDIT.agent_id: f"human:{HUMANS[1][4:]}"}
+    panel = Panel(db, ledger, frozen_clock, owners=owners)
+    dispute_id, members = panel.seat()
+    member = next(m for m in members if m in HUMANS[:2])
+    before = ledger.size()
+    with pytest.raises(ConflictedDecider) as refused:
+        panel.decide(dispute_id, member, "approve")
+    assert refused.value.context["principal_id"] == f"human:{member[4:]}"
+    assert refused.value.context["rule"] == CONFLICT_RULE
+    assert ledger.size() == before  # nothing written: no decision, no vote
+    assert panel.queue is not None
+    assert panel.queue.get(panel.paper(dispute_id, member)).is_pending
+    seated = panel.arbitration.panel(dispute_id)
+    assert seated is not None
+    assert not seated.votes

@@ -59,6 +59,7 @@ def open_collecting(
         data.parties,
         within=timedelta(seconds=data.within_seconds),
         opened_by=_opener(caller(request)),
+        acting_agent=caller(request).agent_id,
         task_type=data.task_type,
         session_id=data.session_id,
     )

@@ -118,7 +118,7 @@ class EnrolledKeyOut(BaseModel):
 
 def _keys(state: State) -> ApiKeyStore:
     accord = accord_of(state)
-    return ApiKeyStore(accord.db, accord.clock, audit=accord.ledger)
+    return ApiKeyStore(accord.ledger, accord.clock)
 
 
 @post(

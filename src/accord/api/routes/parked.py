@@ -80,7 +80,11 @@ def park(
     agent_id = key.agent_id
     assert agent_id is not None  # an agent key is always bound to its agent
     handle = accord.park(
-        case_id, agent_id, data.context, idempotency_key=caller_scoped(key, idempotency_key)
+        case_id,
+        agent_id,
+        data.context,
+        idempotency_key=caller_scoped(key, idempotency_key),
+        party_only=True,  # an agent key parks only on its own agent's cases
     )
     return _parked_out(accord, accord.parking.get(handle.task_id))
 

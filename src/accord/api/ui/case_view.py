@@ -45,6 +45,8 @@ class CheckedEvidence:
 class PositionView:
     position: Position
     evidence: tuple[CheckedEvidence, ...]
+    reasoning: str
+    """From the approval item, whose signed request hashes it (the case's copy is unsigned)."""
 
 
 def analysis_sections(analysis: str) -> list[Section]:
@@ -88,6 +90,7 @@ def case_context(accord: Accord, item_id: str, reviewer: ApiKey) -> dict[str, An
     item = accord.approvals.get(item_id)
     case = accord.cases.get(item.case_id)
     outputs = [p.model_dump(mode="json")["output"] for p in case.positions]
+    reasoning = {p.agent: p.reasoning for p in item.positions}
     rows: list[FieldRow] = field_rows(outputs)
     precedents = (
         accord.precedents.search(case.classification.dispute_type.value, limit=PRECEDENT_LIMIT)
@@ -100,7 +103,10 @@ def case_context(accord: Accord, item_id: str, reviewer: ApiKey) -> dict[str, An
         "acting": accord.acting_deadline(item),
         "case": case,
         "positions": case.positions,
-        "views": [PositionView(p, tuple(_checked(e) for e in p.evidence)) for p in case.positions],
+        "views": [
+            PositionView(p, tuple(_checked(e) for e in p.evidence), reasoning.get(p.agent, ""))
+            for p in case.positions
+        ],
         "differing": [r for r in rows if not r.agree],
         "agreed": [r for r in rows if r.agree],
         "sections": analysis_sections(item.analysis),

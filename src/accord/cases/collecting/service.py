@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError as PydanticValidationError
 from sqlalchemy import Connection
 
+from accord.approvals import refuse_non_party
 from accord.cases.case import Case
 from accord.cases.collecting.deadline import COLLECTING_DEADLINE, Unsettleable
 from accord.cases.collecting.party_signature import verify_position_signature
@@ -91,14 +92,20 @@ class Collecting:
         opened_by: str,
         task_type: str = "default",
         session_id: str | None = None,
+        acting_agent: str | None = None,
     ) -> CollectingCase:
         """Open a case on ``subject`` that waits up to ``within`` (a duration, or seconds)
         for each of ``parties`` (2 to ``limits.positions_per_case`` distinct agents) to
-        submit its position."""
+        submit its position. ``acting_agent``, the agent whose credential opens it, must be
+        one of them (``approvals.not_a_party``); None is an orchestrator (an admin key)."""
         self._refuse_if_read_only("open a collecting case")
         check_case_fields(subject, task_type, session_id)
         _check_id(opened_by, "opened_by")
         named = self._check_parties(parties)
+        if acting_agent is not None:
+            refuse_non_party(
+                acting_agent, named, act="open", case_id="the collecting case", field="parties"
+            )
         window = _window(within)
         now = self._clock.now()
         opened = CollectingCase(

@@ -20,7 +20,7 @@ from typing import Any, Final, Protocol
 
 from sqlalchemy import Connection
 
-from accord.approvals import Reviewer
+from accord.approvals import Reviewer, refuse_party_acting
 from accord.clock import Clock
 from accord.dcp07.documents import record_document
 from accord.dcp07.parties import ObjectingParty
@@ -157,7 +157,8 @@ class Objections:
     def order_stay(self, objection_id: str, reviewer: Reviewer, reason: str = "") -> StoredStay:
         """A human principal (``reviewer``, authenticated by its reviewer key) stays the
         resolution ``objection_id`` objects to (R28): signed ``dispute_stay_ordered``, the
-        resolution's pending actions set aside. Refused: no reviewer key, a second stay."""
+        resolution's pending actions set aside. Refused: no reviewer key, a principal who is or
+        owns a party (``approvals.conflicted_decider``), a second stay."""
         if reviewer.signer is None:
             raise AccordError(
                 "a stay is signed with the principal's reviewer key, not taken from an OS login",
@@ -182,6 +183,17 @@ class Objections:
                     requirement="R28",
                 )
             record = objection.record
+            view = self._disputes.show_within(conn, record.dispute_id)
+            parties = view.record.parties
+            refuse_party_acting(
+                reviewer.principal_id,
+                (p.agent_id for p in parties),
+                {p.agent_id: p.principal_id for p in parties},
+                act="order a stay in",
+                case_id=record.dispute_id,
+                requirement="R28",
+                objection_id=objection_id,
+            )
             now = self._clock.now()
             order = stay_order(
                 objection_id=objection_id,
