@@ -114,7 +114,7 @@ OPERATION_IDS = {
 }
 #: Answer fields not described yet, all in the library's record models (issue 30 item 7 is
 #: not finished there): the ceiling only goes down; lower it when you describe more.
-UNDESCRIBED_FIELDS_CEILING = 442
+UNDESCRIBED_FIELDS_CEILING = 419
 #: Litestar renders a pydantic ``RootModel`` body as an object with a ``root`` property; the
 #: body sent is the step itself (its own fields are described in the schemas it refers to).
 ROOT_MODELS = {"PrepareStepIn.root"}

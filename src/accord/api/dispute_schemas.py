@@ -265,18 +265,28 @@ class NominateIn(_Body):
 class RequiredActionIn(_Body):
     """What one party must do, and by when (R19, R20)."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     agent_id: Id
+    """The party that must act (an agent id, no whitespace, at most 256 characters)."""
     action: Terms
+    """What it must do (1 to 20,000 characters)."""
     deadline: AwareDatetime
+    """By when, with a time zone."""
 
 
 class PrecedentIn(_Body):
     """A precedent the proposal applies; ``applicability`` ``departed`` with its reasoning
     for a departure (R25)."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     jurisprudence_id: Id
+    """The precedent's id (``jur:<uuid>``)."""
     applicability: Terms
+    """How it applies; ``departed`` when the proposal departs from it (1 to 20,000 characters)."""
     departure_reasoning: Terms | None = None
+    """Why the proposal departs: required with ``departed``, refused otherwise (R25)."""
 
 
 class ProposedTermsIn(_Body):
@@ -284,10 +294,17 @@ class ProposedTermsIn(_Body):
     requires, the compliance method and deadline (default: the last action's deadline), the
     precedents it applies."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     actions_required: Annotated[list[RequiredActionIn], Field(max_length=32)] = []
+    """What each party must do, and by when (at most 32 actions)."""
     compliance_verification_method: Id = "audit_chain_review"
+    """How compliance is checked (R20): ``audit_chain_review`` unless told."""
     compliance_deadline: AwareDatetime | None = None
+    """By when compliance is checked: no earlier than any action's deadline (default: the
+    last action's deadline)."""
     precedents_applied: Annotated[list[PrecedentIn], Field(max_length=32)] = []
+    """The precedents the resolution applies or departs from (at most 32)."""
 
     def terms(self) -> dict[str, Any]:
         """The keyword arguments of ``form_panel`` / ``propose`` these fields are."""
@@ -320,8 +337,12 @@ class FormPanelIn(ProposedTermsIn):
 class PanelProposalIn(ProposedTermsIn):
     """A member's proposed §6 resolution, put to the panel in place of the one before (R14)."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     favours: Id
+    """The party the proposed resolution finds for."""
     description: Terms
+    """The resolution's terms: its outcome's description (1 to 20,000 characters)."""
 
 
 class VoteIn(_Body):

@@ -81,12 +81,20 @@ class SettleIn(_In):
 class ApprovalRequestIn(_In):
     """An agent's proposed action for people to approve (a gate): the agent is the key's."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     subject: Annotated[str, Field(min_length=1, max_length=480, pattern=NO_NUL)]
+    """What the action is, as reviewers see it (1 to 480 characters)."""
     proposal: Any
+    """The proposed action itself: any JSON value, shown in the item and bound by hash."""
     gate: Annotated[str, Field(min_length=1, max_length=64, pattern=NO_NUL)]
+    """The gate asking (1 to 64 characters): its ``policy:<gate>`` position objects."""
     reason: Annotated[str, Field(max_length=5_000, pattern=NO_NUL)] = ""
+    """Why the agent proposes it (at most 5,000 characters)."""
     task_type: Annotated[str, Field(min_length=1, max_length=128, pattern=NO_NUL)] = "approval"
+    """The task type (selects the policy; 1 to 128 characters)."""
     session_id: Annotated[str, Field(min_length=1, max_length=128, pattern=NO_NUL)] | None = None
+    """A session to group cases, if any (1 to 128 characters)."""
 
 
 class SettleBatchIn(_In):

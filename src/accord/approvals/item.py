@@ -48,7 +48,7 @@ class ApprovalDecision(BaseModel):
     A person approves one of the options (``choice``), denies them all, or approves an outcome
     of their own (``written_outcome``, with no ``choice``): the case settles on that text."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     outcome: Literal["approved", "denied", "expired"] = Field(
         description="Deprecated (one release): 'approved' for any chosen option, a rejection "
@@ -56,11 +56,17 @@ class ApprovalDecision(BaseModel):
         json_schema_extra={"deprecated": True},
     )
     choice: str | None = None
+    """The option chosen, if one was."""
     written_outcome: str | None = None
+    """The outcome the reviewer wrote instead of choosing an option, if so."""
     decided_by: Annotated[str, Field(min_length=1, max_length=256)]
+    """Who decided: a reviewer, or ``system:timeout``."""
     reason: str = ""
+    """The decider's reasoning."""
     decided_at: AwareDatetime
+    """When it was decided."""
     via: Literal["human", "timeout"]
+    """A person's decision (``human``) or the item's timeout policy (``timeout``)."""
 
     @model_validator(mode="after")
     def _timeouts_are_never_human(self) -> ApprovalDecision:

@@ -38,23 +38,38 @@ _COPIED = ("item_id", "case_id", "outcome", "choice", "written_outcome", "reason
 class DecisionReceipt(BaseModel):
     """A signed decision on one approval item and the proof that the ledger holds it."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     receipt: Literal["accord-receipt-v1"] = "accord-receipt-v1"
+    """The receipt format: ``accord-receipt-v1``."""
     item_id: str
+    """The approval item decided."""
     case_id: str
+    """The case the item belongs to."""
     outcome: Literal["approved", "denied", "expired"]
+    """approved, denied or expired, as the ledger entry records it (branch on ``verdict``)."""
     verdict: DecisionVerdict
+    """chosen, written, denied, expired or cancelled."""
     choice: str | None
+    """The option chosen, if one was."""
     written_outcome: str | None
+    """The outcome the reviewer wrote instead of choosing an option, if so."""
     reason: str
+    """The decider's reasoning, as recorded."""
     decided_by: str
+    """Who decided: a reviewer, or ``system:timeout``."""
     decided_at: AwareDatetime
+    """When it was decided."""
     via: Literal["human", "timeout"]
+    """A person's decision (``human``) or the item's timeout policy (``timeout``)."""
     ledger_seq: int
+    """The sequence number of the ledger entry that records the decision."""
     entry_hash: str
+    """That entry's hash."""
     kid: str
+    """The id of the key that signed the entry."""
     proof: InclusionProof
+    """The entry's inclusion proof (as ``accord ledger proof`` prints it)."""
 
     def verify(self, trusted_keys: Mapping[str, bytes]) -> Checkpoint:
         """Check the receipt with public keys only: the proof (entry signature, audit path,

@@ -33,22 +33,29 @@ MIN_PANEL_SIZE = 3
 class RequiredAction(BaseModel):
     """What one agent must do, and by when, to comply (R20)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     agent_id: Identifier
+    """The agent that must act."""
     action: Text
+    """What it must do."""
     deadline: Timestamp
+    """By when (RFC 3339, UTC)."""
 
 
 class Outcome(BaseModel):
     """What was decided, the actions it requires and how compliance is checked."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     description: Text
+    """What was decided."""
     actions_required: tuple[RequiredAction, ...] = ()
+    """What each agent must do, and by when, to comply (R20)."""
     compliance_verification_method: Identifier
+    """How compliance is checked (``audit_chain_review``: the one Accord checks)."""
     compliance_deadline: Timestamp | None
+    """By when compliance is checked, if there is a deadline."""
 
 
 DEPARTED = "departed"
@@ -69,12 +76,18 @@ class PrecedentApplication(BaseModel):
     left out of the record when there is none (the §6 shape is unchanged for the others)."""
 
     model_config = ConfigDict(
-        frozen=True, extra="forbid", json_schema_extra=_departure_reasoning_omitted_when_absent
+        frozen=True,
+        extra="forbid",
+        json_schema_extra=_departure_reasoning_omitted_when_absent,
+        use_attribute_docstrings=True,
     )
 
     jurisprudence_id: JurisprudenceId
+    """The precedent's id (``jur:<uuid>``)."""
     applicability: Text
+    """How it applies; ``departed`` for a departure (R25)."""
     departure_reasoning: Text | None = Field(default=None, exclude_if=lambda value: value is None)
+    """Why the decision departs: present only with ``departed`` (R25)."""
 
     @model_validator(mode="after")
     def _departure_is_reasoned(self) -> Self:

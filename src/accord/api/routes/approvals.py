@@ -147,7 +147,7 @@ def get_approval(
 def get_receipt(
     request: Request[object, object, State],
     state: State,
-    item_id: Annotated[str, Parameter(max_length=64)],
+    item_id: Annotated[str, Parameter(max_length=64, description="The approval item's id.")],
 ) -> DecisionReceipt:
     """The decided item's signed receipt: the decision, the ledger entry that recorded it
     and that entry's inclusion proof, checkable offline (``accord receipt verify``). Readers

@@ -19,7 +19,7 @@ from accord.api.routes._state import accord_of
 from accord.api.schemas import NO_NUL, _In
 from accord.webhooks import WEBHOOK_EVENTS, Subscription
 
-Id = Annotated[str, Parameter(max_length=64)]
+Id = Annotated[str, Parameter(max_length=64, description="The subscription's id.")]
 
 
 class SubscribeIn(_In):
@@ -31,18 +31,20 @@ class SubscribeIn(_In):
     events: Annotated[list[str], Field(min_length=1, max_length=4)] = Field(
         default=list(WEBHOOK_EVENTS), description=f"Any of {', '.join(WEBHOOK_EVENTS)}."
     )
-    agent: Annotated[str, Field(min_length=1, max_length=256, pattern=NO_NUL)] | None = None
+    agent: Annotated[str, Field(min_length=1, max_length=256, pattern=NO_NUL)] | None = Field(
+        default=None, description="Only events that name this agent (1 to 256 characters)."
+    )
 
 
 class SubscriptionOut(BaseModel):
     """A subscription; ``secret`` only in the answer that created it."""
 
-    subscription_id: str
-    url: str
-    events: list[str]
-    agent: str | None
+    subscription_id: str = Field(description="The subscription's id.")
+    url: str = Field(description="Where deliveries are POSTed.")
+    events: list[str] = Field(description="The events delivered.")
+    agent: str | None = Field(description="Only events that name this agent; null: all.")
     source: str = Field(description="config (accord.yaml) or api")
-    created_at: str
+    created_at: str = Field(description="When it was created (ISO 8601).")
     secret: str | None = Field(
         default=None, description="HMAC-SHA256 key of the signatures; shown once"
     )

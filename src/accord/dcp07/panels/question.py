@@ -37,17 +37,24 @@ class ProposedResolution(BaseModel):
     and ``precedents_applied`` (departures reasoned, R25). ``proposed_by`` is the member who
     put it (None: the text the panel was seated with)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     favours: str = Field(min_length=1)
+    """The party the resolution finds for."""
     description: str = Field(min_length=1)
+    """Its terms: the outcome's description."""
     actions_required: tuple[RequiredAction, ...] = Field(default=(), max_length=MAX_ACTIONS)
+    """What each party must do, and by when (at most 32 actions)."""
     compliance_verification_method: Identifier = COMPLIANCE_METHOD
+    """How compliance is checked (R20)."""
     compliance_deadline: Timestamp | None = None
+    """By when compliance is checked: no earlier than any action's deadline."""
     precedents_applied: tuple[PrecedentApplication, ...] = Field(
         default=(), max_length=MAX_PRECEDENTS
     )
+    """The precedents it applies or departs from (at most 32)."""
     proposed_by: str | None = None
+    """The member who proposed it; null: the text the panel was seated with."""
 
     @model_validator(mode="after")
     def _compliance_deadline_covers_the_actions(self) -> Self:

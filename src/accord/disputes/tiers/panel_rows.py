@@ -21,13 +21,18 @@ class SeatedPanel(BaseModel):
     """A dispute's panel as stored: how it was formed, what it is asked, the votes so far and
     each voter's reasoning (kept permanently, dissent included: R35)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     formation: PanelFormation
+    """How the panel was formed: its members, threshold and selection."""
     question: PanelQuestion
+    """What the panel is asked, and the resolution put to its vote."""
     votes: tuple[PanelVote, ...]
+    """The members' signed votes so far."""
     reasoning: dict[str, str]
+    """Each voter's reasoning, by agent id."""
     decision: str | None
+    """The tally's decision, once tallied."""
     pending_resolution: ResolutionRecord | None = None
     """A decided panel's §6 record still short of M approving members' signatures."""
     recommendation: ResolutionRecord | None = None

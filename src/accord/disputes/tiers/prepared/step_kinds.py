@@ -309,35 +309,50 @@ class SignResolutionStep(_Step):
 
 
 class _ActionArg(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     agent_id: Id
+    """The party that must act (no whitespace, at most 256 characters)."""
     action: Text
+    """What it must do (1 to 20,000 characters)."""
     deadline: AwareDatetime
+    """By when, with a time zone."""
 
 
 class _PrecedentArg(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", use_attribute_docstrings=True)
 
     jurisprudence_id: Id
+    """The precedent's id (``jur:<uuid>``)."""
     applicability: Text
+    """How it applies; ``departed`` for a departure (1 to 20,000 characters)."""
     departure_reasoning: Text | None = None
+    """Why the proposal departs: required with ``departed``, refused otherwise (R25)."""
 
 
 class PanelProposeStep(_Step):
     """``Arbitration.propose``: a member's proposed §6 resolution (its arbitrator key); the
     agent signs the ``panel_proposal`` step record, whose ``question`` carries the proposal."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     role: ClassVar[KeyRole] = "arbitrator"
     step: Literal["panel_propose"]
+    """The step's kind: `panel_propose`."""
     favours: Id
+    """The party the proposed resolution finds for."""
     description: Text
+    """The resolution's terms: its outcome's description (1 to 20,000 characters)."""
     actions_required: Annotated[tuple[_ActionArg, ...], Field(max_length=MAX_ACTIONS)] = ()
+    """What each party must do, and by when (at most 32 actions)."""
     compliance_verification_method: Id = COMPLIANCE_METHOD
+    """How compliance is checked (R20): ``audit_chain_review`` unless told."""
     compliance_deadline: AwareDatetime | None = None
+    """By when compliance is checked: no earlier than any action's deadline."""
     precedents_applied: Annotated[
         tuple[_PrecedentArg, ...], Field(max_length=MAX_PRECEDENTS)
     ] = ()
+    """The precedents the resolution applies or departs from (at most 32)."""
     record_kind: ClassVar[str | None] = PROPOSAL_STEP
 
     def window_end_within(self, conn: Connection, dispute: TierDispute) -> datetime | None:
@@ -363,7 +378,10 @@ class AcceptRecommendationStep(_Step):
     """``Arbitration.accept_recommendation``: a party accepts the panel's recommended
     resolution (its agent key), signing the ``recommendation_acceptance`` step record."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     step: Literal["accept_recommendation"]
+    """The step's kind: `accept_recommendation`."""
     record_kind: ClassVar[str | None] = ACCEPTANCE_STEP
 
     def run(
