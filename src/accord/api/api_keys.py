@@ -41,19 +41,31 @@ class Role(StrEnum):
     ADMIN = "admin"
 
 
+_Bound = Annotated[str, Field(min_length=1, max_length=256)]
+
+
 class ApiKey(BaseModel):
     """One key as stored (never the token itself)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    key_id: str
-    role: Role
-    agent_id: Annotated[str, Field(min_length=1, max_length=256)] | None = None
-    principal_id: Annotated[str, Field(min_length=1, max_length=256)] | None = None
-    label: Annotated[str, Field(max_length=200)] = ""
-    created_at: AwareDatetime
-    expires_at: AwareDatetime | None = None
-    revoked_at: AwareDatetime | None = None
+    key_id: Annotated[str, Field(description="The key's id (`key:...`), never its token.")]
+    role: Annotated[Role, Field(description="What it may do: agent, reviewer, auditor, admin.")]
+    agent_id: Annotated[
+        _Bound | None, Field(description="The agent an agent key acts as (only then).")
+    ] = None
+    principal_id: Annotated[
+        _Bound | None,
+        Field(description="The principal a reviewer key decides as (only then; not `system:`)."),
+    ] = None
+    label: Annotated[str, Field(max_length=200, description="A note for listings.")] = ""
+    created_at: Annotated[AwareDatetime, Field(description="When the key was issued.")]
+    expires_at: Annotated[
+        AwareDatetime | None, Field(description="When the key stops working, if ever.")
+    ] = None
+    revoked_at: Annotated[
+        AwareDatetime | None, Field(description="When the key was revoked, if it was.")
+    ] = None
 
     @model_validator(mode="after")
     def _bound_as_its_role_needs(self) -> ApiKey:
