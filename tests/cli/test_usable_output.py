@@ -82,20 +82,15 @@ def test_the_cases_table_shows_the_subject_and_whole_case_ids(
     assert "…" not in table
 
 
-def column(table: str, index: int) -> str:
-    """The text of one column of a Rich table, its folded lines joined."""
-    cells = [line.split("│")[index + 1].strip() for line in table.splitlines() if "│" in line]
-    return "".join(cells)
-
-
 def test_the_approvals_table_shows_the_whole_item_id_that_decide_needs(
     run: Run, session: list[dict[str, object]]
 ) -> None:
-    for width in ("200", "80"):  # on a narrow terminal the id folds, never ends in "…"
+    for width in ("200", "80"):  # on a narrow terminal a row prints as lines, the id whole
         table = run("approvals", "list", *ARGS, env={"COLUMNS": width}).output
         assert "…" not in table
+        lines = table.splitlines()
         for case in session:
-            assert str(case["approval_item_id"]) in column(table, 0)
+            assert any(str(case["approval_item_id"]) in line for line in lines)
 
 
 def test_the_dissent_table_prints_values_as_json_not_python_reprs(run: Run) -> None:

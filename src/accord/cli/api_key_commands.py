@@ -12,12 +12,12 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
 
 from accord.api.api_keys import ApiKeyStore, Role
 from accord.cli.opening import open_accord
 from accord.cli.options import ConfigOption, DbOption, JsonOption, KeysOption
 from accord.cli.problems import report_problem
+from accord.cli.tables import listing
 from accord.errors import AccordError
 
 api_keys_app = typer.Typer(no_args_is_help=True, help="API keys of the HTTP service.")
@@ -75,7 +75,7 @@ def api_key_list(
     if as_json:
         sys.stdout.write(json.dumps([k.model_dump(mode="json") for k in found], indent=2) + "\n")
         return
-    table = Table("key", "role", "bound to", "label", "created", "expires", "revoked")
+    table = listing("key", "role", "bound to", "label", "created", "expires", "revoked")
     for k in found:
         table.add_row(
             k.key_id,

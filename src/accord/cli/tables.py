@@ -1,23 +1,73 @@
-"""Tables people can copy from: nothing is cut, values print as JSON.
+"""Tables people can copy from: an id is never cut or folded, values print as JSON.
 
-Every column folds a long cell onto more lines instead of ending it in an ellipsis, so an id
-(``apr:01…``, ``bnd:…``, a case id) is always whole — on one line when the terminal is wide
-enough, folded onto two on a narrow one (Rich would crop a column kept on one line). Every
-listing command also takes ``--json``, for scripts.
+A cell without whitespace (an id such as ``apr:01…``, an agent, a timestamp, a hash) keeps its
+whole width on one line, and a header never breaks inside a word; free text wraps at words.
+When the terminal is too narrow for that, the listing prints each row as ``column  value``
+lines instead of a table. Every listing command also takes ``--json``, for scripts.
 """
 
 from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from typing import Any
 
-from rich.table import Table
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.table import Column, Table
+from rich.text import Text
+
+#: A cell without whitespace longer than this may fold (a pasted document, not an id).
+LONGEST_TOKEN = 96
 
 
-def listing(*columns: str, title: str | None = None) -> Table:
-    """A table with ``columns`` whose cells fold instead of being cut."""
-    table = Table(title=title)
+class Listing(Table):
+    """A table that keeps ids whole: as a table when every column's least width fits the
+    terminal, otherwise as one block of ``column  value`` lines per row."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        least = [_least_width(column) for column in self.columns]
+        # each column takes its cell plus one space of padding on each side and a rule
+        if sum(least) + 3 * len(least) + 1 <= options.max_width:
+            for column, width in zip(self.columns, least, strict=True):
+                column.min_width = width
+            yield from super().__rich_console__(console, options)
+            return
+        yield from self._records()
+
+    def _records(self) -> Iterator[Text]:
+        if self.title:
+            yield Text(str(self.title), style="bold")
+        names = [str(column.header) for column in self.columns]
+        pad = max((len(name) for name in names), default=0)
+        for row in range(self.row_count):
+            if row:
+                yield Text("")
+            for name, column in zip(names, self.columns, strict=True):
+                yield Text(f"{name:<{pad}}  {_cell_text(column, row)}")
+
+
+def _cell_text(column: Column, row: int) -> str:
+    cells = list(column.cells)
+    return str(cells[row]) if row < len(cells) else ""
+
+
+def _least_width(column: Column) -> int:
+    """The narrowest the column may be: its header's longest word, each whitespace-free cell
+    whole (up to :data:`LONGEST_TOKEN`), each other cell's longest word."""
+    words = [len(word) for word in str(column.header).split()] or [1]
+    for cell in column.cells:
+        text = str(cell)
+        if text and not any(ch.isspace() for ch in text):
+            words.append(min(len(text), LONGEST_TOKEN))
+        else:
+            words.extend(len(word) for word in text.split())
+    return max(words)
+
+
+def listing(*columns: str, title: str | None = None) -> Listing:
+    """A :class:`Listing` with ``columns``; a cell longer than the rules above allow folds."""
+    table = Listing(title=title)
     for name in columns:
         table.add_column(name, overflow="fold")
     return table
