@@ -2,9 +2,11 @@
 
 A caller describes the precedent in a :class:`BundleDraft`; :func:`build_bundle` (the one
 builder) adds the id, the times, the registry chain link and the panel lead's signature
-(``DCP-DISPUTE-SIG-v2`` over the canonical bundle without its signature). A signed bundle is
-never changed: supersession (R26) is a newer bundle listing ``supersedes``; ``superseded_by``
-is derived when reading and is not a field of the record.
+(``DCP-DISPUTE-SIG-v2`` over the canonical bundle without its signature). Bundles built now
+carry §7's ``record_type`` and ``dcp_version``; a bundle signed before they existed carries
+neither and still verifies (an absent field is left out of the signed bytes, never added as
+``null``). A signed bundle is never changed: supersession (R26) is a newer bundle listing
+``supersedes``; ``superseded_by`` is derived when reading and is not a field of the record.
 """
 
 from __future__ import annotations
@@ -170,10 +172,19 @@ class ChainLink(_Record):
 
 GENESIS_LINK = ChainLink(prev_hash=GENESIS, prev_hash_secondary=GENESIS)
 
+RECORD_TYPE = "jurisprudence_bundle"
+DCP_VERSION = "2.0"
+_LATER_FIELDS = ("record_type", "dcp_version")
+"""Fields added after the first bundles were signed: left out of a bundle's bytes when absent."""
+
 
 class JurisprudenceBundle(BundleDraft):
     """A signed jurisprudence bundle in the DCP-07 §7 shape (R23)."""
 
+    record_type: Literal["jurisprudence_bundle"] | None = None
+    """``jurisprudence_bundle`` on every bundle built now; absent on bundles signed before."""
+    dcp_version: Literal["2.0"] | None = None
+    """``2.0`` on every bundle built now; absent on bundles signed before."""
     jurisprudence_id: JurisprudenceId
     created_at: Timestamp
     timestamp: Timestamp
@@ -192,13 +203,16 @@ class JurisprudenceBundle(BundleDraft):
             raise ValueError(f"signature.domain_sep must be {DISPUTE_SIG_TAG!r} (R36)")
         return self
 
+    def _absent(self) -> set[str]:
+        return {name for name in _LATER_FIELDS if getattr(self, name) is None}
+
     def signed_body(self) -> dict[str, Any]:
         """The record without its signature: what the signature covers."""
-        return self.model_dump(mode="json", exclude={"signature"})
+        return self.model_dump(mode="json", exclude={"signature", *self._absent()})
 
     def document(self) -> dict[str, Any]:
-        """The whole signed record as plain JSON."""
-        return self.model_dump(mode="json")
+        """The whole signed record as plain JSON (a field it was signed without left out)."""
+        return self.model_dump(mode="json", exclude=self._absent())
 
     def canonical(self) -> bytes:
         """dcp-jcs-v1 bytes of the whole signed record (what the registry stores and chains)."""
@@ -217,6 +231,8 @@ def build_bundle(
     chained after the registry bundle ``link`` names."""
     moment = isoformat(at)
     body: dict[str, Any] = {
+        "dcp_version": DCP_VERSION,
+        "record_type": RECORD_TYPE,
         "jurisprudence_id": new_id("jur", at),
         **draft.model_dump(mode="json"),
         "created_at": moment,
