@@ -46,8 +46,9 @@ def search(
         list[str] | None,
         typer.Option(
             "--condition",
-            help="A condition that holds (repeatable): every one must be among a bundle's "
-            "applicable conditions, and none among its inapplicable ones.",
+            help="A condition that holds, as a sentence (repeatable): a bundle matches when "
+            "any one is among its applicable conditions (or it lists none) and none among its "
+            "inapplicable ones; case and whitespace do not matter.",
         ),
     ] = None,
     limit: Annotated[

@@ -48,7 +48,27 @@ PrevHashSecondary = Annotated[str, Field(pattern=rf"^(sha3-256:[0-9a-f]{{64}}|{G
 Timestamp = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")]
 """A UTC instant as signed records carry it (``clock.isoformat``); sorts like time."""
 Label = Annotated[PrintableId, Field(max_length=MAX_LABEL_CHARS)]
-"""A condition, tag, category or pattern: 1–256 printable characters."""
+"""A tag, category or pattern: 1–256 printable characters."""
+
+
+def condition_key(text: str) -> str:
+    """How conditions are compared (R24): case folded, runs of whitespace one space, no
+    leading or trailing space. ``"Exclusive  access"`` matches ``"exclusive access"``."""
+    return " ".join(text.split()).casefold()
+
+
+def _check_condition(text: str) -> str:
+    key = condition_key(text)
+    if not key:
+        raise ValueError("a condition says something: not only whitespace")
+    if len(key) > MAX_LABEL_CHARS:
+        raise ValueError(f"a condition is at most {MAX_LABEL_CHARS} characters once normalised")
+    return text
+
+
+Condition = Annotated[Label, AfterValidator(_check_condition)]
+"""A condition as a sentence: 1–256 printable characters (spaces allowed, no newline), not
+only whitespace; compared by :func:`condition_key`."""
 
 
 def _check_prose(value: str) -> str:
@@ -75,7 +95,14 @@ def _unique(values: tuple[str, ...]) -> tuple[str, ...]:
     raise AssertionError("unreachable: a repeated value was found above")  # pragma: no cover
 
 
-Conditions = Annotated[tuple[Label, ...], Field(max_length=MAX_CONDITIONS), AfterValidator(_unique)]
+def _unique_conditions(values: tuple[str, ...]) -> tuple[str, ...]:
+    _unique(tuple(condition_key(value) for value in values))
+    return values
+
+
+Conditions = Annotated[
+    tuple[Condition, ...], Field(max_length=MAX_CONDITIONS), AfterValidator(_unique_conditions)
+]
 Tags = Annotated[tuple[Label, ...], Field(max_length=MAX_TAGS), AfterValidator(_unique)]
 DisputeTypes = Annotated[
     tuple[DisputeType, ...], Field(min_length=1, max_length=4), AfterValidator(_unique)
@@ -113,7 +140,8 @@ class Applicability(_Record):
 
     @model_validator(mode="after")
     def _disjoint(self) -> Applicability:
-        both = sorted(set(self.applicable_conditions) & set(self.inapplicable_conditions))
+        keys = {condition_key(c) for c in self.applicable_conditions}
+        both = sorted(c for c in self.inapplicable_conditions if condition_key(c) in keys)
         if both:
             raise ValueError(
                 f"condition {both[0]!r} is both applicable and inapplicable: a condition is "

@@ -32,7 +32,11 @@ def search_precedents(
     ],
     condition: Annotated[
         list[Annotated[str, Parameter(max_length=256)]] | None,
-        Parameter(max_items=50, description="A condition that holds (repeat for several)."),
+        Parameter(
+            max_items=50,
+            description="A condition that holds, as a sentence (repeat for several): a bundle "
+            "matches when any one is among its applicable conditions.",
+        ),
     ] = None,
     limit: Annotated[
         int,
@@ -43,9 +47,10 @@ def search_precedents(
         ),
     ] = DEFAULT_LIMIT,
 ) -> PrecedentPage:
-    """Bundles applying to a dispute type where every ``condition`` holds and none is
-    inapplicable: highest authority first, then the most recent; superseded ones last, with
-    their derived ``superseded_by``."""
+    """Bundles applying to a dispute type that list any ``condition`` as applicable (or list
+    no applicable condition) and none as inapplicable, compared case- and whitespace-blind:
+    highest authority first, then the most recent; superseded ones last, with their derived
+    ``superseded_by``."""
     found = accord_of(state).precedents.search(dispute_type.value, condition or (), limit=limit)
     return PrecedentPage(items=[p.to_json_dict() for p in found])
 
