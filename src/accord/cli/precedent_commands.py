@@ -48,7 +48,7 @@ def search(
         typer.Option(
             "--condition",
             help="A condition that holds, as a sentence (repeatable): a bundle matches when "
-            "any one is among its applicable conditions (or it lists none) and none among its "
+            "any one is among its applicable conditions and none among its "
             "inapplicable ones; case and whitespace do not matter.",
         ),
     ] = None,

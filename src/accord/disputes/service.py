@@ -453,17 +453,16 @@ def _json_object(text: str) -> Mapping[str, Any]:
 
 def _relevance(precedent: Precedent, filing: DisputeFiling) -> str:
     """Why a precedent is cited: its authority, the filing's conditions it lists as applicable
-    (in the bundle's words), and its holding."""
+    (in the bundle's words; a filing stating none is cited every precedent for its type), and
+    its holding."""
     bundle = precedent.bundle
     stated = {condition_key(c) for c in filing.conditions}
     listed = bundle.applicability.applicable_conditions
     matched = [c for c in listed if condition_key(c) in stated]
     if matched:
         why = "matches " + "; ".join(f'"{c}"' for c in matched)
-    elif listed:
-        why = "no condition stated; applies to every dispute of the type"
     else:
-        why = "lists no condition: applies to every dispute of the type"
+        why = "no condition stated: every precedent for the type"
     return (
         f"{bundle.authority_level.value} precedent for {filing.dispute_type} ({why}): "
         f"{bundle.summary.holding}"

@@ -30,7 +30,7 @@ class Precedents:
         self, dispute_type: str, conditions: Iterable[str] = (), *, limit: int = DEFAULT_LIMIT
     ) -> list[Precedent]:
         """Bundles applying to ``dispute_type`` that list any of ``conditions`` as applicable
-        (or none) and none as inapplicable (R24): highest authority first, then the most
+        and none as inapplicable (R24): highest authority first, then the most
         recent; superseded ones last (R26)."""
         return self._search.search(dispute_type, conditions, limit=limit)
 

@@ -21,14 +21,13 @@ def _distinct(values: tuple[str, ...]) -> tuple[str, ...]:
 class PrecedentQuery(BaseModel):
     """Bundles that apply to ``dispute_type`` under ``conditions``.
 
-    A bundle matches when it applies to the dispute type (its classification's type or one
-    of its ``applicable_dispute_types``), **any** given condition is among its
-    ``applicable_conditions`` (a bundle listing none applies to every dispute of its types),
-    and **none** of them is among its ``inapplicable_conditions``. Conditions are sentences
-    compared by :func:`~accord.precedents.bundle.condition_key` (case and whitespace do not
-    matter). With no conditions every bundle of the type matches. Results rank by authority
-    (human_appeal first), then recency; superseded bundles come after every bundle still in
-    force.
+    A bundle matches when it applies to the dispute type (its classification's type or one of
+    its ``applicable_dispute_types``), **any** given condition is among its
+    ``applicable_conditions``, and **none** of them is among its ``inapplicable_conditions``.
+    Conditions are sentences compared by :func:`~accord.precedents.bundle.condition_key` (case
+    and whitespace do not matter). With no conditions every bundle of the type matches. Results
+    rank by authority (human_appeal first), then recency; superseded bundles come after every
+    bundle still in force.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")

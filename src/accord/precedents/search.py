@@ -1,13 +1,13 @@
 """Precedent search (R24, R26) as indexed queries over the registry's search tables.
 
 Matching and ranking are :class:`~accord.precedents.query.PrecedentQuery`'s rules: the
-dispute type, any given condition applicable (or the bundle lists none), none of them
-inapplicable; authority first (human_appeal > contextual_arbitration > direct_negotiation),
-then the most recent; bundles a later bundle superseded after every bundle in force.
+dispute type, any given condition applicable, none of them inapplicable; authority first
+(human_appeal > contextual_arbitration > direct_negotiation), then the most recent; bundles
+a later bundle superseded after every bundle in force.
 
-With conditions, the candidates are the type's rows of ``precedent_types``; the applicable
-and inapplicable checks are lookups by the leading primary key columns of
-``precedent_conditions``, and the candidates are sorted (superseded last). Without,
+With conditions, the candidates are one range of ``precedent_conditions`` (type,
+``applicable``, condition) per given condition's key, once per bundle; the inapplicable check
+is a lookup by the primary key, and the candidates are sorted (superseded last). Without,
 the ranked type index is walked in ranking order and stops at the limit: in-force bundles
 first, then, only if the limit is not reached, superseded ones. Documents are read for the
 returned ids only. Statements are built once, with bound parameters. PostgreSQL walks
@@ -29,7 +29,6 @@ from sqlalchemy import (
     bindparam,
     func,
     literal,
-    or_,
     select,
 )
 
@@ -77,36 +76,32 @@ def _by_type(*, superseded: bool) -> Select[str, int]:
     )
 
 
-def _listed(applicability: str, *more: ColumnElement[bool]) -> ScalarSelect[int]:
-    """Whether the candidate lists a condition as ``applicability`` (one of the given ones,
-    with ``more``): a lookup by the primary key's leading columns."""
-    held = precedent_conditions.c
-    return _probe(
-        held.dispute_type == _DISPUTE_TYPE,
-        held.applicability == applicability,
-        held.jurisprudence_id == precedent_types.c.jurisprudence_id,
-        *more,
-    )
-
-
 def _by_conditions() -> Select[str, int]:
-    """Bundles of the type listing any given condition as applicable, or none at all, and
-    none of them as inapplicable; ranked, superseded last."""
-    types = precedent_types.c
-    given = precedent_conditions.c.condition.in_(bindparam("conditions", expanding=True))
-    superseded = func.coalesce(_superseded(types.jurisprudence_id), 0)
+    """Bundles of the type listing any given condition as applicable (one index range per
+    condition), none of them as inapplicable (a primary-key lookup); ranked, superseded last."""
+    held = precedent_conditions.alias("held")
+    barred = precedent_conditions.alias("barred")
+    given: BindParameter[list[str]] = bindparam("conditions", expanding=True)
+    superseded = func.coalesce(_superseded(held.c.jurisprudence_id), 0).label("superseded")
+    excluded = _probe(
+        barred.c.dispute_type == _DISPUTE_TYPE,
+        barred.c.applicability == INAPPLICABLE,
+        barred.c.condition.in_(given),
+        barred.c.jurisprudence_id == held.c.jurisprudence_id,
+    )
     return (
-        select(types.jurisprudence_id, superseded)
+        select(held.c.jurisprudence_id, superseded)
         .where(
-            types.dispute_type == _DISPUTE_TYPE,
-            or_(
-                _listed(APPLICABLE, given).is_not(None),
-                _listed(APPLICABLE).is_(None),
-            ),
-            _listed(INAPPLICABLE, given).is_(None),
+            held.c.dispute_type == _DISPUTE_TYPE,
+            held.c.applicability == APPLICABLE,
+            held.c.condition.in_(given),
+            excluded.is_(None),
+        )
+        .group_by(
+            held.c.jurisprudence_id, held.c.authority_rank, held.c.created_at, held.c.seq
         )
         .order_by(
-            superseded, types.authority_rank.desc(), types.created_at.desc(), types.seq.desc()
+            superseded, held.c.authority_rank.desc(), held.c.created_at.desc(), held.c.seq.desc()
         )
         .limit(_LIMIT)
     )

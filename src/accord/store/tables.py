@@ -255,7 +255,8 @@ precedent_types = Table(
 
 #: Search index: each applicable or inapplicable condition of a bundle, once per dispute type
 #: the bundle applies to, by its key (case folded, whitespace runs one space), with the
-#: ranking columns; a search checks each candidate's conditions through the bundle index.
+#: ranking columns: a search walks one range of the ranked index per given condition and
+#: checks the inapplicable ones by primary key.
 precedent_conditions = Table(
     "precedent_conditions",
     metadata,
@@ -275,7 +276,6 @@ precedent_conditions = Table(
         "created_at",
         "seq",
     ),
-    Index("ix_precedent_conditions_bundle", "jurisprudence_id", "applicability"),
 )
 
 #: Supersession edges (R26): the newer bundle lists the older in its signed ``supersedes``;

@@ -49,8 +49,8 @@ def search_precedents(
         ),
     ] = DEFAULT_LIMIT,
 ) -> PrecedentPage:
-    """Bundles applying to a dispute type that list any ``condition`` as applicable (or list
-    no applicable condition) and none as inapplicable, compared case- and whitespace-blind:
+    """Bundles applying to a dispute type that list any ``condition`` as applicable and
+    none as inapplicable, compared case- and whitespace-blind:
     highest authority first, then the most recent; superseded ones last, with their derived
     ``superseded_by``."""
     found = accord_of(state).precedents.search(dispute_type.value, condition or (), limit=limit)

@@ -2,8 +2,7 @@
 
 The search index holds each condition's key (case folded, whitespace runs one space) rather
 than its text, so ``Exclusive  access`` matches ``exclusive access``. The rows are rebuilt
-from the signed bundles; no signed record changes. A search checks a candidate's
-conditions through a new index by bundle.
+from the signed bundles; no signed record changes.
 
 Revision ID: 0020_jurisprudence
 Revises: 0019_panel_resolution
@@ -66,13 +65,7 @@ def _rebuild(key: Callable[[str], str]) -> None:
 
 def upgrade() -> None:
     _rebuild(lambda text: " ".join(text.split()).casefold())
-    op.create_index(
-        "ix_precedent_conditions_bundle",
-        "precedent_conditions",
-        ["jurisprudence_id", "applicability"],
-    )
 
 
 def downgrade() -> None:
-    op.drop_index("ix_precedent_conditions_bundle", table_name="precedent_conditions")
     _rebuild(lambda text: text)
