@@ -191,6 +191,10 @@ def test_without_a_checkpointer_the_node_refuses(accord: Accord) -> None:
     with pytest.raises(AccordError) as refused:
         graph.invoke({"positions": []})
     assert refused.value.code == "integrations.no_checkpointer"
+    assert _refusal(lambda: pending_items(graph, _config("t"))) == "integrations.no_checkpointer"
+    assert _refusal(lambda: resume_command(accord, graph, _config("t"))) == (
+        "integrations.no_checkpointer"
+    )
 
 
 def _refusal(call: Any) -> str:

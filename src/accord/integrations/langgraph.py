@@ -174,7 +174,7 @@ def resume_schema(accord: Accord, item_id: str) -> type[BaseModel]:
 def pending_items(graph: Any, config: Any) -> dict[str, str]:
     """The Accord approval items the thread's pending interrupts wait on: ``{interrupt id:
     item id}`` (interrupts not raised by :func:`settle_node` are left out)."""
-    return _accord_items(graph.get_state(config).interrupts)
+    return _accord_items(_state(graph, config).interrupts)
 
 
 def resume_command(accord: Accord, graph: Any, config: Any) -> Command[Any]:
@@ -185,7 +185,7 @@ def resume_command(accord: Accord, graph: Any, config: Any) -> Command[Any]:
     (``integrations.nothing_pending``), a thread whose Accord interrupts were all answered
     already (``integrations.already_resumed`` — LangGraph itself would accept a second resume
     silently), no pending item decided yet (``integrations.not_decided``)."""
-    state = graph.get_state(config)
+    state = _state(graph, config)
     waiting = _accord_items(state.interrupts)
     if not waiting:
         answered = [
@@ -217,6 +217,15 @@ def resume_command(accord: Accord, graph: Any, config: Any) -> Command[Any]:
     if len(state.interrupts) == 1:
         return Command(resume=next(iter(decided.values())))
     return Command(resume=decided)
+
+
+def _state(graph: Any, config: Any) -> Any:
+    try:
+        return graph.get_state(config)
+    except ValueError as exc:  # LangGraph's answer for a graph without a checkpointer
+        raise AccordError(
+            f"cannot read the thread's interrupts: {exc}", code="integrations.no_checkpointer"
+        ) from exc
 
 
 def _accord_items(interrupts: Any) -> dict[str, str]:
