@@ -24,9 +24,9 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, Send
 from pydantic import ValidationError
 
-from accord import Accord
+from accord import Accord, AccordError
 from accord.crypto import Ed25519Signer
-from accord.integrations.langgraph import settle_node
+from accord.integrations.langgraph import resume_command, settle_node
 
 BRANCHES = {"agent:billing": 1200, "agent:audit": 1450, "agent:ledger": 1800}
 
@@ -95,12 +95,16 @@ def main(directory: Path) -> int:
         accord.register_reviewer_key(alice.public_key, "human:alice")
         accord.decide(item_id, alice, choice="1450", reason="the surcharge is on the PO")
 
-        done = graph.invoke(Command(resume={"item_id": item_id}), thread, version="v2")
+        done = graph.invoke(resume_command(accord, graph, thread), thread, version="v2")
         outcome = done.value["accord"]
         print(
             f"resumed: {outcome['status']}, answer {outcome['answer']}, "
             f"decided by {outcome['decided_by']}; case {outcome['case_id']}"
         )
+        try:  # LangGraph would accept a second resume of the finished thread; Accord does not
+            resume_command(accord, graph, thread)
+        except AccordError as exc:
+            print(f"a second resume was refused: {exc.code}")
         report = accord.verify()
         print(f"ledger verified: {report.entries} entries")
         return 0 if outcome["status"] == "settled" and outcome["answer"] == 1450 else 1

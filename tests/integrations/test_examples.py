@@ -28,6 +28,7 @@ def test_the_langgraph_fanout_example_runs_and_resumes_with_the_decision(tmp_pat
     assert done.returncode == 0, done.stderr
     assert "a premature resume was refused" in done.stdout
     assert "resumed: settled, answer 1450, decided by human:alice" in done.stdout
+    assert "a second resume was refused: integrations.already_resumed" in done.stdout
 
 
 def test_the_mcp_client_example_retries_into_one_case_and_gets_the_decision(

@@ -20,9 +20,12 @@ from accord.app import Accord
 from accord.audit import DecisionReceipt
 from accord.clock import FrozenClock
 from accord.integrations.mcp import build_server
+from accord.precedents import BundleDraft
 from accord.store.tables import cases
 
+from ..disputes.conftest import evidence
 from ..e2e._support import numbers_tied, reviewer_key, write_config
+from ..precedents.conftest import draft_data
 
 SUBJECT = "Total of invoice 4411"
 
@@ -174,3 +177,136 @@ def test_settle_over_stdio_from_a_subprocess_retries_into_one_case(
 
     asyncio.run(session())
     assert _count_cases(accord) == 1
+
+
+def _refused(answer: Any) -> str:
+    """The ``[code]`` a refused call names."""
+    assert answer.is_error, answer
+    return str(answer.content[0].text)
+
+
+def test_no_tool_takes_an_agent_id_for_the_caller(accord: Accord) -> None:
+    server = build_server(accord, agent="agent:a")
+
+    async def session() -> None:
+        async with Client(server) as client:
+            tools = (await client.list_tools()).tools
+            names = {tool.name for tool in tools}
+            assert {"submit_position", "open_dispute", "submit_evidence", "search_precedents"} <= (
+                names
+            )
+            for tool in tools:
+                given = set(tool.input_schema.get("properties", {}))
+                assert not given & {"agent", "agent_id", "by", "complainant", "caller"}, tool.name
+
+    asyncio.run(session())
+
+
+def test_an_agent_submits_only_its_own_position_to_a_case_naming_it(accord: Accord) -> None:
+    collecting = accord.collecting.open(
+        SUBJECT, ["agent:a", "agent:b"], within=3600, opened_by="agent:orchestrator"
+    )
+    as_a = build_server(accord, agent="agent:a")
+    as_b = build_server(accord, agent="agent:b")
+    as_c = build_server(accord, agent="agent:c")
+    args = {"collecting_id": collecting.collecting_id, "output": 1200, "confidence": 0.8}
+
+    async def session() -> None:
+        async with Client(as_a) as a, Client(as_b) as b, Client(as_c) as c:
+            first = await a.call_tool("submit_position", args)
+            assert first.structured_content is not None, first
+            assert first.structured_content["submitted"] == ["agent:a"]
+            assert "[collecting.already_submitted]" in _refused(
+                await a.call_tool("submit_position", args)
+            )
+            assert "[collecting.not_a_party]" in _refused(
+                await c.call_tool("submit_position", args)
+            )
+            last = await b.call_tool("submit_position", {**args, "output": 1450})
+            assert last.structured_content is not None
+            assert last.structured_content["case_id"] is not None  # the last one settles it
+
+    asyncio.run(session())
+    settled = accord.cases.get(accord.collecting.get(collecting.collecting_id).case_id or "")
+    assert {p.agent for p in settled.positions} == {"agent:a", "agent:b"}
+
+
+def test_a_dispute_is_filed_by_the_caller_and_evidence_comes_from_its_parties(
+    accord: Accord,
+) -> None:
+    as_a = build_server(accord, agent="agent:a")
+    as_b = build_server(accord, agent="agent:b")
+    as_c = build_server(accord, agent="agent:c")
+
+    async def session() -> None:
+        async with Client(as_a) as a, Client(as_b) as b, Client(as_c) as c:
+            opened = await a.call_tool(
+                "open_dispute",
+                {
+                    "dispute_type": "resource_conflict",
+                    "severity": "medium",
+                    "respondents": ["agent:b"],
+                    "subject": "both booked the GPU for tonight",
+                    "evidence": [evidence(1)],
+                },
+            )
+            assert opened.structured_content is not None, opened
+            dispute_id = opened.structured_content["record"]["dispute_id"]
+            added = await b.call_tool(
+                "submit_evidence", {"dispute_id": dispute_id, "evidence": [evidence(2)]}
+            )
+            assert not added.is_error, added
+            entries = accord.ledger.size()
+            outsider = await c.call_tool(
+                "submit_evidence", {"dispute_id": dispute_id, "evidence": [evidence(3)]}
+            )
+            assert "[disputes.not_a_party]" in _refused(outsider)
+            bad = await a.call_tool(
+                "open_dispute",
+                {
+                    "dispute_type": "no_such_type",
+                    "severity": "medium",
+                    "respondents": ["agent:b"],
+                    "subject": "x",
+                },
+            )
+            assert "dispute_type" in _refused(bad)
+            assert accord.ledger.size() == entries  # refusals write nothing
+
+    asyncio.run(session())
+    (stored,) = accord.disputes.list().items
+    record = accord.disputes.show(stored.dispute_id).record
+    assert record.complainant.agent_id == "agent:a"  # from --as, never from the call
+    assert [e.submitted_by for e in record.evidence] == ["agent:a", "agent:b"]
+
+
+def test_precedents_and_approval_items_are_readable(accord: Accord) -> None:
+    bundle = accord.precedents.add(BundleDraft.model_validate(draft_data()))
+    case = accord.settle(SUBJECT, numbers_tied("agent:a", "agent:b"))
+    server = build_server(accord, agent="agent:a")
+
+    async def session() -> None:
+        async with Client(server) as client:
+            found = await client.call_tool(
+                "search_precedents",
+                {"dispute_type": "resource_conflict", "conditions": ["shared_gpu"]},
+            )
+            assert found.structured_content is not None, found
+            (item,) = found.structured_content["items"]
+            assert item["jurisprudence_id"] == bundle.jurisprudence_id
+            none = await client.call_tool(
+                "search_precedents",
+                {"dispute_type": "resource_conflict", "conditions": ["another_condition"]},
+            )
+            assert none.structured_content == {"items": []}
+            assert "[precedents.invalid]" in _refused(
+                await client.call_tool("search_precedents", {"dispute_type": "no_such_type"})
+            )
+            read = await client.read_resource(f"accord://precedents/{bundle.jurisprudence_id}")
+            text = read.contents[0].text  # type: ignore[union-attr]
+            assert json.loads(text)["jurisprudence_id"] == bundle.jurisprudence_id
+            approval = await client.read_resource(f"accord://approvals/{case.approval_item_id}")
+            shown = json.loads(approval.contents[0].text)  # type: ignore[union-attr]
+            assert (shown["item_id"], shown["status"]) == (case.approval_item_id, "pending")
+
+    asyncio.run(session())

@@ -6,7 +6,6 @@ import json
 import os
 import sys
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -14,7 +13,6 @@ import typer
 from rich.console import Console
 
 from accord.app import PASSPHRASE_ENV
-from accord.audit import verify_ledger
 from accord.cli import (
     api_key_commands,
     approval_commands,
@@ -33,13 +31,13 @@ from accord.cli import (
     session_commands,
     settle_commands,
     sweep_command,
+    verify_command,
     webhook_commands,
 )
 from accord.cli.demo import demo_config, run_day
 from accord.cli.demo_files import DemoPaths, remove_demo_files
 from accord.cli.dispute_rule_commands import add_rule_commands
 from accord.cli.key_commands import register_new_key
-from accord.cli.not_verified import describe_failure
 from accord.cli.opening import open_accord
 from accord.cli.options import (
     ConfigOption,
@@ -49,7 +47,7 @@ from accord.cli.options import (
     default_config,
     key_directory,
 )
-from accord.cli.problems import report_problem
+from accord.cli.problems import exit_with, report_problem
 from accord.cli.schema_commands import schema_app
 from accord.cli.tables import json_cell, listing, print_json, text_cell
 from accord.clock import SystemClock
@@ -60,9 +58,7 @@ from accord.ledger import (
     ConsistencyProof,
     InclusionProof,
     TrustRoot,
-    VerificationReport,
     checkpoint_file_text,
-    read_anchor_file,
     write_checkpoint_file,
 )
 from accord.safe_files import refuse_existing, write_text_file
@@ -99,6 +95,7 @@ app.command("serve")(serve_command.serve)
 app.command("mcp")(mcp_command.mcp)
 app.command("receipt")(receipt_command.receipt)
 app.command("demo-service")(demo_service.demo_service)
+app.command("verify")(verify_command.verify)
 keys_app.add_typer(api_key_commands.api_keys_app, name="api")
 
 
@@ -112,8 +109,7 @@ def err() -> Console:
 
 
 def _fail(error: AccordError, code: int = 2) -> typer.Exit:
-    report_problem("error", error)
-    return typer.Exit(code)
+    return exit_with(error, code)
 
 
 ForceOption = Annotated[
@@ -129,168 +125,6 @@ def _refuse_existing(path: Path | None, force: bool) -> None:
             refuse_existing(path, force=force)
         except AccordError as exc:
             raise _fail(exc) from exc
-
-
-@app.command()
-def verify(
-    db: DbOption = None,
-    keys: KeysOption = None,
-    config: ConfigOption = None,
-    workers: Annotated[
-        int | None, typer.Option(min=1, help="Worker processes (default: all cores).")
-    ] = None,
-    as_json: JsonOption = False,
-    skip_cases: Annotated[
-        bool,
-        typer.Option(
-            "--skip-cases",
-            help="Verify the ledger only, not the stored tables (cases, approvals, boundaries, "
-            "stays, precedents).",
-        ),
-    ] = False,
-    trusted_checkpoint: Annotated[
-        Path | None,
-        typer.Option(
-            "--trusted-checkpoint",
-            help="A checkpoint file kept outside the database (`ledger checkpoint --out`): "
-            "also prove that no entry at or below its size was removed or altered.",
-        ),
-    ] = None,
-    public_keys: Annotated[
-        Path | None,
-        typer.Option(
-            "--public-keys",
-            help="Auditor mode: a folder of *.pub.json files; no private key, passphrase or "
-            "accord.yaml is read (needs --signer).",
-        ),
-    ] = None,
-    signer: Annotated[
-        str | None,
-        typer.Option("--signer", help="Auditor mode: the kid of the service key to trust."),
-    ] = None,
-    allow_unsafe_key_permissions: Annotated[
-        bool,
-        typer.Option(
-            "--allow-unsafe-key-permissions",
-            help="Only warn about a key folder writable by group/other.",
-        ),
-    ] = False,
-) -> None:
-    """Verify every entry, link, signature and checkpoint against the pinned service key and
-    the keys it registered, then the case tables against them.
-
-    Exit 0 when the whole ledger verifies; exit 1 naming the first bad entry, checkpoint or
-    case; exit 2 when the input is unusable (no database, a missing table, a bad file, no such
-    key, unsafe key permissions).
-    """
-    if (public_keys is None) != (signer is None):
-        report_problem("invalid input", "--public-keys and --signer go together")
-        raise typer.Exit(2)
-    anchor, pinned = None, None
-    if trusted_checkpoint is not None:
-        try:
-            anchor, pinned = read_anchor_file(trusted_checkpoint)
-        except AccordError as exc:
-            raise _fail(exc) from exc
-    if public_keys is not None and signer is not None:
-        _report_verification(
-            lambda: verify_ledger(
-                db or os.environ.get("ACCORD_DB"),
-                public_keys,
-                signer,
-                workers=workers,
-                cases=not skip_cases,
-                allow_unsafe_permissions=allow_unsafe_key_permissions,
-                trusted_checkpoint=anchor,
-            ),
-            as_json,
-        )
-        return
-    accord = open_accord(
-        config, db, keys, create_service_key=False, must_exist=True, read_only=True
-    )
-    try:
-        if not accord.trust_root_pinned() and pinned is None:
-            _warn_unpinned(accord.ledger.signer.kid, anchor is not None)
-        _report_verification(
-            lambda: accord.verify(
-                workers=workers,
-                cases=not skip_cases,
-                trusted_checkpoint=anchor,
-                trust_root=pinned,
-            ),
-            as_json,
-        )
-    finally:
-        accord.close()
-
-
-def _warn_unpinned(kid: str, anchored: bool) -> None:
-    """The loud warning of a verification that pins no trust root (stderr, JSON or not)."""
-    caught = (
-        "the trusted checkpoint still catches a rewrite of the entries it covers"
-        if anchored
-        else "a ledger re-signed under a replaced service.key.json still prints VERIFIED"
-    )
-    err().print(
-        "[bold red]WARNING[/] accord.yaml pins no trust root (keys.trust_root): this "
-        f"verification trusts whatever service key the key folder holds now (kid {kid}), so "
-        f"{caught}. Fix: check that kid against one you kept elsewhere, then add "
-        f"`trust_root: {kid}` under `keys:` in accord.yaml (or verify with "
-        "--public-keys DIR --signer KID).",
-        markup=True,
-        highlight=False,
-        soft_wrap=True,
-    )
-
-
-def _report_verification(run: Callable[[], VerificationReport], as_json: bool) -> None:
-    """Run a verification; print VERIFIED (exit 0), NOT VERIFIED (exit 1), or the problem with
-    the input (exit 2: a damaged database such as ``store.missing_table``, a bad key...)."""
-    try:
-        report = run()
-    except VerificationFailed as exc:
-        _not_verified(exc, as_json)
-        raise typer.Exit(1) from exc
-    except AccordError as exc:
-        if as_json:
-            print_json({"verified": False, **exc.to_dict()})
-        raise _fail(exc) from exc
-    _verified(report, as_json)
-
-
-def _not_verified(exc: VerificationFailed, as_json: bool) -> None:
-    if as_json:
-        print_json({"verified": False, **exc.to_dict()})
-    else:
-        text = describe_failure(exc)
-        tag = f"[{exc.code}]"
-        report_problem("NOT VERIFIED", text if tag in text else f"{text} {tag}")
-
-
-def _verified(report: VerificationReport, as_json: bool) -> None:
-    if as_json:
-        print_json({"verified": True, **report.model_dump()})
-        return
-    out().print(
-        f"[bold green]VERIFIED[/] {report.entries} entries, {report.checkpoints} checkpoints, "
-        f"{report.cases} case(s) and {report.disputes} dispute(s) matching their signed "
-        "records, "
-        f"{len(report.signer_kids)} signer(s) trusted from {report.trust_root}, "
-        f"{report.signed_decisions} reviewer-signed decision(s), "
-        f"{report.workers} worker(s), {report.seconds:.2f}s"
-    )
-    if report.os_login_decisions:
-        out().print(
-            f"[yellow]{report.os_login_decisions} decision(s) taken from the OS login carry no "
-            "reviewer signature[/]"
-        )
-    if report.unproved_shown:
-        out().print(
-            f"[yellow]{report.unproved_shown} approval item(s) predate signing what reviewers "
-            "are shown: their summary, analysis and the positions' text are not proved[/]"
-        )
-    out().print(f"head {report.head_hash}\nroot {report.root_hash}")
 
 
 @ledger_app.command("tail")

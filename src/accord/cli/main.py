@@ -7,6 +7,7 @@ imports :mod:`accord.cli.commands`. A test pins :data:`COMMANDS` to the real com
 
 from __future__ import annotations
 
+import importlib
 from typing import Annotated, Any, cast
 
 import typer
@@ -48,6 +49,11 @@ COMMANDS: dict[str, str] = {
 }
 
 
+#: Commands in a module light enough to load alone ("module:function"): running one, or its
+#: own ``--help``, does not import the other commands (a test pins each to the real command).
+OWN_MODULES: dict[str, str] = {"verify": "accord.cli.verify_command:verify"}
+
+
 class LazyCommands(TyperGroup):
     """The root group: lists :data:`COMMANDS` statically, loads a command when it is used.
 
@@ -64,6 +70,8 @@ class LazyCommands(TyperGroup):
             return None
         if self._listing:  # the root's help needs only a name and a line
             return TyperCommand(cmd_name, help=COMMANDS[cmd_name])
+        if cmd_name in OWN_MODULES:
+            return _alone(cmd_name)
         return _loaded(ctx).get_command(ctx, cmd_name)
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
@@ -72,6 +80,14 @@ class LazyCommands(TyperGroup):
             super().format_help(ctx, formatter)
         finally:
             self._listing = False
+
+
+def _alone(name: str) -> Any:
+    """The command ``name`` from its own module, nothing else imported."""
+    module, function = OWN_MODULES[name].split(":")
+    single = typer.Typer(add_completion=False)
+    single.command(name)(getattr(importlib.import_module(module), function))
+    return typer.main.get_command(single)
 
 
 def _loaded(ctx: typer.Context) -> TyperGroup:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from accord.config import LoadedConfig
+if TYPE_CHECKING:  # the config model imports much of the library; a command's --help needs none
+    from accord.config import LoadedConfig
 
 DbOption = Annotated[
     str | None,

@@ -24,3 +24,9 @@ def refused_exit(error: AccordError) -> typer.Exit:
     check), 2 for refused input or a damaged database."""
     report_problem("error", error)
     return typer.Exit(1 if isinstance(error, NotFound) else 2)
+
+
+def exit_with(error: AccordError, code: int = 2) -> typer.Exit:
+    """Report ``error`` on stderr and give the exit to raise (2: unusable input)."""
+    report_problem("error", error)
+    return typer.Exit(code)

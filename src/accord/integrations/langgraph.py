@@ -28,14 +28,21 @@ from accord.integrations.versions import require_framework
 LANGGRAPH_VERSION = require_framework("langgraph", minimum="1.2", below="2", extra="langgraph")
 
 from langgraph.runtime import get_runtime  # noqa: E402  (after the version check)
-from langgraph.types import interrupt  # noqa: E402
+from langgraph.types import Command, interrupt  # noqa: E402
 
 from accord.app import Accord  # noqa: E402
 from accord.approvals import AlreadyResumed, ApprovalCancelled, ApprovalStatus  # noqa: E402
 from accord.cases import Case  # noqa: E402
 from accord.log import get_logger  # noqa: E402
 
-__all__ = ["LANGGRAPH_VERSION", "AccordOutcome", "resume_schema", "settle_node"]
+__all__ = [
+    "LANGGRAPH_VERSION",
+    "AccordOutcome",
+    "pending_items",
+    "resume_command",
+    "resume_schema",
+    "settle_node",
+]
 
 _log = get_logger(__name__)
 
@@ -162,6 +169,72 @@ def resume_schema(accord: Accord, item_id: str) -> type[BaseModel]:
             return self
 
     return AccordResume
+
+
+def pending_items(graph: Any, config: Any) -> dict[str, str]:
+    """The Accord approval items the thread's pending interrupts wait on: ``{interrupt id:
+    item id}`` (interrupts not raised by :func:`settle_node` are left out)."""
+    return _accord_items(_state(graph, config).interrupts)
+
+
+def resume_command(accord: Accord, graph: Any, config: Any) -> Command[Any]:
+    """The ``Command(resume=...)`` answering the thread's decided Accord interrupts.
+
+    One interrupt pending: ``{"item_id": ...}``; several: a map keyed by interrupt id holding
+    only the decided ones (the others stay pending). Refused: nothing pending
+    (``integrations.nothing_pending``), a thread whose Accord interrupts were all answered
+    already (``integrations.already_resumed`` — LangGraph itself would accept a second resume
+    silently), no pending item decided yet (``integrations.not_decided``)."""
+    state = _state(graph, config)
+    waiting = _accord_items(state.interrupts)
+    if not waiting:
+        answered = [
+            item for past in graph.get_state_history(config)
+            for item in _accord_items(past.interrupts).values()
+        ]  # fmt: skip
+        if answered:
+            raise AccordError(
+                f"this thread's Accord interrupt ({answered[0]}) was resumed already",
+                code="integrations.already_resumed",
+                item_id=answered[0],
+            )
+        raise AccordError(
+            "this thread has no pending Accord interrupt to resume",
+            code="integrations.nothing_pending",
+        )
+    decided = {
+        interrupt_id: {"item_id": item_id}
+        for interrupt_id, item_id in waiting.items()
+        if accord.approvals.get(item_id).status is not ApprovalStatus.PENDING
+    }
+    if not decided:
+        first = next(iter(waiting.values()))
+        raise AccordError(
+            f"approval {first} is not decided yet; resume once people have decided",
+            code="integrations.not_decided",
+            item_id=first,
+        )
+    if len(state.interrupts) == 1:
+        return Command(resume=next(iter(decided.values())))
+    return Command(resume=decided)
+
+
+def _state(graph: Any, config: Any) -> Any:
+    try:
+        return graph.get_state(config)
+    except ValueError as exc:  # LangGraph's answer for a graph without a checkpointer
+        raise AccordError(
+            f"cannot read the thread's interrupts: {exc}", code="integrations.no_checkpointer"
+        ) from exc
+
+
+def _accord_items(interrupts: Any) -> dict[str, str]:
+    return {
+        pending.id: pending.value["accord_item_id"]
+        for pending in interrupts
+        if isinstance(pending.value, Mapping)
+        and isinstance(pending.value.get("accord_item_id"), str)
+    }
 
 
 def _node_key(thread_id: str, checkpoint_ns: str, task_id: str) -> str:

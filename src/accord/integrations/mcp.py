@@ -4,9 +4,12 @@ AGENT`` over stdio.
 Tools: ``settle`` (with an idempotency key, so a client retrying after a timeout gets one
 case), ``case_status``, ``park`` (the caller's task, keyed too), ``wait_for_decision``
 (bounded: it answers ``pending`` when the wait runs out, never an error; a decision comes with
-its signed receipt) and ``receipt``. Resources: ``accord://cases/{case_id}``,
-``accord://receipts/{item_id}``. Who the caller is comes only from ``--as`` (``agent``): no tool
-takes an agent id for the caller, and a client's idempotency keys are scoped to it. Deciding
+its signed receipt), ``receipt``, ``submit_position`` (to a collecting case naming the caller),
+``open_dispute`` (the caller as complainant), ``submit_evidence`` (as a party) and
+``search_precedents``. Resources: ``accord://cases/{case_id}``, ``accord://approvals/{item_id}``,
+``accord://receipts/{item_id}``, ``accord://precedents/{jurisprudence_id}``. Who the caller is
+comes only from ``--as`` (``agent``): no tool takes an agent id for the caller, and a client's
+idempotency keys are scoped to it. Deciding
 stays with reviewers (reviewer key, CLI, HTTP, the reviewer's pages). Requires ``accord[mcp]``.
 """
 
@@ -14,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -30,10 +34,19 @@ from pydantic import BaseModel, ConfigDict, Field  # noqa: E402
 from accord.app import Accord  # noqa: E402
 from accord.approvals import ApprovalDecision, ApprovalStatus  # noqa: E402
 from accord.audit import DecisionReceipt  # noqa: E402
-from accord.cases import Case  # noqa: E402
+from accord.cases import Case, CollectingCase  # noqa: E402
+from accord.disputes import StoredDispute  # noqa: E402
 from accord.errors import AccordError, ValidationError  # noqa: E402
+from accord.precedents import DEFAULT_LIMIT  # noqa: E402
 
-__all__ = ["MCP_VERSION", "CaseResult", "DecisionResult", "ParkResult", "build_server"]
+__all__ = [
+    "MCP_VERSION",
+    "CaseResult",
+    "DecisionResult",
+    "ParkResult",
+    "PrecedentsResult",
+    "build_server",
+]
 
 MAX_WAIT_SECONDS = 55.0
 Sleep = Callable[[float], Awaitable[object]]
@@ -98,6 +111,14 @@ class PositionIn(BaseModel):
     output: Any
     confidence: float | None = Field(default=None, ge=0.0, le=1.0)
     reasoning: str | None = None
+
+
+class PrecedentsResult(BaseModel):
+    """Signed jurisprudence bundles, best first, each with its derived ``superseded_by``."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    items: list[dict[str, Any]]
 
 
 def build_server(
@@ -191,6 +212,83 @@ def build_server(
         recorded it and its inclusion proof (check it offline: accord receipt --verify)."""
         made: DecisionReceipt = await run(functools.partial(accord.receipt, item_id))
         return made
+
+    @server.tool(annotations=ToolAnnotations(destructiveHint=False))
+    async def submit_position(
+        collecting_id: str,
+        output: Any,
+        confidence: float | None = None,
+        reasoning: str | None = None,
+    ) -> CollectingCase:
+        """Submit your own position to a collecting case that names you as a party; the last
+        party's position settles it (the answer then names its case_id)."""
+        optional = {"confidence": confidence, "reasoning": reasoning}
+        own = {"output": output, **{k: v for k, v in optional.items() if v is not None}}
+        after: CollectingCase = await run(
+            functools.partial(accord.collecting.submit, collecting_id, own, by=agent)
+        )
+        return after
+
+    @server.tool(annotations=ToolAnnotations(destructiveHint=False))
+    async def open_dispute(
+        dispute_type: str,
+        severity: str,
+        respondents: list[str],
+        subject: str,
+        evidence: list[dict[str, Any]] | None = None,
+        conditions: list[str] | None = None,
+        start_at_appeal: bool = False,
+    ) -> StoredDispute:
+        """File a DCP-07 dispute with you as the complainant against the respondents (agent
+        ids); evidence items are {evidence_type, reference, description, content,
+        content_hash?}; conditions that hold (sentences) select the precedents it cites."""
+        filing = {
+            "dispute_type": dispute_type,
+            "severity": severity,
+            "complainant": agent,
+            "respondents": respondents,
+            "subject": subject,
+            "evidence": evidence or [],
+            "conditions": conditions or [],
+            "start_at_appeal": start_at_appeal,
+        }
+        opened: StoredDispute = await run(functools.partial(accord.disputes.open, filing))
+        return opened
+
+    @server.tool(annotations=ToolAnnotations(destructiveHint=False))
+    async def submit_evidence(dispute_id: str, evidence: list[dict[str, Any]]) -> StoredDispute:
+        """Add your evidence to a dispute you are a party to, as one event (each item:
+        {evidence_type, reference, description, content, content_hash?})."""
+        after: StoredDispute = await run(
+            functools.partial(accord.disputes.submit_evidence, dispute_id, evidence, by=agent)
+        )
+        return after
+
+    @server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+    async def search_precedents(
+        dispute_type: str, conditions: list[str] | None = None, limit: int = DEFAULT_LIMIT
+    ) -> PrecedentsResult:
+        """Precedents applying to a dispute type that list any of the conditions (sentences,
+        case and whitespace do not matter) as applicable and none as inapplicable: highest
+        authority first, then the most recent; superseded ones last."""
+        found = await run(
+            functools.partial(
+                accord.precedents.search, dispute_type, conditions or (), limit=limit
+            )
+        )
+        return PrecedentsResult(items=[p.to_json_dict() for p in found])
+
+    @server.resource("accord://approvals/{item_id}", mime_type="application/json")
+    async def approval_resource(item_id: str) -> str:
+        """An approval item as JSON: its options, status and decision."""
+        item = await run(functools.partial(accord.approvals.get, item_id))
+        return str(item.model_dump_json())
+
+    @server.resource("accord://precedents/{jurisprudence_id}", mime_type="application/json")
+    async def precedent_resource(jurisprudence_id: str) -> str:
+        """A signed jurisprudence bundle with its derived superseded_by, as JSON."""
+        found = await run(functools.partial(accord.precedents.get, jurisprudence_id))
+        return json.dumps(found.to_json_dict())
 
     @server.resource("accord://receipts/{item_id}", mime_type="application/json")
     async def receipt_resource(item_id: str) -> str:

@@ -277,8 +277,20 @@ def _connect(url: str) -> tuple[Any, str]:
 _Task = tuple[str, int, int, Mapping[str, SignerWindow], Sequence[int], frozenset[str]]
 
 
+#: Set in each pool worker by :func:`_watch_stop`: once the parent has found a bad entry the
+#: chunks still queued return at once (a per-process flag, as a pool initializer must leave).
+_stop: Any = None
+
+
+def _watch_stop(stop: Any) -> None:
+    global _stop  # the pool worker's own copy, set once when it starts
+    _stop = stop
+
+
 def _verify_chunk(args: _Task) -> ChunkResult:
     url, start, end, keys, sizes, watched = args
+    if _stop is not None and _stop.is_set():  # the verification already failed: skip
+        return ChunkResult(start, end)
     conn, mark = _connect(url)
     try:
         cur = conn.cursor()
@@ -378,23 +390,24 @@ def _worker_pool(workers: int) -> Iterator[Any]:
     caller's ``__main__`` is hidden while they start: a script without a main guard works."""
     ctx = multiprocessing.get_context("forkserver")
     ctx.set_forkserver_preload(["accord.ledger.verify"])
+    stop = ctx.Event()
     main = sys.modules.get("__main__")
     sys.modules["__main__"] = types.ModuleType("__main__")
     try:
-        pool = ctx.Pool(workers)
+        pool = ctx.Pool(workers, initializer=_watch_stop, initargs=(stop,))
     finally:
         if main is not None:
             sys.modules["__main__"] = main
     try:
         yield pool
     except BaseException:
-        pool.terminate()  # a failure found early: the chunks still queued are not needed
+        # A failure found early: the chunks still queued return at once. Never terminate():
+        # killing a worker that holds the result queue's lock hangs the pool's join forever.
+        stop.set()
         raise
-    else:
-        pool.close()  # every chunk was read: the workers exit on their own (and flush
-        # what they buffered, a coverage run's data included) instead of being killed
     finally:
-        pool.join()
+        pool.close()  # the workers exit on their own (and flush what they buffered, a
+        pool.join()  # coverage run's data included) instead of being killed
 
 
 def _stitch(
