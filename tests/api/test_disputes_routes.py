@@ -15,7 +15,9 @@ from accord.api import ApiKeyStore
 from accord.app import Accord
 from accord.clock import FrozenClock
 from accord.dcp07 import verify_signed
+from accord.precedents import BundleDraft
 from tests.api.conftest import Tokens, bearer
+from tests.precedents.conftest import draft_data
 
 COMPLAINANT = "agent:billing"  # the conftest's agent key
 RESPONDENT = "agent:audit"
@@ -122,6 +124,25 @@ def test_a_filing_a_dcp_rule_refuses_names_field_rule_and_requirement_and_writes
     assert body["rule"]
     assert _ledger_size(accord) == before
     assert accord.disputes.list().items == ()
+
+
+def test_r24_a_filing_over_http_states_sentence_conditions_and_cites_what_matched(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord
+) -> None:
+    bundle = accord.precedents.add(
+        BundleDraft.model_validate(draft_data(conditions=["Both agents hold equal priority"]))
+    )
+    opened = _open(client, tokens.agent, conditions=["both agents  hold EQUAL priority"])
+    (cited,) = opened["record"]["precedents_cited"]
+    assert cited["jurisprudence_id"] == bundle.jurisprudence_id
+    assert '"Both agents hold equal priority"' in cited["relevance"]
+    before = _ledger_size(accord)
+    blank = client.post(
+        "/api/v1/disputes", json=_filing(conditions=["  "]), headers=bearer(tokens.agent)
+    )
+    assert blank.status_code == 422, blank.text
+    assert blank.json()["field"].startswith("conditions")
+    assert _ledger_size(accord) == before
 
 
 def test_r34_the_eleventh_filing_in_a_day_is_refused(

@@ -47,6 +47,7 @@ OPERATION_IDS = {
     "GET /api/v1/dissent": "listDissent",
     "GET /api/v1/precedents": "searchPrecedents",
     "GET /api/v1/precedents/{jurisprudence_id}": "getPrecedent",
+    "GET /api/v1/precedents/{jurisprudence_id}/export": "exportPrecedent",
     "GET /api/v1/boundaries": "listBoundaries",
     "GET /api/v1/boundaries/{boundary_id}": "getBoundary",
     "POST /api/v1/boundaries/{boundary_id}/resolve": "resolveBoundary",

@@ -47,6 +47,25 @@ def test_r24_precedents_are_searched_over_http_by_type_and_condition(
     assert (shown["jurisprudence_id"], shown["superseded_by"]) == (gpu, [])
 
 
+def test_r23_a_precedent_is_exported_in_the_sdk_format_over_http(
+    client: TestClient[Litestar], tokens: Tokens, accord: Accord
+) -> None:
+    gpu = _add(accord)
+    nonce = "cd" * 32
+    answer = client.get(
+        f"/api/v1/precedents/{gpu}/export",
+        params={"session_nonce": nonce},
+        headers=bearer(tokens.auditor),
+    )
+    assert answer.status_code == 200, answer.text
+    sdk = answer.json()
+    assert (sdk["jurisprudence_id"], sdk["session_nonce"]) == (gpu, nonce)
+    assert sdk["composite_sig"]["classical"]["kid"] == accord.ledger.signer.kid
+    missing = "jur:00000000-0000-7000-8000-000000000000"
+    gone = client.get(f"/api/v1/precedents/{missing}/export", headers=bearer(tokens.auditor))
+    assert gone.status_code == 404, gone.text
+
+
 def test_r26_a_superseded_bundle_shows_what_superseded_it(
     client: TestClient[Litestar], tokens: Tokens, accord: Accord
 ) -> None:

@@ -1,4 +1,4 @@
-"""`accord precedents add | search | show` from a user's shell."""
+"""`accord precedents add | search | show | export` from a user's shell."""
 
 from __future__ import annotations
 
@@ -205,3 +205,20 @@ def test_accord_verify_checks_the_registry_and_names_an_altered_bundle_column(ru
         "authority_rank",
     )
     assert "precedent_bundles" in run("verify", *OPTS).output
+
+
+def test_r23_export_prints_the_bundle_in_the_sdk_format_signed_by_the_service_key(
+    run: Run,
+) -> None:
+    (bundle,) = _add(run, draft_data(conditions=["Two agents with equal priority"]))
+    nonce = "ef" * 32
+    result = run(
+        "precedents", "export", bundle["jurisprudence_id"], "--session-nonce", nonce, *OPTS
+    )
+    assert result.exit_code == 0, result.output
+    sdk = json.loads(result.stdout)
+    assert sdk["applicable_contexts"] == ["Two agents with equal priority"]
+    assert sdk["session_nonce"] == nonce
+    assert sdk["composite_sig"]["classical"]["kid"] == bundle["signature"]["kid"]
+    unknown = run("precedents", "export", "jur:nope", *OPTS)
+    assert unknown.exit_code != 0

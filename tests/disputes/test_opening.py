@@ -140,6 +140,32 @@ def test_r24_opening_cites_the_matching_precedents(
     assert disputes.open(filing(conditions=["other"])).record.precedents_cited == ()
 
 
+def test_r24_a_filing_states_conditions_as_sentences_and_cites_what_matched(
+    disputes: Disputes, filing: File, precedents: Precedents
+) -> None:
+    conditions = ["Two or more agents with equal priority", "No principal directive"]
+    bundle = precedents.add(BundleDraft.model_validate(draft_data(conditions=conditions)))
+    barred = precedents.add(
+        BundleDraft.model_validate(draft_data(conditions=conditions, barred=["Night shift only"]))
+    )
+    opened = disputes.open(filing(conditions=["two or more agents   WITH equal priority"]))
+    cited = opened.record.precedents_cited
+    assert {c.jurisprudence_id for c in cited} == {bundle.jurisprudence_id, barred.jurisprudence_id}
+    assert '(matches "Two or more agents with equal priority")' in cited[0].relevance
+    stated = ["Two or more agents with equal priority", "night shift ONLY"]
+    cited = disputes.open(filing(conditions=stated)).record.precedents_cited
+    assert [c.jurisprudence_id for c in cited] == [bundle.jurisprudence_id]
+
+
+@pytest.mark.parametrize("condition", ["   ", "two\nlines", "x" * 257])
+def test_r24_a_condition_that_is_blank_multiline_or_too_long_is_refused_naming_the_field(
+    disputes: Disputes, filing: File, condition: str
+) -> None:
+    with pytest.raises(ValidationError) as refused:
+        disputes.open(filing(conditions=[condition]))
+    assert "conditions" in str(refused.value)
+
+
 @pytest.mark.parametrize(
     "content", [{"booked": 1}, "plain text", 42, [1, "two", None], {"x": 0.5}, b"\x00raw"]
 )

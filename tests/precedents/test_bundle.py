@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from accord.crypto import Ed25519Signer, canonical_bytes
 from accord.crypto.domain import DISPUTE_SIG_TAG
-from accord.crypto.record_signature import signing_payload
+from accord.crypto.record_signature import sign_record, signing_payload
 from accord.errors import SignatureInvalid
 from accord.precedents import (
     GENESIS_LINK,
@@ -25,6 +25,8 @@ from tests.precedents.conftest import Draft, draft_data
 AT = datetime(2026, 11, 29, 12, 0, tzinfo=UTC)
 
 R23_FIELDS = {
+    "record_type",
+    "dcp_version",
     "jurisprudence_id",
     "dispute_id",
     "resolution_id",
@@ -46,6 +48,36 @@ R23_FIELDS = {
 
 def _bundle(draft: BundleDraft, lead: Ed25519Signer) -> JurisprudenceBundle:
     return build_bundle(draft, signer=lead, at=AT, link=GENESIS_LINK)
+
+
+def _signed_before_record_type(bundle: JurisprudenceBundle, lead: Ed25519Signer) -> str:
+    """The JSON of a bundle as it was signed before bundles carried record_type/dcp_version."""
+    body = bundle.signed_body()
+    del body["record_type"], body["dcp_version"]
+    signature = sign_record(body, lead)
+    return canonical_bytes({**body, "signature": signature.model_dump()}).decode()
+
+
+def test_r23_a_bundle_built_now_names_its_record_type_and_dcp_version(
+    draft: Draft, lead: Ed25519Signer
+) -> None:
+    bundle = _bundle(draft(), lead)
+    assert (bundle.record_type, bundle.dcp_version) == ("jurisprudence_bundle", "2.0")
+    assert bundle.signed_body()["record_type"] == "jurisprudence_bundle"
+    tampered = bundle.model_validate({**bundle.document(), "dcp_version": None})
+    with pytest.raises(SignatureInvalid):
+        verify_bundle(tampered, lead.public_key)
+
+
+def test_r23_a_bundle_signed_before_record_type_existed_still_verifies_byte_for_byte(
+    draft: Draft, lead: Ed25519Signer
+) -> None:
+    stored = _signed_before_record_type(_bundle(draft(), lead), lead)
+    legacy = JurisprudenceBundle.model_validate_json(stored)
+    assert (legacy.record_type, legacy.dcp_version) == (None, None)
+    verify_bundle(legacy, lead.public_key)
+    assert legacy.canonical().decode() == stored
+    assert "record_type" not in legacy.document()
 
 
 def test_r23_bundle_carries_every_section_7_field(draft: Draft, lead: Ed25519Signer) -> None:

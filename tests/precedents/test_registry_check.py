@@ -2,17 +2,31 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlalchemy import delete, insert, update
 
 from accord.clock import FrozenClock
 from accord.crypto import Ed25519Signer
+from accord.crypto.record_signature import sign_record
 from accord.errors import VerificationFailed
-from accord.precedents import JurisprudenceBundle, PrecedentStore, verify_registry
+from accord.precedents import (
+    GENESIS_LINK,
+    JurisprudenceBundle,
+    PrecedentSearch,
+    PrecedentStore,
+    build_bundle,
+    verify_registry,
+)
+from accord.precedents.rows import RegistryRows
 from accord.store import Database
-from accord.store.tables import precedent_bundles, precedent_conditions, precedent_supersessions
+from accord.store.tables import (
+    precedent_bundles,
+    precedent_conditions,
+    precedent_supersessions,
+    precedent_types,
+)
 from tests.precedents.conftest import Draft
 
 
@@ -56,6 +70,48 @@ def test_r23_an_altered_holding_is_named_by_position(
     error = _broken(db, lead)
     assert error.context["seq"] == 2
     assert "signature does not verify" in error.message
+
+
+def test_r23_a_bundle_stripped_of_its_record_type_no_longer_verifies(
+    db: Database, registry: list[JurisprudenceBundle], lead: Ed25519Signer
+) -> None:
+    target = registry[0]
+    stripped = target.model_validate({**target.document(), "record_type": None})
+    assert "record_type" not in stripped.canonical().decode()
+    with db.write() as conn:
+        conn.execute(
+            update(precedent_bundles)
+            .where(precedent_bundles.c.jurisprudence_id == target.jurisprudence_id)
+            .values(document=stripped.canonical().decode())
+        )
+    error = _broken(db, lead)
+    assert error.context["seq"] == 1
+    assert "signature does not verify" in error.message
+
+
+def test_r23_a_stored_bundle_signed_before_record_type_existed_verifies_and_is_found(
+    db: Database, draft: Draft, lead: Ed25519Signer
+) -> None:
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    built = build_bundle(draft(), signer=lead, at=at, link=GENESIS_LINK)
+    body = built.signed_body()
+    del body["record_type"], body["dcp_version"]
+    legacy = JurisprudenceBundle.model_validate(
+        {**body, "signature": sign_record(body, lead).model_dump()}
+    )
+    rows = RegistryRows()
+    rows.add(legacy, 1)
+    with db.write() as conn:
+        for table, values in (
+            (precedent_bundles, rows.bundles),
+            (precedent_types, rows.types),
+            (precedent_conditions, rows.conditions),
+        ):
+            conn.execute(insert(table), values)
+    assert verify_registry(db, _keys(lead)) == 1
+    (found,) = PrecedentSearch(db).search("resource_conflict", ["Shared_GPU"])
+    assert found.bundle == legacy
+    assert "record_type" not in found.to_json_dict()
 
 
 def test_r23_a_bundle_signed_by_an_untrusted_key_is_named(

@@ -33,20 +33,34 @@ def test_r24_search_filters_by_dispute_type(
     assert search.search("directive_conflict") == []
 
 
-def test_r24_search_requires_every_given_condition_to_be_applicable(
+def test_r24_search_matches_a_bundle_listing_any_given_condition(
     store: PrecedentStore, search: PrecedentSearch, draft: Draft, lead: Ed25519Signer
 ) -> None:
     both = store.add(draft(conditions=["night", "shared_gpu"]), lead)
     night = store.add(draft(conditions=["night"]), lead)
-    store.add(draft(conditions=[]), lead)
-    assert set(_ids(search.search("resource_conflict", ["night"]))) == {
-        both.jurisprudence_id,
-        night.jurisprudence_id,
-    }
-    assert _ids(search.search("resource_conflict", ["night", "shared_gpu"])) == [
-        both.jurisprudence_id
-    ]
-    assert search.search("resource_conflict", ["night", "weekend"]) == []
+    general = store.add(draft(conditions=[]), lead)
+    other = store.add(draft(conditions=["weekend"]), lead)
+    found = set(_ids(search.search("resource_conflict", ["night", "shared_gpu"])))
+    assert found == {both.jurisprudence_id, night.jurisprudence_id}
+    assert _ids(search.search("resource_conflict", ["weekend", "x"])) == [other.jurisprudence_id]
+    assert search.search("resource_conflict", ["holiday"]) == []
+    assert general.jurisprudence_id in _ids(search.search("resource_conflict"))
+
+
+def test_r24_conditions_are_sentences_matched_case_and_whitespace_blind(
+    store: PrecedentStore, search: PrecedentSearch, draft: Draft, lead: Ed25519Signer
+) -> None:
+    sentence = store.add(
+        draft(
+            conditions=["Two or more agents with equal priority"],
+            barred=["Non-divisible resource (e.g., one-time-use token)"],
+        ),
+        lead,
+    )
+    filed = ["  two or MORE agents   with equal priority "]
+    assert _ids(search.search("resource_conflict", filed)) == [sentence.jurisprudence_id]
+    barred = [*filed, "non-divisible RESOURCE (e.g., one-time-use  token)"]
+    assert search.search("resource_conflict", barred) == []
 
 
 def test_r24_search_excludes_a_bundle_when_a_condition_is_inapplicable(
@@ -54,7 +68,8 @@ def test_r24_search_excludes_a_bundle_when_a_condition_is_inapplicable(
 ) -> None:
     kept = store.add(draft(conditions=["shared_gpu"]), lead)
     store.add(draft(conditions=["shared_gpu"], barred=["deadline_today"]), lead)
-    assert _ids(search.search("resource_conflict", ["shared_gpu", "deadline_today"])) == []
+    found = _ids(search.search("resource_conflict", ["shared_gpu", "deadline_today"]))
+    assert found == [kept.jurisprudence_id]
     assert len(search.search("resource_conflict", ["shared_gpu"])) == 2
     store.add(draft(conditions=["deadline_today", "shared_gpu"]), lead)
     assert _ids(search.search("resource_conflict", ["shared_gpu"]))[-1] == kept.jurisprudence_id

@@ -29,7 +29,7 @@ def _expected(
         for seq, b in enumerate(bundles)
         if dispute_type
         in {b.classification.dispute_type, *b.applicability.applicable_dispute_types}
-        and set(conditions) <= set(b.applicability.applicable_conditions)
+        and (not conditions or set(conditions) & set(b.applicability.applicable_conditions))
         and not set(conditions) & set(b.applicability.inapplicable_conditions)
     ]
     matching.sort(

@@ -139,6 +139,7 @@ def create_app(
             dissent.list_dissent,
             precedents.search_precedents,
             precedents.get_precedent,
+            precedents.export_precedent,
             boundaries.list_boundaries,
             boundaries.get_boundary,
             boundaries.resolve_boundary,

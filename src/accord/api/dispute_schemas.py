@@ -42,6 +42,8 @@ MAX_DELIBERATION_TOKENS = 8_192
 BASE64 = r"^[A-Za-z0-9+/=]+$"
 Id = Annotated[str, Field(min_length=1, max_length=256, pattern=ID_PATTERN)]
 Prose = Annotated[str, Field(min_length=1, max_length=65_536, pattern=NO_NUL)]
+Condition = Annotated[str, Field(min_length=1, max_length=256, pattern=NO_NUL)]
+"""A condition as a sentence; the library checks it is printable and not only whitespace."""
 Reason = Annotated[str, Field(max_length=MAX_DETAIL_TEXT, pattern=NO_NUL)]
 Refs = Annotated[list[Id], Field(max_length=64)]
 
@@ -132,8 +134,9 @@ class DisputeOpenIn(_Body):
     """Evidence filed with the dispute."""
     start_at_appeal: bool = False
     """Only a critical dispute may start at human appeal (R18)."""
-    conditions: Annotated[list[Id], Field(max_length=MAX_CONDITIONS)] = []
-    """Conditions that hold, for the precedents cited on opening (R24)."""
+    conditions: Annotated[list[Condition], Field(max_length=MAX_CONDITIONS)] = []
+    """Conditions that hold, as sentences, for the precedents cited on opening (R24):
+    compared case- and whitespace-blind."""
 
 
 class EscalateIn(_Body):

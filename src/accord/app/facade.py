@@ -57,6 +57,7 @@ from accord.clock import Clock
 from accord.config import LoadedConfig, load_config
 from accord.conflicts import Position
 from accord.crypto import ED25519, Ed25519Signer, Keyring, derive_kid
+from accord.dcp07 import export_bundle, sdk_document
 from accord.deadlines import Deadline, DeadlineSweep, SweepReport
 from accord.disputes import Disputes
 from accord.disputes.reviewers import reviewer_for
@@ -196,6 +197,15 @@ class Accord:
     def precedents(self) -> Precedents:
         """The jurisprudence registry: ``search``, ``get``, ``add`` (DCP-07 §7)."""
         return self._parts.precedents
+
+    def export_precedent(self, jurisprudence_id: str, *, session_nonce: str) -> dict[str, Any]:
+        """A bundle as a reference-SDK jurisprudence bundle (JSON values), signed by the service
+        key (``classical_only``); ``precedents.not_found`` for an unknown id."""
+        bundle = self.precedents.get(jurisprudence_id).bundle
+        sdk = export_bundle(
+            bundle, session_nonce=session_nonce, classical=self.ledger.signer, pq=None
+        )
+        return sdk_document(sdk)
 
     @property
     def disputes(self) -> Disputes:

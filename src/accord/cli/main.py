@@ -40,7 +40,7 @@ COMMANDS: dict[str, str] = {
     "session": "Close a session into boundaries.",
     "boundaries": "Disagreement boundaries for successors.",
     "schema": "Print the JSON Schemas of Accord's inputs.",
-    "precedents": "Jurisprudence bundles (precedents): search, show, add.",
+    "precedents": "Jurisprudence bundles (precedents): search, show, export, add.",
     "collect": "Collecting cases: each named agent submits its own position; the last settles "
     "it.",
     "disputes": "DCP-07 disputes: open, show, list, evidence, escalate, withdraw, export, "

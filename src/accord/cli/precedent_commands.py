@@ -1,4 +1,4 @@
-"""`accord precedents`: search, show and add jurisprudence bundles (DCP-07 §7).
+"""`accord precedents`: search, show, export and add jurisprudence bundles (DCP-07 §7).
 
 Bundles will be made by the dispute lifecycle for every resolved dispute; until then
 ``accord precedents add FILE`` (or ``PrecedentStore.add``) is how they enter the registry.
@@ -6,6 +6,7 @@ Bundles will be made by the dispute lifecycle for every resolved dispute; until 
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 from typing import Annotated
 
@@ -28,7 +29,7 @@ from accord.precedents import (
 )
 
 precedents_app = typer.Typer(
-    no_args_is_help=True, help="Jurisprudence bundles (precedents): search, show, add."
+    no_args_is_help=True, help="Jurisprudence bundles (precedents): search, show, export, add."
 )
 
 
@@ -46,8 +47,9 @@ def search(
         list[str] | None,
         typer.Option(
             "--condition",
-            help="A condition that holds (repeatable): every one must be among a bundle's "
-            "applicable conditions, and none among its inapplicable ones.",
+            help="A condition that holds, as a sentence (repeatable): a bundle matches when "
+            "any one is among its applicable conditions and none among its "
+            "inapplicable ones; case and whitespace do not matter.",
         ),
     ] = None,
     limit: Annotated[
@@ -102,6 +104,31 @@ def show(
     finally:
         accord.close()
     print_json(found.to_json_dict())
+
+
+@precedents_app.command("export")
+def export(
+    jurisprudence_id: Annotated[str, typer.Argument(help="jur:<uuid>")],
+    session_nonce: Annotated[
+        str | None,
+        typer.Option("--session-nonce", help="64 hex characters (default: a fresh random one)."),
+    ] = None,
+    db: DbOption = None,
+    keys: KeysOption = None,
+    config: ConfigOption = None,
+) -> None:
+    """Print one bundle as a reference-SDK (dcp-ai v2) jurisprudence bundle, signed by the
+    service key; what the SDK format has no field for is left out (docs/disputes.md)."""
+    accord = open_accord(config, db, keys, must_exist=True)
+    try:
+        sdk = accord.export_precedent(
+            jurisprudence_id, session_nonce=session_nonce or secrets.token_hex(32)
+        )
+    except AccordError as exc:
+        raise refused_exit(exc) from exc
+    finally:
+        accord.close()
+    print_json(sdk)
 
 
 @precedents_app.command("add")

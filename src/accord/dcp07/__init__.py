@@ -69,6 +69,7 @@ from accord.dcp07.resolution_record import (
     Threshold,
 )
 from accord.dcp07.sdk_export import (
+    export_bundle,
     export_dispute,
     export_objection,
     export_resolution,
@@ -77,6 +78,7 @@ from accord.dcp07.sdk_export import (
 from accord.dcp07.sdk_format import (
     SdkArbitrationResolution,
     SdkDisputeRecord,
+    SdkJurisprudenceBundle,
     SdkObjectionRecord,
 )
 from accord.dcp07.sdk_import import import_dispute, import_objection, import_resolution
@@ -134,6 +136,7 @@ __all__ = [
     "ResolutionType",
     "SdkArbitrationResolution",
     "SdkDisputeRecord",
+    "SdkJurisprudenceBundle",
     "SdkObjectionRecord",
     "SignerSignature",
     "Subject",
@@ -150,6 +153,7 @@ __all__ = [
     "entries_of",
     "evidence_bar",
     "evidence_content_hash",
+    "export_bundle",
     "export_dispute",
     "export_objection",
     "export_resolution",

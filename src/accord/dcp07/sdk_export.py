@@ -29,17 +29,26 @@ from accord.dcp07.objection_record import ObjectionRecord
 from accord.dcp07.refusal import from_pydantic, refused
 from accord.dcp07.resolution_record import ResolutionRecord
 from accord.dcp07.sdk_format import (
+    EXPORTED_AUTHORITY,
     EXPORTED_STATUS,
     SdkArbitrationResolution,
     SdkDisputeRecord,
+    SdkJurisprudenceBundle,
     SdkObjectionRecord,
     SdkObjectionType,
     SdkRecord,
 )
 from accord.dcp07.vocabulary import CaseStatus, ObjectionType, ResolutionType, Tier
 from accord.errors import ValidationError
+from accord.precedents import JurisprudenceBundle
 
-SdkT = TypeVar("SdkT", SdkDisputeRecord, SdkArbitrationResolution, SdkObjectionRecord)
+SdkT = TypeVar(
+    "SdkT",
+    SdkDisputeRecord,
+    SdkArbitrationResolution,
+    SdkObjectionRecord,
+    SdkJurisprudenceBundle,
+)
 
 
 def export_dispute(
@@ -147,6 +156,33 @@ def export_objection(
         "timestamp": record.timestamp,
     }
     return _signed(SdkObjectionRecord, payload, "R27", classical, pq)
+
+
+def export_bundle(
+    bundle: JurisprudenceBundle,
+    *,
+    session_nonce: str,
+    classical: Ed25519Signer,
+    pq: MlDsa65Signer | None,
+) -> SdkJurisprudenceBundle:
+    """``bundle`` as an SDK jurisprudence bundle: the dispute type as ``category``, the
+    holding as ``precedent_summary``, the applicable conditions as ``applicable_contexts``
+    and the tier as an SDK authority level in the same order (``EXPORTED_AUTHORITY``). What
+    the SDK has no field for (facts, rationale, dissent, inapplicable conditions,
+    supersession, objections) is left out; docs/disputes.md lists it."""
+    payload: dict[str, Any] = {
+        "dcp_version": "2.0",
+        "jurisprudence_id": bundle.jurisprudence_id,
+        "session_nonce": session_nonce,
+        "dispute_id": bundle.dispute_id,
+        "resolution_id": bundle.resolution_id,
+        "category": bundle.classification.dispute_type.value,
+        "precedent_summary": bundle.summary.holding,
+        "applicable_contexts": list(bundle.applicability.applicable_conditions),
+        "authority_level": EXPORTED_AUTHORITY[bundle.authority_level],
+        "timestamp": bundle.timestamp,
+    }
+    return _signed(SdkJurisprudenceBundle, payload, "R23", classical, pq)
 
 
 def _instant(timestamp: str) -> datetime:

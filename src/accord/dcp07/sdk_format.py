@@ -105,4 +105,31 @@ class SdkObjectionRecord(_SdkRecord):
     human_escalation_required: StrictBool
 
 
-SdkRecord = SdkDisputeRecord | SdkArbitrationResolution | SdkObjectionRecord
+SdkAuthorityLevel = Literal["local", "organizational", "cross_org"]
+
+
+class SdkJurisprudenceBundle(_SdkRecord):
+    """``jurisprudence_bundle.schema.json`` of the SDK."""
+
+    jurisprudence_id: SdkId
+    dispute_id: SdkId
+    resolution_id: SdkId
+    category: SdkText
+    precedent_summary: SdkText
+    applicable_contexts: tuple[SdkText, ...]
+    authority_level: SdkAuthorityLevel
+
+
+EXPORTED_AUTHORITY: Mapping[Tier, SdkAuthorityLevel] = MappingProxyType(
+    {
+        Tier.DIRECT_NEGOTIATION: "local",
+        Tier.CONTEXTUAL_ARBITRATION: "organizational",
+        Tier.HUMAN_APPEAL: "cross_org",
+    }
+)
+"""Accord tier → SDK authority level, keeping the order (the SDK's levels are scopes, the
+tiers are who decided: the mapping only preserves which outranks which, R24)."""
+
+SdkRecord = (
+    SdkDisputeRecord | SdkArbitrationResolution | SdkObjectionRecord | SdkJurisprudenceBundle
+)

@@ -18,6 +18,7 @@ from accord.dcp07.dispute_record import Subject
 from accord.dcp07.fields import Identifier, Sha256Hash, Text
 from accord.dcp07.parties import Party
 from accord.dcp07.refusal import from_pydantic
+from accord.precedents import Condition
 
 MAX_RESPONDENTS: Final = 32
 MAX_EVIDENCE_ITEMS: Final = 64
@@ -55,8 +56,9 @@ class DisputeFiling(BaseModel):
     subject: Text | Subject
     evidence: Annotated[tuple[EvidenceInput, ...], Field(max_length=MAX_EVIDENCE_ITEMS)] = ()
     start_at_appeal: StrictBool = False
-    conditions: Annotated[tuple[Identifier, ...], Field(max_length=MAX_CONDITIONS)] = ()
-    """Conditions that hold, for the precedent search on opening (R24)."""
+    conditions: Annotated[tuple[Condition, ...], Field(max_length=MAX_CONDITIONS)] = ()
+    """Conditions that hold, as sentences (1–256 printable characters each), for the
+    precedent search on opening (R24); compared case- and whitespace-blind."""
 
     @classmethod
     def read(cls, data: Mapping[str, Any]) -> DisputeFiling:

@@ -56,7 +56,7 @@ from accord.limits import Limits
 from accord.org import OrgChart
 from accord.org.interaction_store import InteractionLog
 from accord.org.interactions import InteractionHistory
-from accord.precedents import Precedents
+from accord.precedents import Precedent, Precedents, condition_key
 from accord.strict_json import parse_json
 
 CITED_PRECEDENTS = 5
@@ -410,10 +410,7 @@ class Disputes(RuleCalls):
         return [
             PrecedentCitation(
                 jurisprudence_id=p.jurisprudence_id,
-                relevance=(
-                    f"{p.bundle.authority_level.value} precedent for "
-                    f"{filing.dispute_type}: {p.bundle.summary.holding}"
-                )[:4096],
+                relevance=_relevance(p, filing)[:4096],
             )
             for p in found
         ]
@@ -452,3 +449,21 @@ def _json_object(text: str) -> Mapping[str, Any]:
             "R5", "$", "an SDK record is a JSON object", code="dcp.record_invalid"
         )
     return value
+
+
+def _relevance(precedent: Precedent, filing: DisputeFiling) -> str:
+    """Why a precedent is cited: its authority, the filing's conditions it lists as applicable
+    (in the bundle's words; a filing stating none is cited every precedent for its type), and
+    its holding."""
+    bundle = precedent.bundle
+    stated = {condition_key(c) for c in filing.conditions}
+    listed = bundle.applicability.applicable_conditions
+    matched = [c for c in listed if condition_key(c) in stated]
+    if matched:
+        why = "matches " + "; ".join(f'"{c}"' for c in matched)
+    else:
+        why = "no condition stated: every precedent for the type"
+    return (
+        f"{bundle.authority_level.value} precedent for {filing.dispute_type} ({why}): "
+        f"{bundle.summary.holding}"
+    )

@@ -241,7 +241,7 @@ def build_server(
     ) -> StoredDispute:
         """File a DCP-07 dispute with you as the complainant against the respondents (agent
         ids); evidence items are {evidence_type, reference, description, content,
-        content_hash?}; conditions that hold select the precedents it cites."""
+        content_hash?}; conditions that hold (sentences) select the precedents it cites."""
         filing = {
             "dispute_type": dispute_type,
             "severity": severity,
@@ -268,7 +268,8 @@ def build_server(
     async def search_precedents(
         dispute_type: str, conditions: list[str] | None = None, limit: int = DEFAULT_LIMIT
     ) -> PrecedentsResult:
-        """Precedents applying to a dispute type where every condition holds: highest
+        """Precedents applying to a dispute type that list any of the conditions (sentences,
+        case and whitespace do not matter) as applicable and none as inapplicable: highest
         authority first, then the most recent; superseded ones last."""
         found = await run(
             functools.partial(

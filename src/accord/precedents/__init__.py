@@ -14,10 +14,12 @@ from accord.precedents.bundle import (
     BundleDraft,
     ChainLink,
     Classification,
+    Condition,
     JurisprudenceBundle,
     ObjectionReference,
     Summary,
     build_bundle,
+    condition_key,
     verify_bundle,
 )
 from accord.precedents.draft_file import read_draft_file
@@ -42,6 +44,7 @@ __all__ = [
     "BundleDraft",
     "ChainLink",
     "Classification",
+    "Condition",
     "JurisprudenceBundle",
     "ObjectionReference",
     "Precedent",
@@ -54,6 +57,7 @@ __all__ = [
     "Summary",
     "authority_rank",
     "build_bundle",
+    "condition_key",
     "read_draft_file",
     "verify_bundle",
     "verify_registry",

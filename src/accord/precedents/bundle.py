@@ -2,9 +2,11 @@
 
 A caller describes the precedent in a :class:`BundleDraft`; :func:`build_bundle` (the one
 builder) adds the id, the times, the registry chain link and the panel lead's signature
-(``DCP-DISPUTE-SIG-v2`` over the canonical bundle without its signature). A signed bundle is
-never changed: supersession (R26) is a newer bundle listing ``supersedes``; ``superseded_by``
-is derived when reading and is not a field of the record.
+(``DCP-DISPUTE-SIG-v2`` over the canonical bundle without its signature). Bundles built now
+carry §7's ``record_type`` and ``dcp_version``; a bundle signed before they existed carries
+neither and still verifies (an absent field is left out of the signed bytes, never added as
+``null``). A signed bundle is never changed: supersession (R26) is a newer bundle listing
+``supersedes``; ``superseded_by`` is derived when reading and is not a field of the record.
 """
 
 from __future__ import annotations
@@ -46,7 +48,27 @@ PrevHashSecondary = Annotated[str, Field(pattern=rf"^(sha3-256:[0-9a-f]{{64}}|{G
 Timestamp = Annotated[str, Field(pattern=r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$")]
 """A UTC instant as signed records carry it (``clock.isoformat``); sorts like time."""
 Label = Annotated[PrintableId, Field(max_length=MAX_LABEL_CHARS)]
-"""A condition, tag, category or pattern: 1–256 printable characters."""
+"""A tag, category or pattern: 1–256 printable characters."""
+
+
+def condition_key(text: str) -> str:
+    """How conditions are compared (R24): case folded, runs of whitespace one space, no
+    leading or trailing space. ``"Exclusive  access"`` matches ``"exclusive access"``."""
+    return " ".join(text.split()).casefold()
+
+
+def _check_condition(text: str) -> str:
+    key = condition_key(text)
+    if not key:
+        raise ValueError("a condition says something: not only whitespace")
+    if len(key) > MAX_LABEL_CHARS:
+        raise ValueError(f"a condition is at most {MAX_LABEL_CHARS} characters once normalised")
+    return text
+
+
+Condition = Annotated[Label, AfterValidator(_check_condition)]
+"""A condition as a sentence: 1–256 printable characters (spaces allowed, no newline), not
+only whitespace; compared by :func:`condition_key`."""
 
 
 def _check_prose(value: str) -> str:
@@ -73,7 +95,14 @@ def _unique(values: tuple[str, ...]) -> tuple[str, ...]:
     raise AssertionError("unreachable: a repeated value was found above")  # pragma: no cover
 
 
-Conditions = Annotated[tuple[Label, ...], Field(max_length=MAX_CONDITIONS), AfterValidator(_unique)]
+def _unique_conditions(values: tuple[str, ...]) -> tuple[str, ...]:
+    _unique(tuple(condition_key(value) for value in values))
+    return values
+
+
+Conditions = Annotated[
+    tuple[Condition, ...], Field(max_length=MAX_CONDITIONS), AfterValidator(_unique_conditions)
+]
 Tags = Annotated[tuple[Label, ...], Field(max_length=MAX_TAGS), AfterValidator(_unique)]
 DisputeTypes = Annotated[
     tuple[DisputeType, ...], Field(min_length=1, max_length=4), AfterValidator(_unique)
@@ -111,7 +140,8 @@ class Applicability(_Record):
 
     @model_validator(mode="after")
     def _disjoint(self) -> Applicability:
-        both = sorted(set(self.applicable_conditions) & set(self.inapplicable_conditions))
+        keys = {condition_key(c) for c in self.applicable_conditions}
+        both = sorted(c for c in self.inapplicable_conditions if condition_key(c) in keys)
         if both:
             raise ValueError(
                 f"condition {both[0]!r} is both applicable and inapplicable: a condition is "
@@ -170,10 +200,19 @@ class ChainLink(_Record):
 
 GENESIS_LINK = ChainLink(prev_hash=GENESIS, prev_hash_secondary=GENESIS)
 
+RECORD_TYPE = "jurisprudence_bundle"
+DCP_VERSION = "2.0"
+_LATER_FIELDS = ("record_type", "dcp_version")
+"""Fields added after the first bundles were signed: left out of a bundle's bytes when absent."""
+
 
 class JurisprudenceBundle(BundleDraft):
     """A signed jurisprudence bundle in the DCP-07 §7 shape (R23)."""
 
+    record_type: Literal["jurisprudence_bundle"] | None = None
+    """``jurisprudence_bundle`` on every bundle built now; absent on bundles signed before."""
+    dcp_version: Literal["2.0"] | None = None
+    """``2.0`` on every bundle built now; absent on bundles signed before."""
     jurisprudence_id: JurisprudenceId
     created_at: Timestamp
     timestamp: Timestamp
@@ -192,13 +231,16 @@ class JurisprudenceBundle(BundleDraft):
             raise ValueError(f"signature.domain_sep must be {DISPUTE_SIG_TAG!r} (R36)")
         return self
 
+    def _absent(self) -> set[str]:
+        return {name for name in _LATER_FIELDS if getattr(self, name) is None}
+
     def signed_body(self) -> dict[str, Any]:
         """The record without its signature: what the signature covers."""
-        return self.model_dump(mode="json", exclude={"signature"})
+        return self.model_dump(mode="json", exclude={"signature", *self._absent()})
 
     def document(self) -> dict[str, Any]:
-        """The whole signed record as plain JSON."""
-        return self.model_dump(mode="json")
+        """The whole signed record as plain JSON (a field it was signed without left out)."""
+        return self.model_dump(mode="json", exclude=self._absent())
 
     def canonical(self) -> bytes:
         """dcp-jcs-v1 bytes of the whole signed record (what the registry stores and chains)."""
@@ -217,6 +259,8 @@ def build_bundle(
     chained after the registry bundle ``link`` names."""
     moment = isoformat(at)
     body: dict[str, Any] = {
+        "dcp_version": DCP_VERSION,
+        "record_type": RECORD_TYPE,
         "jurisprudence_id": new_id("jur", at),
         **draft.model_dump(mode="json"),
         "created_at": moment,

@@ -29,8 +29,9 @@ class Precedents:
     def search(
         self, dispute_type: str, conditions: Iterable[str] = (), *, limit: int = DEFAULT_LIMIT
     ) -> list[Precedent]:
-        """Bundles applying to ``dispute_type`` where every condition holds (R24): highest
-        authority first, then the most recent; superseded ones last (R26)."""
+        """Bundles applying to ``dispute_type`` that list any of ``conditions`` as applicable
+        and none as inapplicable (R24): highest authority first, then the most
+        recent; superseded ones last (R26)."""
         return self._search.search(dispute_type, conditions, limit=limit)
 
     def get(self, jurisprudence_id: str) -> Precedent:

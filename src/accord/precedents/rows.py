@@ -7,7 +7,7 @@ from typing import Any
 
 from accord.crypto import dual_hash
 from accord.precedents.authority import authority_rank
-from accord.precedents.bundle import ChainLink, JurisprudenceBundle
+from accord.precedents.bundle import ChainLink, JurisprudenceBundle, condition_key
 
 APPLICABLE = "applicable"
 INAPPLICABLE = "inapplicable"
@@ -60,11 +60,11 @@ class RegistryRows:
                     {
                         "dispute_type": dispute_type.value,
                         "applicability": kind,
-                        "condition": condition,
+                        "condition": key,
                         "jurisprudence_id": jid,
                         **ranking,
                     }
-                    for condition in conditions
+                    for key in dict.fromkeys(condition_key(c) for c in conditions)
                 )
         self.supersessions.extend(
             {"superseded_id": old, "superseding_id": jid, "created_at": bundle.created_at}

@@ -1,24 +1,23 @@
 """Precedent search (R24, R26) as indexed queries over the registry's search tables.
 
 Matching and ranking are :class:`~accord.precedents.query.PrecedentQuery`'s rules: the
-dispute type, every given condition applicable, none inapplicable; authority first
-(human_appeal > contextual_arbitration > direct_negotiation), then the most recent; bundles a
-later bundle superseded after every bundle in force.
+dispute type, any given condition applicable, none of them inapplicable; authority first
+(human_appeal > contextual_arbitration > direct_negotiation), then the most recent; bundles
+a later bundle superseded after every bundle in force.
 
 With conditions, the candidates are one range of ``precedent_conditions`` (type,
-``applicable``, first condition); each other condition, and each ``inapplicable`` one, is a
-lookup by the whole primary key, and the candidates are sorted (superseded last). Without,
+``applicable``, condition) per given condition's key, once per bundle; the inapplicable check
+is a lookup by the primary key, and the candidates are sorted (superseded last). Without,
 the ranked type index is walked in ranking order and stops at the limit: in-force bundles
 first, then, only if the limit is not reached, superseded ones. Documents are read for the
-returned ids only. Statements are built once (per number of conditions), with bound
-parameters. PostgreSQL walks the ranked index only when it has statistics for these tables:
+returned ids only. Statements are built once, with bound parameters. PostgreSQL walks
+the ranked index only when it has statistics for these tables:
 ``PrecedentStore`` refreshes them each time the registry doubles.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from functools import cache
 
 from sqlalchemy import (
     BindParameter,
@@ -77,41 +76,38 @@ def _by_type(*, superseded: bool) -> Select[str, int]:
     )
 
 
-@cache
-def _by_conditions(count: int) -> Select[str, int]:
-    """The candidates are the (type, ``applicable``, first condition) range of the ranked
-    index; every other check is a lookup by the whole primary key. Built once per count."""
+def _by_conditions() -> Select[str, int]:
+    """Bundles of the type listing any given condition as applicable (one index range per
+    condition), none of them as inapplicable (a primary-key lookup); ranked, superseded last."""
     held = precedent_conditions.alias("held")
-
-    def listed(index: int, applicability: str) -> ScalarSelect[int]:
-        other = precedent_conditions.alias(f"{applicability}_{index}")
-        return _probe(
-            other.c.dispute_type == _DISPUTE_TYPE,
-            other.c.applicability == applicability,
-            other.c.condition == bindparam(f"c{index}"),
-            other.c.jurisprudence_id == held.c.jurisprudence_id,
-        )
-
-    superseded = func.coalesce(_superseded(held.c.jurisprudence_id), 0)
+    barred = precedent_conditions.alias("barred")
+    given: BindParameter[list[str]] = bindparam("conditions", expanding=True)
+    superseded = func.coalesce(_superseded(held.c.jurisprudence_id), 0).label("superseded")
+    excluded = _probe(
+        barred.c.dispute_type == _DISPUTE_TYPE,
+        barred.c.applicability == INAPPLICABLE,
+        barred.c.condition.in_(given),
+        barred.c.jurisprudence_id == held.c.jurisprudence_id,
+    )
     return (
         select(held.c.jurisprudence_id, superseded)
         .where(
             held.c.dispute_type == _DISPUTE_TYPE,
             held.c.applicability == APPLICABLE,
-            held.c.condition == bindparam("c0"),
-            *(listed(i, APPLICABLE).is_not(None) for i in range(1, count)),
-            *(listed(i, INAPPLICABLE).is_(None) for i in range(count)),
+            held.c.condition.in_(given),
+            excluded.is_(None),
+        )
+        .group_by(
+            held.c.jurisprudence_id, held.c.authority_rank, held.c.created_at, held.c.seq
         )
         .order_by(
-            superseded,
-            held.c.authority_rank.desc(),
-            held.c.created_at.desc(),
-            held.c.seq.desc(),
+            superseded, held.c.authority_rank.desc(), held.c.created_at.desc(), held.c.seq.desc()
         )
         .limit(_LIMIT)
     )
 
 
+_BY_CONDITIONS = _by_conditions()
 _IN_FORCE = _by_type(superseded=False)
 _SUPERSEDED = _by_type(superseded=True)
 _DOCUMENTS = select(precedent_bundles.c.jurisprudence_id, precedent_bundles.c.document).where(
@@ -162,8 +158,8 @@ def _ranked_ids(conn: Connection, query: PrecedentQuery) -> Sequence[Row[str, in
     """(id, superseded) of the matches in ranking order, in-force bundles first (R26)."""
     params: dict[str, object] = {"dispute_type": query.dispute_type.value, "limit": query.limit}
     if query.conditions:
-        params.update({f"c{i}": condition for i, condition in enumerate(query.conditions)})
-        return conn.execute(_by_conditions(len(query.conditions)), params).all()
+        params["conditions"] = list(query.conditions)
+        return conn.execute(_BY_CONDITIONS, params).all()
     rows = conn.execute(_IN_FORCE, params).all()
     rest = query.limit - len(rows)
     if rest == 0:

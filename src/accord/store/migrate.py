@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 #: The newest revision in ``migrations/versions`` (a test checks it against Alembic's head).
-HEAD_REVISION = "0019_panel_resolution"
+HEAD_REVISION = "0020_jurisprudence"
 _MIGRATION_LOCK_KEY = 0x6163636F7265  # distinct from the writer lock
 
 

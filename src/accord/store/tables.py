@@ -254,8 +254,9 @@ precedent_types = Table(
 )
 
 #: Search index: each applicable or inapplicable condition of a bundle, once per dispute type
-#: the bundle applies to, with the ranking columns: a search walks one range of the ranked
-#: index and checks the other conditions by primary key.
+#: the bundle applies to, by its key (case folded, whitespace runs one space), with the
+#: ranking columns: a search walks one range of the ranked index per given condition and
+#: checks the inapplicable ones by primary key.
 precedent_conditions = Table(
     "precedent_conditions",
     metadata,
