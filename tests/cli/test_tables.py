@@ -71,6 +71,14 @@ def test_every_id_prints_whole_on_one_line_at_any_width(width: int, ids: list[st
     assert not any(line.rstrip().endswith("approv") for line in lines)  # no header cut
 
 
+def test_data_is_printed_as_it_is_never_read_as_markup_or_emoji_codes() -> None:
+    odd = ("00000:a:", "mcp:agent:smile:key", "[red]not red[/]")
+    text = printed(200, odd, columns=("case", "agent", "note"))
+
+    for value in odd:
+        assert value in text
+
+
 def test_a_pasted_document_without_spaces_may_fold_rather_than_widen_the_table() -> None:
     blob = "x" * (LONGEST_TOKEN * 3)
     text = printed(200, (CASE, blob), columns=("case", "document"))

@@ -13,7 +13,8 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
-from rich.console import Console, ConsoleOptions, RenderResult
+from rich.console import Console, ConsoleOptions, RenderableType, RenderResult
+from rich.style import StyleType
 from rich.table import Column, Table
 from rich.text import Text
 
@@ -23,7 +24,17 @@ LONGEST_TOKEN = 96
 
 class Listing(Table):
     """A table that keeps ids whole: as a table when every column's least width fits the
-    terminal, otherwise as one block of ``column  value`` lines per row."""
+    terminal, otherwise as one block of ``column  value`` lines per row. A text cell is shown
+    as it is: no Rich markup or ``:emoji:`` codes are read in data (``mcp:agent:a:key``)."""
+
+    def add_row(
+        self,
+        *renderables: RenderableType | None,
+        style: StyleType | None = None,
+        end_section: bool = False,
+    ) -> None:
+        cells = [Text(cell) if isinstance(cell, str) else cell for cell in renderables]
+        super().add_row(*cells, style=style, end_section=end_section)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         least = [_least_width(column) for column in self.columns]
